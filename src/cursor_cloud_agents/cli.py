@@ -1,0 +1,125 @@
+"""The command line and composition root: the only module that knows the server, the client and the simulator.
+
+Bare, `cursor-cloud-agents` serves MCP on stdio (what clients start). `demo` walks the tools through a
+real MCP client against the embedded simulator; `simulate` serves the simulator on loopback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
+import anyio
+
+from cursor_cloud_agents import __version__
+from cursor_cloud_agents.api.client import CursorClient
+from cursor_cloud_agents.config import ConfigError, Settings, is_loopback_host
+from cursor_cloud_agents.logs import setup_logging
+from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server import build_server
+
+logger = logging.getLogger("cursor_cloud_agents")
+
+_TERMINAL_HINT = (
+    "cursor-cloud-agents speaks MCP on stdin/stdout and is meant to be started by an MCP client "
+    "(Claude Code, Codex CLI, OpenCode, Cursor CLI): see the README. Try `cursor-cloud-agents demo`. Ctrl-C to quit.\n"
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cursor-cloud-agents",
+        description="Delegate work to Cursor Cloud Agents. Without a command: serve MCP on stdio.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("demo", help="walk the tools through a real MCP client against the embedded simulator")
+    simulate = commands.add_parser("simulate", help="serve the Cursor API simulator on 127.0.0.1 until interrupted")
+    simulate.add_argument("--port", type=int, default=0, help="port to listen on (default: any free port)")
+    simulate.add_argument("--scenario", default="demo", help="world to start from: demo, fleet, long-run, huge, failing")
+    simulate.add_argument("--speed", type=float, default=1.0, help="how many times faster than real time runs move")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "demo":
+            from cursor_cloud_agents.demo import run_demo  # only the demo needs the MCP client
+
+            return run_demo()
+        if args.command == "simulate":
+            return _simulate(args.port, args.scenario, args.speed)
+        return _serve()
+    except ConfigError as exc:
+        sys.stderr.write(f"cursor-cloud-agents: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _serve() -> int:
+    settings = Settings.from_env(os.environ)
+    redactor = Redactor(settings.secrets())
+    setup_logging(settings.log_level, redactor)
+    if sys.stdin.isatty():
+        sys.stderr.write(_TERMINAL_HINT)
+    _announce(settings)
+    server = build_server(settings, redactor, lambda: open_client(settings))
+    anyio.run(server.run_stdio_async)
+    return 0
+
+
+def _announce(settings: Settings) -> None:
+    if settings.simulated:
+        logger.warning("SIMULATED MODE: tools talk to an embedded simulator; nothing is real or billed")
+    for problem in (settings.key_problem, *settings.forward_problems.values()):
+        if problem and not settings.simulated:
+            logger.warning("configuration: %s", problem)
+
+
+@asynccontextmanager
+async def open_client(settings: Settings) -> AsyncIterator[CursorClient]:
+    """The API client for `settings`: the real API, or an embedded simulator in simulated mode."""
+    if settings.simulated:
+        async with _open_simulated_client() as client:
+            yield client
+        return
+    key = None if settings.api_key is None else settings.api_key.reveal()
+    host = settings.base_url.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[0]
+    async with CursorClient(
+        settings.base_url,
+        key,
+        artifact_host_suffixes=settings.artifact_hosts,
+        allow_loopback_artifacts=is_loopback_host(host),
+    ) as client:
+        yield client
+
+
+@asynccontextmanager
+async def _open_simulated_client() -> AsyncIterator[CursorClient]:
+    # Imported here so that the real mode never pays for the simulator (Starlette, uvicorn).
+    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, scenarios, serve
+
+    world = scenarios.build("demo", RealClock())
+    async with serve(world) as sim, CursorClient(sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True) as c:
+        yield c
+
+
+def _simulate(port: int, scenario: str, speed: float) -> int:
+    from cursor_cloud_agents.simulator import run_simulator
+
+    setup_logging("INFO", Redactor())
+
+    def ready(base_url: str) -> None:
+        sys.stdout.write(f"Cursor API simulator ({scenario}) at {base_url}  (Ctrl-C to stop)\n")
+        sys.stdout.flush()
+
+    anyio.run(lambda: run_simulator(port=port or None, scenario=scenario, speed=speed, ready=ready))
+    return 0
+

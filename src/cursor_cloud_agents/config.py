@@ -1,0 +1,258 @@
+"""Settings: the one place that reads the environment.
+
+`Settings.from_env(mapping)` is a pure function of the mapping it is given: the CLI passes
+`os.environ`, tests pass a dict. Every variable is declared once in `VARIABLES`, which also
+generates the README's table (a test fails when the README is stale).
+
+Values that would leak or mislead are refused without ever being logged: an empty value and an
+uninterpolated placeholder (`${...}`, `{env:...}`, which is what a client writes when it failed to
+substitute a variable). A problem with the key does not stop the server: it starts, lists its
+tools, and every call answers with the problem, so the model can tell the user what to fix.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+
+class ConfigError(ValueError):
+    """A setting has a value the server cannot run with; the message names the variable."""
+
+
+class Secret:
+    """A string that never shows itself in a repr, a str() or a log line."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        """The value itself, for the one place that must send it (the Authorization header)."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One environment variable: its name, its default as a user reads it, and what it does."""
+
+    name: str
+    default: str
+    meaning: str
+
+
+VARIABLES: tuple[Variable, ...] = (
+    Variable("CURSOR_API_KEY", "(none)", "Your Cursor API key. Without it the server starts and lists its tools; "
+             "every call answers `CONFIGURATION_MISSING`."),
+    Variable("CURSOR_MCP_ALLOW_WRITES", "0", "`1` allows creating agents, follow-up runs, cancelling and archiving."),
+    Variable("CURSOR_MCP_ALLOW_DELETE", "0", "`1` also allows `cursor_delete_agent` (with writes on and "
+             "`confirm_agent_id`)."),
+    Variable("CURSOR_MCP_FORWARD_ENV", "(none)", "Comma-separated names of variables of this process that "
+             "`forward_env` may pass to an agent; the values never go through tool arguments."),
+    Variable("CURSOR_MCP_LOG_LEVEL", "INFO", "Log level on stderr: DEBUG, INFO, WARNING or ERROR."),
+    Variable("CURSOR_MCP_FIXTURE", "0", "`1` runs against the embedded simulator (`SIMULATED MODE`); refused "
+             "together with a real key."),
+    Variable("CURSOR_API_BASE_URL", "https://api.cursor.com", "API base URL; https is required except for a "
+             "loopback host."),
+    Variable("CURSOR_MCP_MAX_CALL_SECONDS", "55", "Hard limit of one tool call, in seconds (the Cursor CLI and "
+             "OpenCode cut calls at 60 s)."),
+    Variable("CURSOR_MCP_MAX_RESULT_BYTES", "38000", "Largest tool result, in bytes (the Cursor CLI spills results "
+             "over 40,000 bytes to a file)."),
+    Variable("CURSOR_MCP_ARTIFACT_HOSTS", ".amazonaws.com", "Comma-separated host suffixes allowed for artifact "
+             "downloads."),
+    Variable("CURSOR_MCP_STATE_DIR", "~/.local/state/cursor-cloud-agents", "Where the server keeps local state."),
+)
+
+_PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\{env:[^}]*\}")
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def refusal(value: str) -> str | None:
+    """Why a value taken from the environment cannot be used, or None when it can (the value is never quoted)."""
+    if not value.strip():
+        return "is empty"
+    if _PLACEHOLDER.search(value):
+        return "holds an uninterpolated placeholder such as ${...} or {env:...}"
+    return None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the server, the client and the simulator need to know, read once at start-up."""
+
+    api_key: Secret | None = None
+    key_problem: str | None = None
+    allow_writes: bool = False
+    allow_delete: bool = False
+    forward_env: Mapping[str, Secret] = field(default_factory=lambda: {})
+    forward_problems: Mapping[str, str] = field(default_factory=lambda: {})
+    log_level: str = "INFO"
+    fixture: bool = False
+    base_url: str = "https://api.cursor.com"
+    max_call_seconds: float = 55.0
+    max_result_bytes: int = 38_000
+    artifact_hosts: tuple[str, ...] = (".amazonaws.com",)
+    state_dir: Path = Path("~/.local/state/cursor-cloud-agents").expanduser()
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
+        """Read the settings from `env`; raise ConfigError for a tuning value the server cannot run with."""
+        api_key, key_problem = _read_key(env)
+        fixture = _switch(env, "CURSOR_MCP_FIXTURE")
+        if fixture and api_key is not None:
+            api_key, key_problem = None, (
+                "CURSOR_MCP_FIXTURE=1 is refused together with CURSOR_API_KEY: simulated mode never uses a real key"
+            )
+        forward, forward_problems = _read_forward_env(env)
+        return cls(
+            api_key=api_key,
+            key_problem=key_problem,
+            allow_writes=_switch(env, "CURSOR_MCP_ALLOW_WRITES"),
+            allow_delete=_switch(env, "CURSOR_MCP_ALLOW_DELETE"),
+            forward_env=forward,
+            forward_problems=forward_problems,
+            log_level=_log_level(env),
+            fixture=fixture,
+            base_url=_base_url(env),
+            max_call_seconds=_number(env, "CURSOR_MCP_MAX_CALL_SECONDS", 55.0, low=10.0, high=600.0),
+            max_result_bytes=int(_number(env, "CURSOR_MCP_MAX_RESULT_BYTES", 38_000, low=4_000, high=1_000_000)),
+            artifact_hosts=_host_suffixes(env),
+            state_dir=_state_dir(env),
+        )
+
+    @property
+    def simulated(self) -> bool:
+        """Whether the server talks to the embedded simulator instead of the real API."""
+        return self.fixture
+
+    def secrets(self) -> list[str]:
+        """Every secret value known at start-up: the key and the forwarded values (for the redactor)."""
+        values = [secret.reveal() for secret in self.forward_env.values()]
+        if self.api_key is not None:
+            values.append(self.api_key.reveal())
+        return values
+
+
+def _present(env: Mapping[str, str], name: str) -> str | None:
+    value = env.get(name)
+    if value is None:
+        return None
+    problem = refusal(value)
+    if problem is not None:
+        raise ConfigError(f"{name} {problem}; unset it or give it a real value")
+    return value.strip()
+
+
+def _read_key(env: Mapping[str, str]) -> tuple[Secret | None, str | None]:
+    value = env.get("CURSOR_API_KEY")
+    if value is None:
+        return None, "CURSOR_API_KEY is not set in the MCP server's environment"
+    problem = refusal(value)
+    if problem is not None:
+        return None, f"CURSOR_API_KEY {problem}: set the real key in the MCP server's environment"
+    return Secret(value.strip()), None
+
+
+def _switch(env: Mapping[str, str], name: str) -> bool:
+    value = _present(env, name)
+    if value is None or value == "0":
+        return False
+    if value == "1":
+        return True
+    raise ConfigError(f"{name} must be 0 or 1")
+
+
+def _read_forward_env(env: Mapping[str, str]) -> tuple[dict[str, Secret], dict[str, str]]:
+    names = _present(env, "CURSOR_MCP_FORWARD_ENV")
+    if names is None:
+        return {}, {}
+    forward: dict[str, Secret] = {}
+    problems: dict[str, str] = {}
+    for name in (part.strip() for part in names.split(",")):
+        if not name:
+            continue
+        if not _NAME.match(name) or name.upper().startswith("CURSOR_"):
+            raise ConfigError(f"CURSOR_MCP_FORWARD_ENV names an invalid or reserved variable: {name}")
+        value = env.get(name)
+        problem = "is not set" if value is None else refusal(value)
+        if problem is None and value is not None:
+            forward[name] = Secret(value)
+        else:
+            problems[name] = f"{name} {problem}"
+    return forward, problems
+
+
+def _log_level(env: Mapping[str, str]) -> str:
+    value = (_present(env, "CURSOR_MCP_LOG_LEVEL") or "INFO").upper()
+    if value not in _LOG_LEVELS:
+        raise ConfigError(f"CURSOR_MCP_LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
+    return value
+
+
+def is_loopback_host(host: str) -> bool:
+    """Whether `host` names this machine (localhost or a loopback address)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _base_url(env: Mapping[str, str]) -> str:
+    value = _present(env, "CURSOR_API_BASE_URL") or "https://api.cursor.com"
+    parts = urlsplit(value)
+    host = parts.hostname or ""
+    if parts.username or parts.password or parts.query or parts.fragment or not host:
+        raise ConfigError("CURSOR_API_BASE_URL must be a plain URL such as https://api.cursor.com")
+    if parts.scheme != "https" and not (parts.scheme == "http" and is_loopback_host(host)):
+        raise ConfigError("CURSOR_API_BASE_URL must use https (http is accepted only for a loopback host)")
+    return value.rstrip("/")
+
+
+def _number(env: Mapping[str, str], name: str, default: float, *, low: float, high: float) -> float:
+    value = _present(env, name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number") from None
+    if not low <= number <= high:
+        raise ConfigError(f"{name} must be between {low:g} and {high:g}")
+    return number
+
+
+def _host_suffixes(env: Mapping[str, str]) -> tuple[str, ...]:
+    value = _present(env, "CURSOR_MCP_ARTIFACT_HOSTS")
+    if value is None:
+        return (".amazonaws.com",)
+    suffixes = tuple(part.strip().lower() for part in value.split(",") if part.strip())
+    if not suffixes:
+        raise ConfigError("CURSOR_MCP_ARTIFACT_HOSTS must name at least one host suffix")
+    return suffixes
+
+
+def _state_dir(env: Mapping[str, str]) -> Path:
+    value = _present(env, "CURSOR_MCP_STATE_DIR")
+    if value is not None:
+        return Path(value).expanduser()
+    base = env.get("XDG_STATE_HOME") or str(Path(env.get("HOME", "~")) / ".local" / "state")
+    return Path(base).expanduser() / "cursor-cloud-agents"

@@ -1,0 +1,385 @@
+"""The toolkit: the one wrapper through which every tool is declared and run.
+
+A tool is an async function with typed parameters, a docstring and a small body. Everything the
+tools share lives here, once (ARCHITECTURE.md, "The tool contract"):
+
+1. arguments validated strictly by us (unknown names refused, JSON types exact, ids by pattern),
+   so even a malformed call answers our JSON `VALIDATION` error and nothing is sent;
+2. the write and delete gates;
+3. a hard deadline per call, shared with the API client through `api.deadline`;
+4. errors as stable `{code, message, ...}` objects; a bug becomes a generic INTERNAL error;
+5. compact JSON, identical in the text content and in `structuredContent`;
+6. a byte cap on every result (`RESULT_TOO_LARGE`, never a silent cut);
+7. agent-produced text cleaned of hidden characters;
+8. secrets masked in results, errors and logs;
+9. the four annotation hints set explicitly;
+10. progress reporting for waits (`current_call().progress(...)`), and cancellation left to anyio;
+11. one log line per call on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any, cast
+
+import anyio
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.tools.base import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from cursor_cloud_agents.api import errors as api_errors
+from cursor_cloud_agents.api.deadline import deadline_after
+from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.server.untrusted import clean_data
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.api.client import CursorClient
+
+logger = logging.getLogger("cursor_cloud_agents.tools")
+
+ToolFn = Callable[..., Awaitable[Any]]
+Budget = Callable[[Mapping[str, Any]], float]
+
+# Past the deadline the API client sees, the hard stop waits this much longer, so that the client's
+# own timeout (which knows whether a mutation was sent) fires first.
+HARD_STOP_GRACE = 1.5
+MAX_MESSAGE_CHARS = 2_000
+
+
+class Access(Enum):
+    """What a tool may do; it sets the annotations and the gates."""
+
+    READ = "read"
+    WRITE = "write"  # creates or changes state (paid), not destructive
+    DESTRUCTIVE = "destructive"  # cancels or hides work
+    DELETE = "delete"  # irreversible: a second switch and a confirmation
+
+
+_HINTS = {
+    Access.READ: (True, False),
+    Access.WRITE: (False, False),
+    Access.DESTRUCTIVE: (False, True),
+    Access.DELETE: (False, True),
+}
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A declared tool: the function and what the toolkit needs to know to run it."""
+
+    fn: ToolFn
+    title: str
+    access: Access
+    idempotent: bool
+    budget: Budget | None
+    shrink_hint: str
+
+    @property
+    def name(self) -> str:
+        return self.fn.__name__
+
+    def annotations(self) -> ToolAnnotations:
+        read_only, destructive = _HINTS[self.access]
+        return ToolAnnotations(
+            title=self.title,
+            read_only_hint=read_only,
+            destructive_hint=destructive,
+            idempotent_hint=self.idempotent,
+            open_world_hint=True,
+        )
+
+
+@dataclass
+class Call:
+    """The call in progress: what a tool may tell the toolkit while it runs."""
+
+    tool: str
+    report: Callable[[float, str], Awaitable[None]]
+    ids: dict[str, str] = field(default_factory=lambda: {})
+    steps: int = 0
+
+    def note(self, **ids: str | None) -> None:
+        """Record ids known so far: they go into the log line and into any failure of this call."""
+        self.ids.update({key: value for key, value in ids.items() if value})
+
+    async def progress(self, message: str) -> None:
+        """Report one more step of a wait as MCP progress (a no-op when the client asked for none)."""
+        self.steps += 1
+        await self.report(self.steps, message)
+
+
+_current: ContextVar[Call | None] = ContextVar("cursor_cloud_agents_call", default=None)
+
+
+def current_call() -> Call:
+    """The call being served by this task (tools use it for progress and ids)."""
+    call = _current.get()
+    if call is None:
+        raise RuntimeError("current_call() used outside a tool call")
+    return call
+
+
+class _RawArguments(ArgModelBase):
+    """Hands the arguments to our guard untouched, so that our strict model is the one that judges them."""
+
+    model_config = ConfigDict(extra="allow")
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+def _strict_model(tool: Tool) -> type[BaseModel]:
+    base = tool.fn_metadata.arg_model
+    config = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
+    return type(base.__name__, (base,), {"model_config": config, "__module__": __name__})
+
+
+def _compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The input schema as clients read best: references inlined, `X | None` shown as X, no generated titles.
+
+    Omitting an optional argument is how a caller says "none", so the null alternative only costs
+    catalogue bytes; the strict model still accepts an explicit null.
+    """
+    definitions: dict[str, Any] = schema.get("$defs", {})
+    return _compact_node({key: value for key, value in schema.items() if key != "$defs"}, definitions)
+
+
+def _compact_node(node: Any, definitions: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_compact_node(item, definitions) for item in node]  # pyright: ignore[reportUnknownVariableType]  # JSON schema
+    if not isinstance(node, dict):
+        return node
+    node = cast(dict[str, Any], node)
+    if "$ref" in node:
+        return _compact_node(definitions[node["$ref"].rsplit("/", 1)[-1]], definitions)
+    alternatives: list[Any] = node.get("anyOf", [])
+    kept = [option for option in alternatives if option != {"type": "null"}]
+    if alternatives and len(kept) == 1:
+        merged = {key: value for key, value in node.items() if key != "anyOf"} | kept[0]
+        return _compact_node(merged, definitions)
+    return {
+        key: _compact_node(value, definitions)
+        for key, value in node.items()
+        if not (key == "title" and isinstance(value, str)) and not (key == "default" and value is None)
+    }
+
+
+def _without_nulls(data: Any) -> Any:
+    if isinstance(data, BaseModel):
+        data = data.model_dump(mode="json", exclude_none=True)
+    if isinstance(data, dict):
+        return {key: _without_nulls(value) for key, value in data.items() if value is not None}  # pyright: ignore[reportUnknownVariableType]  # JSON object
+    if isinstance(data, list | tuple):
+        return [_without_nulls(item) for item in data]  # pyright: ignore[reportUnknownVariableType]  # JSON array
+    return data
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _validation_failure(exc: ValidationError) -> ToolFailure:
+    # Messages only name fields and rules: input values may hold secrets (env_vars).
+    problems: list[str] = []
+    for error in exc.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in error["loc"]) or "arguments"
+        rule = "unknown argument" if error["type"] == "extra_forbidden" else error["msg"]
+        problems.append(f"{where}: {rule}")
+    return ToolFailure(failures.VALIDATION, "Invalid arguments, nothing was sent: " + "; ".join(problems))
+
+
+class Toolkit:
+    """Declares tools, holds what they share (settings, redactor, API client) and runs every call."""
+
+    def __init__(self, settings: Settings, redactor: Redactor, *, hard_stop_grace: float = HARD_STOP_GRACE) -> None:
+        self.settings = settings
+        self.redactor = redactor
+        self.hard_stop_grace = hard_stop_grace
+        self.specs: list[ToolSpec] = []
+        self._client: CursorClient | None = None
+
+    @property
+    def api(self) -> CursorClient:
+        """The API client of this server (opened by the server's lifespan)."""
+        if self._client is None:
+            raise RuntimeError("the API client is not open")
+        return self._client
+
+    def attach(self, client: CursorClient | None) -> None:
+        """Give the tools their API client (None when the server stops)."""
+        self._client = client
+
+    def tool(
+        self,
+        *,
+        title: str,
+        access: Access = Access.READ,
+        idempotent: bool | None = None,
+        budget: Budget | None = None,
+        shrink_hint: str = "ask for less (a smaller limit or a narrower filter)",
+    ) -> Callable[[ToolFn], ToolFn]:
+        """Declare a tool; its name is the function's, its description the docstring."""
+
+        def register(fn: ToolFn) -> ToolFn:
+            is_idempotent = access in (Access.READ, Access.DELETE) if idempotent is None else idempotent
+            self.specs.append(ToolSpec(fn, title, access, is_idempotent, budget, shrink_hint))
+            return fn
+
+        return register
+
+    def build(self) -> list[Tool]:
+        """The SDK tools, each running through the guard."""
+        return [self._build_one(spec) for spec in self.specs]
+
+    def _build_one(self, spec: ToolSpec) -> Tool:
+        tool = Tool.from_function(spec.fn, name=spec.name, annotations=spec.annotations(), structured_output=False)
+        strict = _strict_model(tool)
+        tool.parameters = _compact_schema(strict.model_json_schema(by_alias=True))
+        tool.description = " ".join((spec.fn.__doc__ or "").split())
+        tool.fn_metadata.arg_model = _RawArguments
+
+        async def guarded(ctx: Context, **arguments: Any) -> CallToolResult:
+            return await self._run(spec, strict, ctx, arguments)
+
+        tool.fn = guarded
+        tool.context_kwarg = "ctx"
+        tool.is_async = True
+        return tool
+
+    async def _run(self, spec: ToolSpec, strict: type[BaseModel], ctx: Context, raw: dict[str, Any]) -> CallToolResult:
+        async def report(progress: float, message: str) -> None:
+            await ctx.report_progress(progress, None, self.redactor.mask(message))
+
+        call = Call(spec.name, report)
+        token = _current.set(call)
+        started = time.perf_counter()
+        failure: ToolFailure | None = None
+        try:
+            outcome = await self._outcome(spec, strict, raw, call)
+            if isinstance(outcome, ToolFailure):
+                failure = outcome
+                return self._error_result(failure)
+            result, failure = self._result(outcome, spec)
+            return result
+        except anyio.get_cancelled_exc_class():
+            failure = ToolFailure("cancelled", "")
+            raise
+        finally:
+            _current.reset(token)
+            self._log(call, failure, time.perf_counter() - started)
+
+    async def _outcome(
+        self, spec: ToolSpec, strict: type[BaseModel], raw: dict[str, Any], call: Call
+    ) -> dict[str, Any] | ToolFailure:
+        """The success payload, or the failure for anything expected to go wrong."""
+        try:
+            arguments = self._validate(strict, raw)
+            self._gate(spec, arguments)
+            return await self._invoke(spec, arguments, call)
+        except ToolFailure as failure:
+            return failure.with_ids(call.ids)
+        except api_errors.CursorError as exc:
+            return failures.from_api_error(exc).with_ids(call.ids)
+        except Exception:  # the one top-level guard: a bug in our code, never shown to the model
+            logger.exception("internal error in %s", spec.name)
+            return ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}; see the server log.")
+
+    def _validate(self, strict: type[BaseModel], raw: dict[str, Any]) -> dict[str, Any]:
+        try:
+            model = strict.model_validate_json(json.dumps(raw))
+        except ValidationError as exc:
+            raise _validation_failure(exc) from None
+        return {name: getattr(model, name) for name in type(model).model_fields}
+
+    def _gate(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
+        if spec.access is Access.READ:
+            return
+        if not self.settings.allow_writes:
+            raise ToolFailure(
+                failures.READ_ONLY, f"{spec.name} changes state and writes are off. The user must set "
+                "CURSOR_MCP_ALLOW_WRITES=1 in this MCP server's environment and restart the client.",
+            )  # fmt: skip
+        if spec.access is Access.DELETE:
+            self._gate_delete(spec, arguments)
+
+    def _gate_delete(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
+        if not self.settings.allow_delete:
+            raise ToolFailure(
+                failures.DELETE_DISABLED, f"{spec.name} is permanent and deletion is off. The user must set "
+                "CURSOR_MCP_ALLOW_DELETE=1 (with CURSOR_MCP_ALLOW_WRITES=1) and restart the client; "
+                "cursor_archive_agent is the reversible alternative.",
+            )  # fmt: skip
+        if arguments.get("confirm_agent_id") != arguments.get("agent_id"):
+            raise ToolFailure(
+                failures.CONFIRMATION_REQUIRED, "Deletion is permanent: pass confirm_agent_id equal to agent_id."
+            )
+
+    def _budget(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> float:
+        wanted = self.settings.max_call_seconds if spec.budget is None else spec.budget(arguments)
+        return min(wanted, self.settings.max_call_seconds)
+
+    async def _invoke(self, spec: ToolSpec, arguments: dict[str, Any], call: Call) -> dict[str, Any]:
+        if self.settings.key_problem is not None and self._needs_key():
+            raise ToolFailure(failures.CONFIGURATION_MISSING, self.settings.key_problem)
+        budget = self._budget(spec, arguments)
+        with anyio.move_on_after(budget + self.hard_stop_grace) as scope, deadline_after(budget):
+            return _without_nulls(await spec.fn(**arguments))
+        assert scope.cancelled_caught
+        raise self._hard_stop(spec, budget, call)
+
+    def _needs_key(self) -> bool:
+        return not self.settings.simulated
+
+    def _hard_stop(self, spec: ToolSpec, budget: float, call: Call) -> ToolFailure:
+        if spec.access is Access.READ:
+            return ToolFailure(
+                failures.TIMEOUT, f"{spec.name} did not finish within its {budget:.0f} s budget; nothing changed. "
+                "Call it again (runs go on server-side).",
+            )  # fmt: skip
+        # A write stopped mid-way may have reached Cursor: never report it as not done.
+        return ToolFailure(
+            failures.MUTATION_OUTCOME_UNKNOWN, f"{spec.name} was stopped at its {budget:.0f} s budget and may or "
+            "may not have taken effect. Do NOT send it again: read the agent (cursor_get_agent) to find out.",
+        )  # fmt: skip
+
+    def _finish(self, payload: Any) -> tuple[Any, str]:
+        data = self.redactor.mask_data(clean_data(payload))
+        return data, _dumps(data)
+
+    def _result(self, payload: dict[str, Any], spec: ToolSpec) -> tuple[CallToolResult, ToolFailure | None]:
+        data, text = self._finish(payload)
+        size = len(text.encode())
+        if size <= self.settings.max_result_bytes:
+            return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data), None
+        failure = ToolFailure(
+            failures.RESULT_TOO_LARGE, f"The answer would be {size} bytes, over the "
+            f"{self.settings.max_result_bytes}-byte cap (CURSOR_MCP_MAX_RESULT_BYTES). To get it, {spec.shrink_hint}.",
+            size_bytes=size, max_bytes=self.settings.max_result_bytes,
+        )  # fmt: skip
+        return self._error_result(failure), failure
+
+    def _error_result(self, failure: ToolFailure) -> CallToolResult:
+        payload = failure.payload()
+        if len(failure.message) > MAX_MESSAGE_CHARS:
+            payload["message"] = failure.message[:MAX_MESSAGE_CHARS] + " [clipped]"
+        data, text = self._finish(payload)
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data, is_error=True)
+
+    def _log(self, call: Call, failure: ToolFailure | None, seconds: float) -> None:
+        fields = dict(sorted(call.ids.items()))
+        if failure is not None:
+            fields |= {key: str(failure.context[key]) for key in ("http_status", "request_id") if key in failure.context}
+        detail = " ".join(f"{key}={value}" for key, value in fields.items())
+        outcome = "ok" if failure is None else failure.code
+        logger.info("tool=%s outcome=%s duration_ms=%d %s", call.tool, outcome, seconds * 1000, detail)

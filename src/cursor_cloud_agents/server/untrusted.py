@@ -1,0 +1,39 @@
+"""Cleaning of text the remote agent produced before it reaches the calling model.
+
+A Cloud Agent's result, events, branch names and artifacts are data, not instructions. Text can
+hide instructions from a human reviewer with invisible or direction-changing characters, so they
+are removed: zero-width and format characters, bidi overrides and isolates, Unicode tag characters
+(used to smuggle ASCII), variation selectors, and C0/C1 control characters other than newline and
+tab (ANSI escapes start with one). The cleaning is idempotent: `clean(clean(x)) == clean(x)`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_HIDDEN = re.compile(
+    "["
+    "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 and C1 controls except \t and \n (\r is dropped too)
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+    "]"
+)
+
+
+def clean(text: str) -> str:
+    """`text` without invisible, bidi-control, tag or control characters (newlines and tabs kept)."""
+    return _HIDDEN.sub("", text)
+
+
+def clean_data(data: Any) -> Any:
+    """A copy of a JSON-like structure with every string cleaned."""
+    if isinstance(data, str):
+        return clean(data)
+    if isinstance(data, dict):
+        return {clean(str(key)): clean_data(value) for key, value in data.items()}  # pyright: ignore[reportUnknownVariableType]  # JSON object
+    if isinstance(data, list | tuple):
+        return [clean_data(item) for item in data]  # pyright: ignore[reportUnknownVariableType]  # JSON array
+    return data
