@@ -1,0 +1,37 @@
+"""Switches for the API's observed quirks; each defaults to the behaviour observed live (CONTRACT.md §5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Quirks:
+    """Observed behaviours, each a switch so tests can check both sides of an uncertain fact."""
+
+    running_updated_at_frozen: bool = True
+    """A RUNNING run keeps the `updatedAt` of its creation (quirk 2); False moves it to the start."""
+    error_runs_without_cause: bool = True
+    """ERROR runs carry neither `error` nor `result` (quirk 3); False adds both."""
+    unlisted_artifacts: bool = True
+    """Artifacts scripted `listed=False` are missing from the list and 404 on download (quirk 10)."""
+    accept_full_sha_starting_ref: bool = True
+    """Full-SHA `startingRef`: refused on 2026-10-01, accepted on 2026-10-19 (quirk 1); the latest wins."""
+    usage_cost_delay_seconds: float = 30.0
+    """Cost is eventually consistent: it appears this long after the run ended (0 = at once)."""
+    exhausted_usage_as_rate_limit: bool = True
+    """Exhausted included usage answers 429 `rate_limit_exceeded` (quirk 11); False: `usage_limit_exceeded`."""
+    usage_endpoint_available: bool = True
+    """False: `GET /v1/agents/{id}/usage` answers 403 `feature_unavailable` (early access)."""
+    no_repo_agents_enabled: bool = True
+    """False: creating an agent without repos and env answers 403 for this account."""
+    repositories_rate_limited: bool = True
+    """`GET /v1/repositories`: 1 per minute and 30 per hour per key, else 429."""
+    stream_retention_seconds: int = 86400
+    """`X-Cursor-Stream-Retention-Seconds`; streams of runs ended longer ago answer 410."""
+    heartbeat_first_seconds: float = 33.0
+    """First heartbeat after connecting (observed 30-36 s), on the world clock."""
+    heartbeat_interval_seconds: float = 30.0
+    """Heartbeats after the first one (undocumented; 30 s assumed)."""
+    cancel_delay_seconds: float = 2.0
+    """Cancellation is asynchronous: the run still reads RUNNING this long after the 200 (quirk 12)."""

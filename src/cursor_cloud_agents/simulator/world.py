@@ -1,0 +1,292 @@
+"""The simulated world: keys, agents, runs and their timelines, driven by an injectable clock.
+
+State is derived lazily from scripted milestones: a run's status, its visible events, its usage
+and the agent's artifacts are all functions of `clock.now()`, so advancing a `ManualClock` moves
+everything at once with no background task. Mutations (create, follow-up, cancel, archive, delete)
+raise `ApiError` with the documented codes. No I/O, no environment access.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+import anyio
+
+from .catalog import POOLS
+from .clock import Clock
+from .errors import ApiError, conflict, forbidden, not_found
+from .quirks import Quirks
+from .ratelimit import RepositoryLimiter
+from .records import Agent, ApiKey, KeyKind, Run
+from .script import RunScript, script_from_prompt
+from .timeline import Timeline, filler_beats, script_beats
+from .validation import CreateRequest, check_pool, parse_create, parse_follow_up
+from .wire import normalise_id
+
+SIMULATED_API_KEY = "sim-key-00000000000000000000000000000000"
+SERVICE_ACCOUNT_KEY = "sim-service-account-key-000000000000000"
+REPOSITORY_SCOPED_KEY = "sim-repo-scoped-key-00000000000000000000"
+TERMINAL = frozenset({"FINISHED", "ERROR", "CANCELLED", "EXPIRED"})
+
+
+class World:
+    """In-memory state of the simulated Cursor account, reproducible from `seed`."""
+
+    def __init__(self, clock: Clock, *, seed: int = 0, quirks: Quirks | None = None) -> None:
+        self.clock = clock
+        self.quirks = quirks or Quirks()
+        self.default_script = RunScript()
+        self.usage_exhausted = False
+        self.agents: dict[str, Agent] = {}
+        self.keys: dict[str, ApiKey] = {}
+        self._rng = random.Random(seed)
+        self._queued: deque[RunScript] = deque()
+        self._deleted: set[str] = set()
+        self._changed: anyio.Event | None = None
+        self.origin = clock.now()
+        self.repository_limiter = RepositoryLimiter()
+        self.downloads: dict[str, tuple[str, str, float]] = {}
+        """Download token -> (agent id, artifact path, expiry)."""
+        created = clock.now() - 86400 * 30
+        self.add_api_key(SIMULATED_API_KEY, "Simulated API Key", created_at=created)
+        self.add_api_key(SERVICE_ACCOUNT_KEY, "Simulated Service Account", "service_account", created_at=created)
+        self.add_api_key(REPOSITORY_SCOPED_KEY, "Simulated Repository Key", "repository_scoped", created_at=created)
+
+    # -- keys, ids, notifications -------------------------------------------------------------
+
+    def now(self) -> float:
+        """The world's current time."""
+        return self.clock.now()
+
+    def add_api_key(self, key: str, name: str, kind: KeyKind = "user", *, created_at: float | None = None) -> ApiKey:
+        """Accept another key (user, service-account or repository-scoped)."""
+        record = ApiKey(key, name, kind, self.now() if created_at is None else created_at)
+        self.keys[key] = record
+        return record
+
+    def new_uuid(self) -> str:
+        """A version-4 UUID from the seeded generator (reproducible ids)."""
+        return str(uuid.UUID(int=self._rng.getrandbits(128), version=4))
+
+    def changed(self) -> anyio.Event:
+        """An event set at the next mutation (streams wait on it besides the clock)."""
+        if self._changed is None:
+            self._changed = anyio.Event()
+        return self._changed
+
+    def notify(self) -> None:
+        """Wake every stream waiting for a change."""
+        event, self._changed = self._changed, None
+        if event is not None:
+            event.set()
+
+    # -- scripts ------------------------------------------------------------------------------
+
+    def queue_script(self, script: RunScript) -> None:
+        """Use `script` for the next created run (create or follow-up), before the default."""
+        self._queued.append(script)
+
+    def _next_script(self, prompt: str) -> RunScript:
+        base = self._queued.popleft() if self._queued else self.default_script
+        return script_from_prompt(prompt, base)
+
+    # -- lookups ------------------------------------------------------------------------------
+
+    def agent(self, agent_id: str) -> Agent:
+        """An agent by id (any hex case). Raises 404 `agent_not_found`."""
+        agent = self.agents.get(normalise_id(agent_id))
+        if agent is None:
+            raise not_found("agent_not_found", f"Agent {agent_id} not found")
+        return agent
+
+    def run(self, agent_id: str, run_id: str) -> tuple[Agent, Run]:
+        """A run of an agent. Raises 404 `agent_not_found` or `run_not_found`."""
+        agent = self.agent(agent_id)
+        wanted = normalise_id(run_id)
+        for run in agent.runs:
+            if run.id == wanted:
+                return agent, run
+        raise not_found("run_not_found", f"Run {run_id} not found")
+
+    # -- mutations ----------------------------------------------------------------------------
+
+    def create_agent(self, body: Any, key: ApiKey) -> tuple[Agent, Run]:
+        """`POST /v1/agents`: validate, then create the agent and its first run (CREATING)."""
+        request = parse_create(body, accept_sha=self.quirks.accept_full_sha_starting_ref)
+        check_pool(request.env, request.repos, POOLS)
+        self._check_account(request, key)
+        if request.agent_id is not None and (request.agent_id in self.agents or request.agent_id in self._deleted):
+            raise conflict("agent_id_conflict", f"Agent {request.agent_id} already exists")
+        agent = self._new_agent(request, self.now())
+        run = self.start_run(agent, request.prompt, self._next_script(request.prompt), self.now())
+        return agent, run
+
+    def _check_account(self, request: CreateRequest, key: ApiKey) -> None:
+        if not request.repos and request.env is None:
+            if key.kind == "repository_scoped":
+                raise forbidden("role_forbidden", "A repository-scoped key cannot start an agent without a repository")
+            if not self.quirks.no_repo_agents_enabled:
+                raise forbidden("feature_unavailable", "Agents without a repository are not enabled for this account")
+        self._check_usage()
+
+    def _check_usage(self) -> None:
+        if not self.usage_exhausted:
+            return
+        code = "rate_limit_exceeded" if self.quirks.exhausted_usage_as_rate_limit else "usage_limit_exceeded"
+        message = "You've used all included Cloud Agent usage: Enable on-demand usage to continue using Cloud Agents"
+        raise ApiError(429, code, message)
+
+    def _new_agent(self, request: CreateRequest, at: float) -> Agent:
+        agent_id = request.agent_id or f"bc-{self.new_uuid()}"
+        name = request.name or _name_from_prompt(request.prompt)
+        env = request.env or {"type": "cloud"}
+        agent = Agent(agent_id, name, env, request.repos, at, request.work_on_current_branch, request.auto_create_pr)
+        agent.extra = request.extra
+        agent.model = request.model
+        agent.branches = [self._branch(agent, repo) for repo in request.repos]
+        self.agents[agent_id] = agent
+        self.notify()
+        return agent
+
+    def _branch(self, agent: Agent, repo: dict[str, Any]) -> dict[str, Any]:
+        slug = "-".join(agent.name.lower().split()[:3]) or "task"
+        slug = "".join(c for c in slug if c.isalnum() or c == "-")
+        branch = repo.get("startingRef", "main") if agent.work_on_current_branch else f"cursor/{slug}-{agent.id[3:7]}"
+        repo_url = repo["url"].split("://", 1)[-1].removesuffix(".git")
+        agent.pr_number = 100 + self._rng.randrange(900)
+        return {"repoUrl": repo_url, "branch": branch, "prUrl": f"https://{repo_url}/pull/{agent.pr_number}"}
+
+    def follow_up(self, agent_id: str, body: Any) -> Run:
+        """`POST /v1/agents/{id}/runs`: refuse while archived or busy; a given model sticks."""
+        agent = self.agent(agent_id)
+        text, model = parse_follow_up(body)
+        if agent.archived_at is not None:
+            raise conflict("agent_archived", f"Agent {agent.id} is archived; unarchive it first")
+        latest = agent.latest()
+        if latest is not None and latest.is_active(self.now()):
+            raise conflict("agent_busy", f"Agent {agent.id} already has an active run ({latest.id})")
+        self._check_usage()
+        if model is not None:
+            agent.model = model  # kept for later runs, never returned (quirk 8)
+        return self.start_run(agent, text, self._next_script(text), self.now())
+
+    def start_run(self, agent: Agent, prompt: str, script: RunScript, at: float) -> Run:
+        """Create a run at `at` following `script`, and encode its stream timeline."""
+        running_at = at + script.creating_seconds
+        ended_at = running_at + script.running_seconds
+        run_id = f"run-{self.new_uuid()}"
+        run = Run(run_id, agent.id, prompt, at, running_at, ended_at, script.outcome, script, self.new_uuid())
+        run.model = agent.model
+        agent.runs.append(run)
+        self._encode(agent, run)
+        self.notify()
+        return run
+
+    def _encode(self, agent: Agent, run: Run) -> None:
+        timeline = run.timeline
+        timeline.add(run.running_at, "status", {"runId": run.id, "status": "RUNNING"})
+        beats = script_beats(run.script, run.result_text())
+        if run.script.replay_bytes > 0:
+            cut = max(1, len(beats) // 3)
+            beats[cut:cut] = list(filler_beats(run.script.replay_bytes))
+        step = (run.ended_at - run.running_at) / (len(beats) + 1)
+        for index, (event, data) in enumerate(beats, start=1):
+            timeline.add(run.running_at + index * step, event, data)
+        self._end_frames(agent, run)
+
+    def _end_frames(self, agent: Agent, run: Run) -> None:
+        status = {"runId": run.id, "status": run.outcome}
+        run.timeline.add(run.ended_at, "status", status)
+        result = dict(status)
+        if (text := run.result_text()) is not None:
+            result["text"] = text
+        result["durationMs"] = run.duration_ms()
+        if (git := agent.git(run.ended_at)) is not None:
+            result["git"] = git
+        run.timeline.add(run.ended_at, "result", result)
+        run.timeline.add(run.ended_at, "done", {}, share_previous_id=True)
+
+    def cancel(self, agent_id: str, run_id: str) -> Run:
+        """Cancel an active run; it turns CANCELLED `cancel_delay_seconds` later (asynchronous)."""
+        agent, run = self.run(agent_id, run_id)
+        now = self.now()
+        if not run.is_active(now):
+            raise conflict("run_not_cancellable", f"Run {run.id} is {run.status(now)} and cannot be cancelled")
+        effective = now + self.quirks.cancel_delay_seconds
+        if effective < run.ended_at:  # else the run ends on its own first: the race the docs warn about
+            run.ended_at, run.outcome = effective, "CANCELLED"
+            run.running_at = min(run.running_at, effective)
+            run.script = replace(run.script, artifacts=())
+            run.timeline.truncate_after(effective)
+            self._end_frames(agent, run)
+            self.notify()
+        return run
+
+    def archive(self, agent_id: str) -> Agent:
+        """Archive (idempotent)."""
+        agent = self.agent(agent_id)
+        if agent.archived_at is None:
+            agent.archived_at = self.now()
+            self.notify()
+        return agent
+
+    def unarchive(self, agent_id: str) -> Agent:
+        """Unarchive (idempotent); the agent accepts runs again."""
+        agent = self.agent(agent_id)
+        if agent.archived_at is not None:
+            agent.archived_at, agent.unarchived_at = None, self.now()
+            self.notify()
+        return agent
+
+    def delete(self, agent_id: str) -> str:
+        """Delete for good; later reads answer 404 `agent_not_found`."""
+        agent = self.agent(agent_id)
+        del self.agents[agent.id]
+        self._deleted.add(agent.id)
+        self.notify()
+        return agent.id
+
+    # -- seeding for tests and scenarios ------------------------------------------------------
+
+    def add_agent(
+        self,
+        prompt: str = "Add a README with setup instructions",
+        *,
+        script: RunScript | None = None,
+        scripts: Iterable[RunScript] = (),
+        created_ago: float = 0.0,
+        name: str | None = None,
+        repos: list[str] | None = None,
+        archived: bool = False,
+        auto_create_pr: bool = False,
+        agent_id: str | None = None,
+    ) -> Agent:
+        """Seed an agent whose runs started `created_ago` seconds ago and follow each other.
+
+        The agent's state now follows from its scripts: e.g. `created_ago=3600` with the default
+        30 s script gives an IDLE agent with a FINISHED run.
+        """
+        at = self.now() - created_ago
+        urls = ["https://github.com/your-org/your-repo"] if repos is None else repos
+        request = CreateRequest(
+            prompt, None, name, None, [{"url": u, "startingRef": "main"} for u in urls],
+            agent_id, False, auto_create_pr, {},
+        )  # fmt: skip
+        agent = self._new_agent(request, at)
+        for each in [script or self.default_script, *scripts]:
+            run = self.start_run(agent, prompt, each, at)
+            at = run.ended_at + 60.0
+        if archived:
+            agent.archived_at = min(self.now(), at)
+        return agent
+
+
+def _name_from_prompt(prompt: str) -> str:
+    """Names are auto-derived from the prompt when not given (first line, at most 100 chars)."""
+    first = prompt.strip().splitlines()[0] if prompt.strip() else "Untitled agent"
+    return first[:100]
