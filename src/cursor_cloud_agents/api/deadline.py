@@ -8,7 +8,7 @@ clock (`anyio.current_time()`), the event loop's monotonic clock.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -26,7 +26,7 @@ def time_left() -> float | None:
 
 
 @contextmanager
-def deadline_after(seconds: float) -> Iterator[None]:
+def deadline_after(seconds: float) -> Generator[None]:
     """Run the block under a deadline `seconds` from now; a nested deadline never extends an outer one."""
     candidate = anyio.current_time() + seconds
     outer = _deadline.get()

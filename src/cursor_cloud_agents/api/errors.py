@@ -144,7 +144,7 @@ class RateLimitError(APIStatusError):
 
 
 class UsageLimitExceededError(RateLimitError):
-    """429 usage_limit_exceeded, or the observed 429 rate_limit_exceeded "used all included usage": waiting won't help."""
+    """429 usage_limit_exceeded, or the observed 429 "used all included usage": waiting will not help."""
 
 
 class ServerError(APIStatusError):
@@ -177,13 +177,17 @@ class ResponseTooLargeError(IncompatibleResponseError):
         self.limit = limit
 
 
+def _no_ids() -> Mapping[str, str]:
+    return {}
+
+
 @dataclass(frozen=True)
 class MutationContext:
     """What is known about a mutation whose outcome is unknown, to resolve it by reading."""
 
     method: str
     path: str
-    ids: Mapping[str, str] = field(default_factory=lambda: {})
+    ids: Mapping[str, str] = field(default_factory=_no_ids)
     status_code: int | None = None
     request_id: str | None = None
 

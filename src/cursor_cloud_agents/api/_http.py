@@ -1,0 +1,259 @@
+"""The one module that imports httpx2: sending a request, reading a bounded body, opening an event stream.
+
+Everything above this module sees plain values (`HttpAnswer`, `RawEvent`) and our own exceptions, so
+the HTTP library can change without touching the client. Two rules live here because they depend on
+what httpx2 does (RELIABILITY.md §1.12):
+
+- a failure is classified as *before sending* (connect refused or timed out, no pooled connection)
+  or *maybe sent* (anything after: RemoteProtocolError, ReadError, ReadTimeout, WriteError...). Only
+  the first kind may ever be retried, and for a mutation only the second kind is "outcome unknown";
+- httpx2's read timeout is per chunk, so a total deadline (`anyio.fail_after`) wraps every exchange:
+  a server dripping one byte at a time cannot hold a call past it.
+
+No retries, no error mapping, no MCP here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import httpx2
+
+from cursor_cloud_agents.api.errors import IncompatibleResponseError, ResponseTooLargeError, StreamError
+from cursor_cloud_agents.api.events import RawEvent
+
+Transport = httpx2.AsyncBaseTransport
+"""What `CursorClient(transport=...)` accepts: any httpx2 async transport (MockTransport in tests)."""
+
+_REQUEST_ID_HEADERS = ("x-request-id", "request-id", "x-cursor-request-id")
+_BEFORE_SENDING = (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.PoolTimeout, httpx2.UnsupportedProtocol)
+_CONNECT_CAP_SECONDS = 10.0
+
+
+class SendFailure(Exception):
+    """The exchange failed without an HTTP answer; `maybe_sent` says whether the server may have acted."""
+
+    def __init__(self, message: str, *, maybe_sent: bool, timed_out: bool) -> None:
+        super().__init__(message)
+        self.maybe_sent = maybe_sent
+        self.timed_out = timed_out
+
+
+@dataclass(frozen=True, slots=True)
+class HttpAnswer:
+    """A complete HTTP answer with its body read under a cap."""
+
+    status: int
+    headers: Mapping[str, str]
+    """Header names lowercased."""
+    body: bytes
+    request_id: str | None
+
+
+def request_id_of(headers: Mapping[str, str]) -> str | None:
+    """The request id from the first header of `x-request-id`, `request-id`, `x-cursor-request-id`."""
+    for name in _REQUEST_ID_HEADERS:
+        value = headers.get(name)
+        if value:
+            return value[:200]
+    return None
+
+
+def _timeout(total: float, read: float | None = None) -> httpx2.Timeout:
+    return httpx2.Timeout(
+        connect=min(total, _CONNECT_CAP_SECONDS), read=total if read is None else read, write=total, pool=total
+    )
+
+
+def _failure(exc: httpx2.TransportError) -> SendFailure:
+    # The message names the exception class only: httpx2 messages may carry the URL.
+    kind = type(exc).__name__
+    if isinstance(exc, _BEFORE_SENDING):
+        return SendFailure(
+            f"could not connect ({kind})", maybe_sent=False, timed_out=isinstance(exc, httpx2.TimeoutException)
+        )
+    return SendFailure(
+        f"the exchange broke after sending ({kind})",
+        maybe_sent=True,
+        timed_out=isinstance(exc, httpx2.TimeoutException),
+    )
+
+
+def _headers_of(response: httpx2.Response) -> dict[str, str]:
+    return {name.lower(): value for name, value in response.headers.items()}
+
+
+async def _read_capped(response: httpx2.Response, limit: int, request_id: str | None) -> bytes:
+    declared = response.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise ResponseTooLargeError(
+            f"the answer declares {declared} bytes, over the {limit}-byte cap",
+            limit=limit,
+            status_code=response.status_code,
+            request_id=request_id,
+        )
+    buffer = bytearray()
+    async for chunk in response.aiter_bytes():
+        buffer += chunk
+        if len(buffer) > limit:
+            raise ResponseTooLargeError(
+                f"the answer went past the {limit}-byte cap",
+                limit=limit,
+                status_code=response.status_code,
+                request_id=request_id,
+            )
+    return bytes(buffer)
+
+
+class HttpSession:
+    """One long-lived httpx2 client: fixed headers, no redirects, no environment, bounded connections."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        headers: Mapping[str, str],
+        transport: Transport | None,
+        max_connections: int = 16,
+    ) -> None:
+        self._client = httpx2.AsyncClient(
+            base_url=base_url,
+            headers=dict(headers),
+            transport=transport,
+            follow_redirects=False,
+            # Proxies and .netrc from the environment would send the key elsewhere: configuration is explicit.
+            trust_env=False,
+            limits=httpx2.Limits(max_connections=max_connections, max_keepalive_connections=max_connections),
+            timeout=_timeout(30.0),
+        )
+
+    async def aclose(self) -> None:
+        """Close the pooled connections."""
+        await self._client.aclose()
+
+    async def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        params: Mapping[str, str] | None = None,
+        json: Any = None,
+        timeout: float,
+        max_bytes: int,
+    ) -> HttpAnswer:
+        """Send one request and read its whole answer, all within `timeout` seconds.
+
+        Raises:
+            SendFailure: no HTTP answer (connect failure, cut, reset, timeout).
+            ResponseTooLargeError: the body went past `max_bytes`.
+        """
+        try:
+            with anyio.fail_after(timeout):
+                return await self._exchange(method, url, params=params, json=json, timeout=timeout, max_bytes=max_bytes)
+        except httpx2.TransportError as exc:
+            raise _failure(exc) from None
+        except TimeoutError:
+            raise SendFailure(
+                "the total deadline passed before the answer was read", maybe_sent=True, timed_out=True
+            ) from None
+
+    async def _exchange(
+        self, method: str, url: str, *, params: Mapping[str, str] | None, json: Any, timeout: float, max_bytes: int
+    ) -> HttpAnswer:
+        async with self._client.stream(
+            method, url, params=dict(params) if params else None, json=json, timeout=_timeout(timeout)
+        ) as response:
+            headers = _headers_of(response)
+            request_id = request_id_of(headers)
+            body = await _read_capped(response, max_bytes, request_id)
+            return HttpAnswer(status=response.status_code, headers=headers, body=body, request_id=request_id)
+
+    @asynccontextmanager
+    async def event_stream(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str],
+        connect_timeout: float,
+        idle_timeout: float,
+        max_event_size: int,
+        max_error_bytes: int,
+    ) -> AsyncGenerator[OpenStream]:
+        """Open an SSE stream; the caller checks `status` before iterating `events()`.
+
+        Raises:
+            SendFailure: the stream could not be opened.
+        """
+        try:
+            with anyio.fail_after(connect_timeout):
+                request = self._client.build_request(
+                    "GET", url, headers=dict(headers), timeout=_timeout(connect_timeout, read=idle_timeout)
+                )
+                response = await self._client.send(request, stream=True)
+        except httpx2.TransportError as exc:
+            raise _failure(exc) from None
+        except TimeoutError:
+            raise SendFailure("the stream did not open before the deadline", maybe_sent=True, timed_out=True) from None
+        try:
+            yield OpenStream(response, max_event_size=max_event_size, max_error_bytes=max_error_bytes)
+        finally:
+            await response.aclose()
+
+
+class OpenStream:
+    """An opened event stream: its status and headers now, its events as they come."""
+
+    def __init__(self, response: httpx2.Response, *, max_event_size: int, max_error_bytes: int) -> None:
+        self._response = response
+        self._max_event_size = max_event_size
+        self._max_error_bytes = max_error_bytes
+        self.status = response.status_code
+        self.headers = _headers_of(response)
+        self.request_id = request_id_of(self.headers)
+        self.last_event_id: str | None = None
+
+    @property
+    def bytes_read(self) -> int:
+        """Bytes received on this connection so far."""
+        return self._response.num_bytes_downloaded
+
+    async def error_body(self) -> bytes:
+        """The body of a non-200 answer, bounded."""
+        try:
+            return await _read_capped(self._response, self._max_error_bytes, self.request_id)
+        except httpx2.TransportError as exc:
+            raise _failure(exc) from None
+
+    async def events(self) -> AsyncIterator[RawEvent]:
+        """The stream's events, each at most `max_event_size` bytes, decoded by httpx2's SSE parser.
+
+        Raises:
+            IncompatibleResponseError: the answer is not `text/event-stream`.
+            StreamError: the connection broke, or an event went past the size cap.
+        """
+        content_type = self.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if content_type != "text/event-stream":
+            raise IncompatibleResponseError(
+                f"expected text/event-stream, got {content_type[:60]!r}",
+                status_code=self.status,
+                request_id=self.request_id,
+            )
+        source = httpx2.EventSource(self._response, max_event_size=self._max_event_size)
+        try:
+            async for sse in source:
+                # httpx2 carries the last id seen onto frames without one (the SSE "last event id" buffer).
+                event_id = sse.id or None
+                self.last_event_id = event_id
+                yield RawEvent(sse.event, sse.data, event_id)
+        except httpx2.SSEError as exc:
+            raise StreamError(
+                f"stream refused: {exc}", last_event_id=self.last_event_id, request_id=self.request_id
+            ) from None
+        except httpx2.TransportError as exc:
+            raise StreamError(
+                f"the stream broke ({type(exc).__name__})", last_event_id=self.last_event_id, request_id=self.request_id
+            ) from None

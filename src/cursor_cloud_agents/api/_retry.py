@@ -1,0 +1,88 @@
+"""Pure retry policy: which answers a read may retry, how long to wait, and how many retries we can afford.
+
+No I/O and no clock of its own: callers pass the time, so every rule is tested without sleeping.
+Only reads (GET) ever reach this module; a mutation is never retried.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from email.utils import parsedate_to_datetime
+
+MAX_ATTEMPTS = 4
+"""Attempts of one read, the first included (RELIABILITY F-20)."""
+BACKOFF_BASE_SECONDS = 0.5
+BACKOFF_CAP_SECONDS = 8.0
+
+
+def is_retryable_status(status: int) -> bool:
+    """429 and every 5xx are worth another try for a read."""
+    return status == 429 or status >= 500
+
+
+def parse_retry_after(value: str | None, *, now: float) -> float | None:
+    """Seconds to wait from a `Retry-After` value: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+
+    Args:
+        value: The header value, or None.
+        now: Current wall-clock time (Unix seconds), to turn a date into a delay.
+
+    Returns:
+        Seconds (a date in the past gives 0), or None when absent or unreadable.
+    """
+    if value is None:
+        return None
+    text = value.strip()
+    try:
+        seconds = float(text)
+    except ValueError:
+        return _seconds_until_date(text, now)
+    if seconds != seconds or seconds < 0 or seconds == float("inf"):  # NaN, negative, infinite
+        return None
+    return seconds
+
+
+def _seconds_until_date(text: str, now: float) -> float | None:
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - now)
+
+
+def backoff_seconds(attempt: int, *, rand: Callable[[], float] = random.random) -> float:
+    """Capped exponential backoff with full jitter for retry number `attempt` (1 for the first retry)."""
+    ceiling = min(BACKOFF_CAP_SECONDS, BACKOFF_BASE_SECONDS * 2 ** max(0, attempt - 1))
+    return ceiling * rand()
+
+
+class RetryBudget:
+    """A token bucket of retries (AWS "retry quota"): each first attempt earns `ratio` of a retry.
+
+    In a storm of 429s the retries stay at most `ratio` of the first attempts (plus the initial
+    `capacity`), so the client never multiplies the load it is being told to shed.
+    """
+
+    def __init__(self, *, ratio: float = 0.1, capacity: float = 3.0) -> None:
+        self._ratio = ratio
+        self._capacity = capacity
+        self._tokens = capacity
+
+    @property
+    def tokens(self) -> float:
+        """Retries currently affordable (may be fractional)."""
+        return self._tokens
+
+    def record_attempt(self) -> None:
+        """A first attempt was made: earn a fraction of a retry."""
+        self._tokens = min(self._capacity, self._tokens + self._ratio)
+
+    def try_spend(self) -> bool:
+        """Take one retry if the budget allows it."""
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True

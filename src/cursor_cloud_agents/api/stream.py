@@ -1,0 +1,247 @@
+"""The run event stream: opening it (with resume), iterating typed events, and walking a replay.
+
+A connection without `Last-Event-ID` replays the run from its start and then goes live, and the API
+sends no end-of-replay marker. `walk_replay` therefore decides the replay is over on one of three
+signals only: a `result`/`done` frame (the run is over), the first event whose id time is newer than
+the connection (live), or the first `heartbeat` (sent once the queue is drained). Never on a silence:
+a slow replay is not a finished one. The walk keeps nothing itself; its consumer keeps what it needs
+(the last N events, a running fold), so memory stays bounded for any replay size.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Protocol
+
+import anyio
+
+from cursor_cloud_agents.api._http import HttpAnswer, OpenStream, SendFailure
+from cursor_cloud_agents.api.deadline import time_left
+from cursor_cloud_agents.api.errors import APIConnectionError, ReadFailedError
+from cursor_cloud_agents.api.events import RawEvent, StreamEvent, parse_event
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.api._core import RequestEngine
+
+MAX_EVENT_BYTES = 4 * 1024 * 1024
+"""One event larger than this is refused (a tool_call result can be large; a 256 MiB one is not read)."""
+STREAM_IDLE_SECONDS = 90.0
+"""No byte for this long means a dead connection: heartbeats come every 30–36 s."""
+STREAM_CONNECT_CAP_SECONDS = 30.0
+_MAX_ERROR_BYTES = 64 * 1024
+_DEADLINE_MARGIN_SECONDS = 0.25
+
+EndSignal = Literal["result", "done", "live", "heartbeat", "closed", "timeout", "byte_limit"]
+
+
+class RunStream:
+    """An open run stream. Iterate it for typed events, or `raw_events()` for lazy frames."""
+
+    def __init__(self, stream: OpenStream, *, connected_at_ms: int) -> None:
+        self._stream = stream
+        self.connected_at_ms = connected_at_ms
+        """Wall-clock milliseconds when we connected: events with a newer id time are live."""
+        retention = stream.headers.get("x-cursor-stream-retention-seconds", "")
+        self.retention_seconds: int | None = int(retention) if retention.isdigit() else None
+        """`X-Cursor-Stream-Retention-Seconds`, when sent."""
+        self.request_id = stream.request_id
+        self.skipped = 0
+        """Frames of a known type whose payload was unusable (skipped by the typed iteration)."""
+
+    @property
+    def last_event_id(self) -> str | None:
+        """The last event id received: where to resume with `last_event_id=`."""
+        return self._stream.last_event_id
+
+    @property
+    def bytes_read(self) -> int:
+        """Bytes received on this connection."""
+        return self._stream.bytes_read
+
+    def raw_events(self) -> AsyncIterator[RawEvent]:
+        """The frames as received, JSON not decoded."""
+        return self._stream.events()
+
+    async def __aiter__(self) -> AsyncIterator[StreamEvent]:
+        async for raw in self._stream.events():
+            event = parse_event(raw)
+            if event is None:
+                self.skipped += 1
+                continue
+            yield event
+
+
+def _check_resume_id(last_event_id: str | None) -> None:
+    # It goes into a header: refuse anything that could split it.
+    if last_event_id is not None and (
+        not last_event_id or len(last_event_id) > 200 or any(ch in last_event_id for ch in "\r\n\0")
+    ):
+        raise ValueError("last_event_id must be a short single-line event id")
+
+
+@asynccontextmanager
+async def open_run_stream(
+    engine: RequestEngine, path: str, *, last_event_id: str | None, wall_clock: Callable[[], float]
+) -> AsyncGenerator[RunStream]:
+    """Open the stream at `path`, mapping a refusal (400 invalid_last_event_id, 410...) to its error."""
+    _check_resume_id(last_event_id)
+    headers = {"Accept": "text/event-stream", "Cache-Control": "no-store", "x-cursor-streaming": "true"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = last_event_id
+    await engine.throttle()
+    connected_at_ms = int(wall_clock() * 1000)
+    try:
+        async with engine.session.event_stream(
+            path,
+            headers=headers,
+            connect_timeout=engine.total_seconds(STREAM_CONNECT_CAP_SECONDS),
+            idle_timeout=STREAM_IDLE_SECONDS,
+            max_event_size=MAX_EVENT_BYTES,
+            max_error_bytes=_MAX_ERROR_BYTES,
+        ) as opened:
+            if opened.status != 200:
+                opened_body = await opened.error_body()
+                raise engine.status_error(_answer_of(opened, opened_body))
+            yield RunStream(opened, connected_at_ms=connected_at_ms)
+    except SendFailure as failure:
+        if failure.maybe_sent:
+            raise ReadFailedError(f"GET {path}: {failure}") from None
+        raise APIConnectionError(f"GET {path}: {failure}") from None
+
+
+def _answer_of(opened: OpenStream, body: bytes) -> HttpAnswer:
+    return HttpAnswer(status=opened.status, headers=opened.headers, body=body, request_id=opened.request_id)
+
+
+class ReplayConsumer(Protocol):
+    """Receives every raw event of a walk; keeps only what it needs (decode lazily with `payload()`)."""
+
+    def __call__(self, event: RawEvent, /) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayOutcome:
+    """How a replay walk ended, and what it scanned."""
+
+    ended_by: EndSignal
+    """`result`/`done`/`live`/`heartbeat`: the replay is over; `closed`: the server closed first;
+    `timeout`/`byte_limit`: the walk stopped early and the replay may go on."""
+    events: int
+    """Events scanned."""
+    bytes: int
+    """Bytes received."""
+    last_event_id: str | None
+    last_event_time_ms: int | None
+    connected_at_ms: int
+    retention_seconds: int | None
+
+    @property
+    def replay_complete(self) -> bool:
+        """True when one of the end-of-replay signals was seen (or the stream was closed)."""
+        return self.ended_by not in ("timeout", "byte_limit")
+
+
+class TailCollector:
+    """A consumer keeping the last `n` events (optionally only of some types)."""
+
+    def __init__(self, n: int, *, types: frozenset[str] | None = None) -> None:
+        self._events: deque[RawEvent] = deque(maxlen=n)
+        self._types = types
+
+    def __call__(self, event: RawEvent, /) -> None:
+        if self._types is None or event.event in self._types:
+            self._events.append(event)
+
+    @property
+    def events(self) -> list[RawEvent]:
+        """The kept events, oldest first."""
+        return list(self._events)
+
+    def typed(self) -> list[StreamEvent]:
+        """The kept events, typed (unusable ones left out)."""
+        return [event for event in map(parse_event, self._events) if event is not None]
+
+
+class _Walk:
+    """The running state of one walk: counts, the last id, and the end decision."""
+
+    def __init__(self, stream: RunStream, max_bytes: int) -> None:
+        self.stream = stream
+        self.max_bytes = max_bytes
+        self.events = 0
+        self.last_id: str | None = None
+        self.last_time: int | None = None
+        self.ended_by: EndSignal = "timeout"
+
+    def end_signal(self, event: RawEvent) -> EndSignal | None:
+        self.events += 1
+        kind = event.event
+        if kind == "result" or kind == "done":
+            return kind
+        if kind == "heartbeat":
+            return "heartbeat"
+        if event.id is not None and event.id != self.last_id:
+            self.last_id = event.id
+            moment = event.time_ms
+            if moment is not None:
+                self.last_time = moment
+                if moment > self.stream.connected_at_ms:
+                    return "live"
+        if self.stream.bytes_read >= self.max_bytes:
+            return "byte_limit"
+        return None
+
+    def outcome(self) -> ReplayOutcome:
+        return ReplayOutcome(
+            ended_by=self.ended_by,
+            events=self.events,
+            bytes=self.stream.bytes_read,
+            last_event_id=self.last_id,
+            last_event_time_ms=self.last_time,
+            connected_at_ms=self.stream.connected_at_ms,
+            retention_seconds=self.stream.retention_seconds,
+        )
+
+
+def _walk_seconds(max_seconds: float | None) -> float:
+    # Stop a little before the call's deadline, so the walk reports "timeout" instead of being cut.
+    limits = [float("inf") if max_seconds is None else max_seconds]
+    left = time_left()
+    if left is not None:
+        limits.append(max(0.0, left - _DEADLINE_MARGIN_SECONDS))
+    return min(limits)
+
+
+async def walk_replay(
+    stream: RunStream,
+    consumer: ReplayConsumer,
+    *,
+    max_seconds: float | None = None,
+    max_bytes: int = 32 * 1024 * 1024,
+) -> ReplayOutcome:
+    """Hand every event of the replay to `consumer` until the replay is over.
+
+    Args:
+        stream: A stream opened without `last_event_id` (a full replay).
+        consumer: Called with each raw event, the last one (the signal) included.
+        max_seconds: Stop early (`timeout`) after this long; the call's deadline also applies.
+        max_bytes: Stop early (`byte_limit`) after this many bytes.
+
+    Raises:
+        StreamError: the connection broke mid-replay (`last_event_id` says where).
+    """
+    walk = _Walk(stream, max_bytes)
+    with anyio.move_on_after(_walk_seconds(max_seconds)):
+        walk.ended_by = "closed"
+        async for event in stream.raw_events():
+            consumer(event)
+            signal = walk.end_signal(event)
+            if signal is not None:
+                walk.ended_by = signal
+                break
+        return walk.outcome()
+    walk.ended_by = "timeout"
+    return walk.outcome()
