@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import ApiError, bad_request
+from .wire import as_array, as_object
 
 
 def _param(pid: str, values: list[str], display: str | None = None) -> dict[str, Any]:
@@ -111,25 +112,29 @@ def resolve_model(selection: Any) -> dict[str, Any]:
         ApiError: 400 `invalid_model` for an unknown id, `validation_error` for unknown parameters,
             values, or a combination that is no variant of the model.
     """
-    if not isinstance(selection, dict) or not isinstance(selection.get("id"), str):
+    chosen = as_object(selection) or {}
+    model_id = chosen.get("id")
+    if not isinstance(model_id, str):
         raise bad_request("model must be an object with a string id")
-    model = find_model(selection["id"])
+    model = find_model(model_id)
     if model is None:
-        raise bad_request(f"Unknown model: {selection['id']}", code="invalid_model")
-    params = _params_of(selection.get("params", []), model)
+        raise bad_request(f"Unknown model: {model_id}", code="invalid_model")
+    params = _params_of(chosen.get("params", []), model)
     _check_variant(params, model)
     return {"id": model["id"], "params": [{"id": k, "value": v} for k, v in params.items()]}
 
 
 def _params_of(raw: Any, model: dict[str, Any]) -> dict[str, str]:
-    if not isinstance(raw, list):
+    entries = as_array(raw)
+    if entries is None:
         raise bad_request("model.params must be an array")
     known = {p["id"]: {v["value"] for v in p["values"]} for p in model.get("parameters", [])}
     params: dict[str, str] = {}
-    for item in raw:
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not isinstance(item.get("value"), str):
+    for entry in entries:
+        item = as_object(entry) or {}
+        pid, value = item.get("id"), item.get("value")
+        if not isinstance(pid, str) or not isinstance(value, str):
             raise bad_request("each model.params entry needs string id and value")
-        pid, value = item["id"], item["value"]
         if pid not in known:
             raise bad_request(f"Unknown parameter {pid!r} for model {model['id']}")
         if value not in known[pid]:

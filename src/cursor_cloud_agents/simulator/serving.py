@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -43,7 +43,7 @@ class RunningSimulator:
 @asynccontextmanager
 async def serve(
     world: World, *, faults: Faults | None = None, host: str = "127.0.0.1", port: int = 0
-) -> AsyncIterator[RunningSimulator]:
+) -> AsyncGenerator[RunningSimulator]:
     """Serve `world` over HTTP until the block exits; `port=0` picks a free port.
 
     The socket is bound before this yields, so the base URL is usable at once. Leaving the block

@@ -12,7 +12,7 @@ from typing import Any
 
 from .catalog import resolve_model
 from .errors import ApiError, bad_request
-from .wire import AGENT_ID_RE, normalise_id
+from .wire import AGENT_ID_RE, as_array, as_object, normalise_id
 
 MAX_REPOS = 20
 MAX_IMAGES = 5
@@ -43,33 +43,36 @@ class CreateRequest:
 def _obj(body: Any) -> dict[str, Any]:
     if body is None:
         raise bad_request("Request body is required", code="missing_body")
-    if not isinstance(body, dict):
+    data = as_object(body)
+    if data is None:
         raise bad_request("Request body must be a JSON object")
-    return body  # pyright: ignore[reportUnknownVariableType]  # JSON object keys are strings
+    return data
 
 
 def prompt_text(body: dict[str, Any]) -> str:
     """`prompt.text` (required, non-empty) after checking `prompt.images`."""
-    prompt = body.get("prompt")
-    if not isinstance(prompt, dict) or not isinstance(prompt.get("text"), str) or not prompt["text"].strip():
+    prompt = as_object(body.get("prompt")) or {}
+    text = prompt.get("text")
+    if not isinstance(text, str) or not text.strip():
         raise bad_request("prompt.text is required")
-    images = prompt.get("images", [])
-    if not isinstance(images, list) or len(images) > MAX_IMAGES:
+    images = as_array(prompt.get("images", []))
+    if images is None or len(images) > MAX_IMAGES:
         raise bad_request(f"prompt.images accepts at most {MAX_IMAGES} images")
     for image in images:
-        _check_image(image)
-    return prompt["text"]
+        _check_image(as_object(image))
+    return text
 
 
-def _check_image(image: Any) -> None:
-    if not isinstance(image, dict):
+def _check_image(image: dict[str, Any] | None) -> None:
+    if image is None:
         raise bad_request("each image must be an object")
+    url, data = image.get("url"), image.get("data")
     if "url" in image:
-        if not isinstance(image["url"], str) or not image["url"].startswith(("http://", "https://")):
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise bad_request("image.url must be an http(s) URL")
-    elif image.get("mimeType") not in IMAGE_TYPES or not isinstance(image.get("data"), str):
+    elif image.get("mimeType") not in IMAGE_TYPES or not isinstance(data, str):
         raise bad_request("image needs base64 data and a mimeType among png, jpeg, gif, webp")
-    elif len(image["data"]) * 3 // 4 > MAX_IMAGE_BYTES:
+    elif len(data) * 3 // 4 > MAX_IMAGE_BYTES:
         raise bad_request("each image must be at most 15 MB")
     dimension = image.get("dimension")
     if dimension is not None and not _is_dimension(dimension):
@@ -77,16 +80,18 @@ def _check_image(image: Any) -> None:
 
 
 def _is_dimension(value: Any) -> bool:
-    if not isinstance(value, dict):
+    box = as_object(value)
+    if box is None:
         return False
-    sides = [value.get("width"), value.get("height")]
+    sides = [box.get("width"), box.get("height")]
     return all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in sides)
 
 
 def _check_env_vars(raw: Any) -> None:
-    if not isinstance(raw, dict) or len(raw) > 50:
+    env_vars = as_object(raw)
+    if env_vars is None or len(env_vars) > 50:
         raise bad_request("envVars must be an object with at most 50 entries")
-    for name, value in raw.items():
+    for name, value in env_vars.items():
         if not isinstance(value, str) or len(value.encode()) > 4096:
             raise bad_request(f"envVars value of {name} must be a string of at most 4096 bytes")
         if len(name.encode()) > 255 or name.upper().startswith("CURSOR_"):
@@ -94,13 +99,13 @@ def _check_env_vars(raw: Any) -> None:
 
 
 def _check_list(body: dict[str, Any], key: str, limit: int) -> None:
-    value = body.get(key)
-    if value is None:
+    if body.get(key) is None:
         return
-    if not isinstance(value, list) or len(value) > limit:
+    value = as_array(body[key])
+    if value is None or len(value) > limit:
         raise bad_request(f"{key} accepts at most {limit} entries")
-    names = [item.get("name") for item in value if isinstance(item, dict)]
-    if len(names) != len(value) or len(set(names)) != len(names):
+    names = [(as_object(item) or {}).get("name") for item in value]
+    if not all(isinstance(n, str) for n in names) or len(set(names)) != len(names):
         raise bad_request(f"{key} entries need unique names")
 
 
@@ -114,15 +119,17 @@ def _bool(body: dict[str, Any], key: str) -> bool:
 def _repos(raw: Any, accept_sha: bool) -> list[dict[str, Any]]:
     if raw is None:
         return []
-    if not isinstance(raw, list) or len(raw) > MAX_REPOS:
+    items = as_array(raw)
+    if items is None or len(items) > MAX_REPOS:
         raise bad_request(f"repos accepts at most {MAX_REPOS} repositories")
-    return [_repo(item, accept_sha) for item in raw]
+    return [_repo(as_object(item) or {}, accept_sha) for item in items]
 
 
-def _repo(item: Any, accept_sha: bool) -> dict[str, Any]:
-    if not isinstance(item, dict) or not isinstance(item.get("url"), str):
+def _repo(item: dict[str, Any], accept_sha: bool) -> dict[str, Any]:
+    url = item.get("url")
+    if not isinstance(url, str) or not url:
         raise bad_request("each repos entry needs a url", code="repository_required")
-    repo: dict[str, Any] = {"url": item["url"]}
+    repo: dict[str, Any] = {"url": url}
     ref = item.get("startingRef")
     if ref is not None:
         if not isinstance(ref, str) or not ref or " " in ref:
@@ -138,13 +145,15 @@ def _repo(item: Any, accept_sha: bool) -> dict[str, Any]:
 def _env(raw: Any, repos: list[dict[str, Any]]) -> dict[str, Any] | None:
     if raw is None:
         return None
-    if not isinstance(raw, dict) or raw.get("type") not in ("cloud", "pool", "machine"):
+    given = as_object(raw) or {}
+    if given.get("type") not in ("cloud", "pool", "machine"):
         raise bad_request("env.type must be cloud, pool or machine")
-    env: dict[str, Any] = {"type": raw["type"]}
-    if raw.get("name") is not None:
-        if not isinstance(raw["name"], str):
+    env: dict[str, Any] = {"type": given["type"]}
+    name = given.get("name")
+    if name is not None:
+        if not isinstance(name, str):
             raise bad_request("env.name must be a string")
-        env["name"] = raw["name"]
+        env["name"] = name
     if env["type"] == "cloud" and "name" in env and repos:
         raise bad_request("A named cloud environment brings its own repositories: omit repos or env.name")
     if env["type"] == "machine" and len(repos) > 1:
@@ -178,9 +187,9 @@ def parse_create(body: Any, *, accept_sha: bool) -> CreateRequest:
         raise bad_request("name must be a string of at most 100 characters")
     repos = _repos(data.get("repos"), accept_sha)
     model = resolve_model(data["model"]) if "model" in data else None
-    extra = {k: _bool(data, k) for k in ("skipReviewerRequest", "openAsCursorGithubApp") if k in data}
-    if isinstance(data.get("metadata"), dict):
-        extra["metadata"] = data["metadata"]
+    extra: dict[str, Any] = {k: _bool(data, k) for k in ("skipReviewerRequest", "openAsCursorGithubApp") if k in data}
+    if (metadata := as_object(data.get("metadata"))) is not None:
+        extra["metadata"] = metadata
     wocb, auto_pr = _bool(data, "workOnCurrentBranch"), _bool(data, "autoCreatePR")
     env = _env(data.get("env"), repos)
     return CreateRequest(text, model, name, env, repos, agent_id, wocb, auto_pr, extra)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 AGENT_ID_RE = re.compile(rf"^bc-{_UUID}$")
@@ -40,3 +40,13 @@ def parse_event_id(raw: str) -> tuple[int, int] | None:
 def format_event_id(key: tuple[int, int]) -> str:
     """The wire form of an event id."""
     return f"{key[0]}-{key[1]}"
+
+
+def as_object(value: Any) -> dict[str, Any] | None:
+    """A decoded JSON object as a typed dict, or None when it is something else."""
+    return cast(dict[str, Any], value) if isinstance(value, dict) else None
+
+
+def as_array(value: Any) -> list[Any] | None:
+    """A decoded JSON array as a typed list, or None when it is something else."""
+    return cast(list[Any], value) if isinstance(value, list) else None

@@ -24,7 +24,7 @@ from .quirks import Quirks
 from .ratelimit import RepositoryLimiter
 from .records import Agent, ApiKey, KeyKind, Run
 from .script import RunScript, script_from_prompt
-from .timeline import Timeline, filler_beats, script_beats
+from .timeline import filler_beats, script_beats
 from .validation import CreateRequest, check_pool, parse_create, parse_follow_up
 from .wire import normalise_id
 
@@ -202,7 +202,7 @@ class World:
     def _end_frames(self, agent: Agent, run: Run) -> None:
         status = {"runId": run.id, "status": run.outcome}
         run.timeline.add(run.ended_at, "status", status)
-        result = dict(status)
+        result: dict[str, Any] = dict(status)
         if (text := run.result_text()) is not None:
             result["text"] = text
         result["durationMs"] = run.duration_ms()
