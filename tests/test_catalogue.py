@@ -29,7 +29,7 @@ def catalogue_problems(tool: dict[str, Any]) -> list[str]:
         problems.append(f"{name}: not a cursor_ snake-case name")
     if not 0 < len(tool.get("description", "")) <= MAX_DESCRIPTION:
         problems.append(f"{name}: description missing or over {MAX_DESCRIPTION} characters")
-    annotations = tool.get("annotations") or {}
+    annotations: dict[str, Any] = tool.get("annotations") or {}
     problems += [f"{name}: {hint} not explicit" for hint in HINTS if not isinstance(annotations.get(hint), bool)]
     schema = tool.get("inputSchema", {})
     if schema.get("type") != "object" or any(key in schema for key in COMPOSITION):
@@ -67,7 +67,7 @@ async def test_every_tool_obeys_the_catalogue_rules() -> None:
 )
 def test_the_catalogue_check_catches_a_broken_tool(broken: dict[str, Any]) -> None:
     """The check itself: each rule, broken on purpose, is reported."""
-    good = {
+    good: dict[str, Any] = {
         "name": "cursor_get_thing",
         "description": "Get a thing.",
         "annotations": dict.fromkeys(HINTS, False),

@@ -51,9 +51,10 @@ def violations(relative: str, source: str) -> list[str]:
     layer = relative.split("/", 1)[0] if "/" in relative else ""
     found: list[str] = []
     for module in sorted(imported_modules(tree)):
-        for banned in FORBIDDEN.get(layer, ()):
-            if module == banned or module.startswith(banned + "."):
-                found.append(f"{relative} imports {module}")
+        banned = FORBIDDEN.get(layer, ())
+        found.extend(
+            f"{relative} imports {module}" for rule in banned if module == rule or module.startswith(rule + ".")
+        )
         if module.split(".")[0] == "httpx2" and relative != HTTPX2_MODULE:
             found.append(f"{relative} imports httpx2 (only {HTTPX2_MODULE} may)")
     if reads_environment(tree) and relative not in ENVIRONMENT_READERS:

@@ -10,7 +10,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from contextlib import asynccontextmanager
 
 import anyio
@@ -40,7 +40,9 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("demo", help="walk the tools through a real MCP client against the embedded simulator")
     simulate = commands.add_parser("simulate", help="serve the Cursor API simulator on 127.0.0.1 until interrupted")
     simulate.add_argument("--port", type=int, default=0, help="port to listen on (default: any free port)")
-    simulate.add_argument("--scenario", default="demo", help="world to start from: demo, fleet, long-run, huge, failing")
+    simulate.add_argument(
+        "--scenario", default="demo", help="world to start from: demo, fleet, long-run, huge, failing"
+    )
     simulate.add_argument("--speed", type=float, default=1.0, help="how many times faster than real time runs move")
     return parser
 
@@ -84,7 +86,7 @@ def _announce(settings: Settings) -> None:
 
 
 @asynccontextmanager
-async def open_client(settings: Settings) -> AsyncIterator[CursorClient]:
+async def open_client(settings: Settings) -> AsyncGenerator[CursorClient, None]:
     """The API client for `settings`: the real API, or an embedded simulator in simulated mode."""
     if settings.simulated:
         async with _open_simulated_client() as client:
@@ -102,7 +104,7 @@ async def open_client(settings: Settings) -> AsyncIterator[CursorClient]:
 
 
 @asynccontextmanager
-async def _open_simulated_client() -> AsyncIterator[CursorClient]:
+async def _open_simulated_client() -> AsyncGenerator[CursorClient, None]:
     # Imported here so that the real mode never pays for the simulator (Starlette, uvicorn).
     from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, scenarios, serve
 
@@ -122,4 +124,3 @@ def _simulate(port: int, scenario: str, speed: float) -> int:
 
     anyio.run(lambda: run_simulator(port=port or None, scenario=scenario, speed=speed, ready=ready))
     return 0
-

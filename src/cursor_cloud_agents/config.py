@@ -58,24 +58,44 @@ class Variable:
 
 
 VARIABLES: tuple[Variable, ...] = (
-    Variable("CURSOR_API_KEY", "(none)", "Your Cursor API key. Without it the server starts and lists its tools; "
-             "every call answers `CONFIGURATION_MISSING`."),
+    Variable(
+        "CURSOR_API_KEY",
+        "(none)",
+        "Your Cursor API key. Without it the server starts and lists its tools; "
+        "every call answers `CONFIGURATION_MISSING`.",
+    ),
     Variable("CURSOR_MCP_ALLOW_WRITES", "0", "`1` allows creating agents, follow-up runs, cancelling and archiving."),
-    Variable("CURSOR_MCP_ALLOW_DELETE", "0", "`1` also allows `cursor_delete_agent` (with writes on and "
-             "`confirm_agent_id`)."),
-    Variable("CURSOR_MCP_FORWARD_ENV", "(none)", "Comma-separated names of variables of this process that "
-             "`forward_env` may pass to an agent; the values never go through tool arguments."),
+    Variable(
+        "CURSOR_MCP_ALLOW_DELETE", "0", "`1` also allows `cursor_delete_agent` (with writes on and `confirm_agent_id`)."
+    ),
+    Variable(
+        "CURSOR_MCP_FORWARD_ENV",
+        "(none)",
+        "Comma-separated names of variables of this process that "
+        "`forward_env` may pass to an agent; the values never go through tool arguments.",
+    ),
     Variable("CURSOR_MCP_LOG_LEVEL", "INFO", "Log level on stderr: DEBUG, INFO, WARNING or ERROR."),
-    Variable("CURSOR_MCP_FIXTURE", "0", "`1` runs against the embedded simulator (`SIMULATED MODE`); refused "
-             "together with a real key."),
-    Variable("CURSOR_API_BASE_URL", "https://api.cursor.com", "API base URL; https is required except for a "
-             "loopback host."),
-    Variable("CURSOR_MCP_MAX_CALL_SECONDS", "55", "Hard limit of one tool call, in seconds (the Cursor CLI and "
-             "OpenCode cut calls at 60 s)."),
-    Variable("CURSOR_MCP_MAX_RESULT_BYTES", "38000", "Largest tool result, in bytes (the Cursor CLI spills results "
-             "over 40,000 bytes to a file)."),
-    Variable("CURSOR_MCP_ARTIFACT_HOSTS", ".amazonaws.com", "Comma-separated host suffixes allowed for artifact "
-             "downloads."),
+    Variable(
+        "CURSOR_MCP_FIXTURE",
+        "0",
+        "`1` runs against the embedded simulator (`SIMULATED MODE`); refused together with a real key.",
+    ),
+    Variable(
+        "CURSOR_API_BASE_URL", "https://api.cursor.com", "API base URL; https is required except for a loopback host."
+    ),
+    Variable(
+        "CURSOR_MCP_MAX_CALL_SECONDS",
+        "55",
+        "Hard limit of one tool call, in seconds (the Cursor CLI and OpenCode cut calls at 60 s).",
+    ),
+    Variable(
+        "CURSOR_MCP_MAX_RESULT_BYTES",
+        "38000",
+        "Largest tool result, in bytes (the Cursor CLI spills results over 40,000 bytes to a file).",
+    ),
+    Variable(
+        "CURSOR_MCP_ARTIFACT_HOSTS", ".amazonaws.com", "Comma-separated host suffixes allowed for artifact downloads."
+    ),
     Variable("CURSOR_MCP_STATE_DIR", "~/.local/state/cursor-cloud-agents", "Where the server keeps local state."),
 )
 
@@ -101,8 +121,8 @@ class Settings:
     key_problem: str | None = None
     allow_writes: bool = False
     allow_delete: bool = False
-    forward_env: Mapping[str, Secret] = field(default_factory=lambda: {})
-    forward_problems: Mapping[str, str] = field(default_factory=lambda: {})
+    forward_env: Mapping[str, Secret] = field(default_factory=dict[str, Secret])
+    forward_problems: Mapping[str, str] = field(default_factory=dict[str, str])
     log_level: str = "INFO"
     fixture: bool = False
     base_url: str = "https://api.cursor.com"
@@ -117,8 +137,9 @@ class Settings:
         api_key, key_problem = _read_key(env)
         fixture = _switch(env, "CURSOR_MCP_FIXTURE")
         if fixture and api_key is not None:
-            api_key, key_problem = None, (
-                "CURSOR_MCP_FIXTURE=1 is refused together with CURSOR_API_KEY: simulated mode never uses a real key"
+            api_key, key_problem = (
+                None,
+                ("CURSOR_MCP_FIXTURE=1 is refused together with CURSOR_API_KEY: simulated mode never uses a real key"),
             )
         forward, forward_problems = _read_forward_env(env)
         return cls(

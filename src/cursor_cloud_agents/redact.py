@@ -16,7 +16,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote, quote_plus
 
 MASK = "***"
@@ -76,9 +76,10 @@ class Redactor:
         if isinstance(data, str):
             return self.mask(data)
         if isinstance(data, dict):
-            return {self.mask(str(key)): self.mask_data(value) for key, value in data.items()}  # type: ignore[misc]  # JSON keys
+            items = cast(dict[Any, Any], data).items()
+            return {self.mask(str(key)): self.mask_data(value) for key, value in items}
         if isinstance(data, list | tuple):
-            return [self.mask_data(item) for item in data]  # type: ignore[misc]  # JSON arrays
+            return [self.mask_data(item) for item in cast(list[Any], data)]
         return data
 
     def _compiled(self) -> re.Pattern[str] | None:

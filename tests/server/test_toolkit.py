@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -53,6 +53,13 @@ def make_kit(**overrides: Any) -> tuple[Toolkit, dict[str, int]]:
         calls["count"] += 1
         return {"deleted": agent_id, "confirmed": confirm_agent_id}
 
+    add_failing_tools(kit)
+    return kit, calls
+
+
+def add_failing_tools(kit: Toolkit) -> None:
+    """Tools that overrun, overflow, crash or echo secrets."""
+
     @kit.tool(title="Slow", budget=lambda _args: 0.05)
     async def cursor_slow() -> dict[str, Any]:
         """Never finishes."""
@@ -93,11 +100,9 @@ def make_kit(**overrides: Any) -> tuple[Toolkit, dict[str, int]]:
             await current_call().progress(f"step {step}")
         return {"steps": 3}
 
-    return kit, calls
-
 
 @asynccontextmanager
-async def connect(kit: Toolkit) -> AsyncIterator[Client]:
+async def connect(kit: Toolkit) -> AsyncGenerator[Client, None]:
     async with Client(MCPServer("test", tools=kit.build()), mode="legacy") as client:
         yield client
 
@@ -284,7 +289,8 @@ async def test_waits_report_mcp_progress_to_a_client_that_asked_for_it() -> None
     kit, _ = make_kit()
     seen: list[tuple[float, str | None]] = []
 
-    async def on_progress(progress: float, _total: float | None, message: str | None) -> None:
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        assert total is None
         seen.append((progress, message))
 
     async with connect(kit) as client:

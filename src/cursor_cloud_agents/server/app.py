@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
@@ -34,7 +34,7 @@ def build_server(settings: Settings, redactor: Redactor, open_client: ClientFact
     kit = build_toolkit(settings, redactor)
 
     @asynccontextmanager
-    async def lifespan(_server: MCPServer[None]) -> AsyncIterator[None]:
+    async def lifespan(_server: MCPServer[None]) -> AsyncGenerator[None, None]:
         async with open_client() as client:
             kit.attach(client)
             try:

@@ -61,12 +61,23 @@ def _status_failure(exc: api.APIStatusError) -> ToolFailure:
             retry_after_seconds=None if exc.retry_after is None else round(exc.retry_after, 1), **context,
         )  # fmt: skip
     table: list[tuple[type[api.APIStatusError], str, str]] = [
-        (api.AgentBusyError, "AGENT_BUSY", "A run of this agent is still active; wait for it, or follow up with "
-         "replace_active=true to cancel it first."),
-        (api.StreamExpiredError, "STREAM_EXPIRED", "The run's stream is past its retention; read the run with "
-         "cursor_get_run instead."),
-        (api.AuthenticationError, "AUTHENTICATION", "Cursor refused the API key: check CURSOR_API_KEY in the MCP "
-         "server's environment, then restart the client."),
+        (
+            api.AgentBusyError,
+            "AGENT_BUSY",
+            "A run of this agent is still active; wait for it, or follow up with "
+            "replace_active=true to cancel it first.",
+        ),
+        (
+            api.StreamExpiredError,
+            "STREAM_EXPIRED",
+            "The run's stream is past its retention; read the run with cursor_get_run instead.",
+        ),
+        (
+            api.AuthenticationError,
+            "AUTHENTICATION",
+            "Cursor refused the API key: check CURSOR_API_KEY in the MCP "
+            "server's environment, then restart the client.",
+        ),
         (api.PermissionDeniedError, "PERMISSION_DENIED", "Cursor refused this for this key or plan."),
         (api.NotFoundError, "NOT_FOUND", "Check the id; cursor_list_agents and cursor_list_runs list valid ids."),
         (api.ConflictError, "CONFLICT", "The resource's state does not allow this now; read it again first."),

@@ -106,7 +106,7 @@ class Call:
 
     tool: str
     report: Callable[[float, str], Awaitable[None]]
-    ids: dict[str, str] = field(default_factory=lambda: {})
+    ids: dict[str, str] = field(default_factory=dict[str, str])
     steps: int = 0
 
     def note(self, **ids: str | None) -> None:
@@ -286,7 +286,7 @@ class Toolkit:
         try:
             arguments = self._validate(strict, raw)
             self._gate(spec, arguments)
-            return await self._invoke(spec, arguments, call)
+            return await self._invoke(spec, arguments)
         except ToolFailure as failure:
             return failure.with_ids(call.ids)
         except api_errors.CursorError as exc:
@@ -329,19 +329,19 @@ class Toolkit:
         wanted = self.settings.max_call_seconds if spec.budget is None else spec.budget(arguments)
         return min(wanted, self.settings.max_call_seconds)
 
-    async def _invoke(self, spec: ToolSpec, arguments: dict[str, Any], call: Call) -> dict[str, Any]:
+    async def _invoke(self, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
         if self.settings.key_problem is not None and self._needs_key():
             raise ToolFailure(failures.CONFIGURATION_MISSING, self.settings.key_problem)
         budget = self._budget(spec, arguments)
         with anyio.move_on_after(budget + self.hard_stop_grace) as scope, deadline_after(budget):
             return _without_nulls(await spec.fn(**arguments))
         assert scope.cancelled_caught
-        raise self._hard_stop(spec, budget, call)
+        raise self._hard_stop(spec, budget)
 
     def _needs_key(self) -> bool:
         return not self.settings.simulated
 
-    def _hard_stop(self, spec: ToolSpec, budget: float, call: Call) -> ToolFailure:
+    def _hard_stop(self, spec: ToolSpec, budget: float) -> ToolFailure:
         if spec.access is Access.READ:
             return ToolFailure(
                 failures.TIMEOUT, f"{spec.name} did not finish within its {budget:.0f} s budget; nothing changed. "
@@ -379,7 +379,9 @@ class Toolkit:
     def _log(self, call: Call, failure: ToolFailure | None, seconds: float) -> None:
         fields = dict(sorted(call.ids.items()))
         if failure is not None:
-            fields |= {key: str(failure.context[key]) for key in ("http_status", "request_id") if key in failure.context}
+            fields |= {
+                key: str(failure.context[key]) for key in ("http_status", "request_id") if key in failure.context
+            }
         detail = " ".join(f"{key}={value}" for key, value in fields.items())
         outcome = "ok" if failure is None else failure.code
         logger.info("tool=%s outcome=%s duration_ms=%d %s", call.tool, outcome, seconds * 1000, detail)

@@ -10,7 +10,7 @@ tab (ANSI escapes start with one). The cleaning is idempotent: `clean(clean(x)) 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 _HIDDEN = re.compile(
     "["
@@ -33,7 +33,8 @@ def clean_data(data: Any) -> Any:
     if isinstance(data, str):
         return clean(data)
     if isinstance(data, dict):
-        return {clean(str(key)): clean_data(value) for key, value in data.items()}  # pyright: ignore[reportUnknownVariableType]  # JSON object
+        items = cast(dict[Any, Any], data).items()
+        return {clean(str(key)): clean_data(value) for key, value in items}
     if isinstance(data, list | tuple):
-        return [clean_data(item) for item in data]  # pyright: ignore[reportUnknownVariableType]  # JSON array
+        return [clean_data(item) for item in cast(list[Any], data)]
     return data

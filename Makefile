@@ -1,0 +1,38 @@
+# Two commands for a fresh machine with only Python >= 3.11 and pip: `make demo` and `make test`.
+# Each bootstraps what it needs: uv in a private folder (.tools), then the locked environment (.venv).
+
+PYTHON ?= python3
+UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
+export UV_PYTHON_DOWNLOADS := never
+
+.PHONY: demo test check lint bench readme clean
+
+demo: .venv/.synced
+	.venv/bin/cursor-cloud-agents demo
+
+test: .venv/.synced
+	.venv/bin/pytest
+
+lint: .venv/.synced
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+	.venv/bin/pyright
+
+check: test lint
+
+bench: .venv/.synced
+	for script in bench/*.py; do .venv/bin/python $$script || exit 1; done
+
+readme: .venv/.synced
+	.venv/bin/python scripts/update_readme.py
+
+.tools/bin/uv:
+	$(PYTHON) -m venv .tools
+	.tools/bin/python -m pip install --quiet --disable-pip-version-check uv
+
+.venv/.synced: pyproject.toml uv.lock $(if $(filter .tools/bin/uv,$(UV)),.tools/bin/uv)
+	$(UV) sync --frozen --python $(PYTHON)
+	touch $@
+
+clean:
+	rm -rf .venv .tools dist
