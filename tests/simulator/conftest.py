@@ -36,3 +36,18 @@ async def client(sim: RunningSimulator) -> AsyncIterator[httpx2.AsyncClient]:
     headers = {"Authorization": f"Bearer {SIMULATED_API_KEY}"}
     async with httpx2.AsyncClient(base_url=sim.base_url, headers=headers, timeout=10) as http:
         yield http
+
+
+def parse_sse(text: str) -> list[dict[str, str]]:
+    """Split an SSE body into frames `{"id"?, "event", "data"}` (exact `name: value` framing only)."""
+    frames: list[dict[str, str]] = []
+    for block in text.split("\n\n"):
+        if not block:
+            continue
+        frame: dict[str, str] = {}
+        for line in block.split("\n"):
+            name, sep, value = line.partition(": ")
+            assert sep and name in ("id", "event", "data"), f"bad SSE line {line!r}"
+            frame[name] = value
+        frames.append(frame)
+    return frames
