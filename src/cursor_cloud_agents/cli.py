@@ -106,9 +106,9 @@ async def open_client(settings: Settings) -> AsyncGenerator[CursorClient, None]:
 @asynccontextmanager
 async def _open_simulated_client() -> AsyncGenerator[CursorClient, None]:
     # Imported here so that the real mode never pays for the simulator (Starlette, uvicorn).
-    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, scenarios, serve
+    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, build_scenario, serve
 
-    world = scenarios.build("demo", RealClock())
+    world = build_scenario("demo", RealClock())
     async with serve(world) as sim, CursorClient(sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True) as c:
         yield c
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import MCPServer
 
@@ -22,16 +22,16 @@ if TYPE_CHECKING:
 ClientFactory = Callable[[], AbstractAsyncContextManager["CursorClient"]]
 
 
-def build_toolkit(settings: Settings, redactor: Redactor) -> Toolkit:
-    """A toolkit with every tool declared (no client attached yet)."""
-    kit = Toolkit(settings, redactor)
+def build_toolkit(settings: Settings, redactor: Redactor, **options: Any) -> Toolkit:
+    """A toolkit with every tool declared (no client attached yet); `options` go to `Toolkit`."""
+    kit = Toolkit(settings, redactor, **options)
     register_all(kit)
     return kit
 
 
-def build_server(settings: Settings, redactor: Redactor, open_client: ClientFactory) -> MCPServer[None]:
+def build_server(settings: Settings, redactor: Redactor, open_client: ClientFactory, **options: Any) -> MCPServer[None]:
     """The MCP server; `open_client` is entered once per connection and closed with it."""
-    kit = build_toolkit(settings, redactor)
+    kit = build_toolkit(settings, redactor, **options)
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer[None]) -> AsyncGenerator[None, None]:

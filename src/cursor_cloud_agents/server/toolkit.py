@@ -202,10 +202,20 @@ def _validation_failure(exc: ValidationError) -> ToolFailure:
 class Toolkit:
     """Declares tools, holds what they share (settings, redactor, API client) and runs every call."""
 
-    def __init__(self, settings: Settings, redactor: Redactor, *, hard_stop_grace: float = HARD_STOP_GRACE) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        redactor: Redactor,
+        *,
+        hard_stop_grace: float = HARD_STOP_GRACE,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
+    ) -> None:
         self.settings = settings
         self.redactor = redactor
         self.hard_stop_grace = hard_stop_grace
+        self.now = clock  # wall-clock seconds: tests run tools on the simulator's clock
+        self.sleep = sleep  # how tools pause between re-reads: tests advance a manual clock instead
         self.specs: list[ToolSpec] = []
         self._client: CursorClient | None = None
 

@@ -1,0 +1,45 @@
+"""The context a model must read before its first call: instructions plus every tool's name,
+description and input schema, as JSON. Issue 5 caps the sum at 14,000 bytes (the reference spends
+about 26,000 on the same kind of catalogue). Prints the total and each tool, largest first.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import anyio
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+
+from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server.app import build_toolkit
+from cursor_cloud_agents.server.instructions import instructions
+
+BUDGET = 14_000
+
+
+def tool_bytes(tool: dict[str, Any]) -> int:
+    part = {"name": tool["name"], "description": tool.get("description", ""), "inputSchema": tool["inputSchema"]}
+    return len(json.dumps(part, separators=(",", ":")).encode())
+
+
+async def main() -> None:
+    settings = Settings()
+    kit = build_toolkit(settings, Redactor())
+    async with Client(MCPServer("catalogue", tools=kit.build()), mode="legacy") as client:
+        tools = [tool.model_dump(by_alias=True, exclude_none=True) for tool in (await client.list_tools()).tools]
+    sizes = sorted(((tool_bytes(tool), tool["name"]) for tool in tools), reverse=True)
+    head = len(instructions(settings).encode())
+    total = head + sum(size for size, _ in sizes)
+    out = sys.stdout
+    out.write(f"catalogue: {total} bytes for {len(tools)} tools + instructions (budget {BUDGET})\n")
+    out.write(f"  {'instructions':<28} {head:>6}\n")
+    for size, name in sizes:
+        out.write(f"  {name:<28} {size:>6}\n")
+
+
+if __name__ == "__main__":
+    anyio.run(main)

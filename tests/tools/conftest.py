@@ -1,0 +1,121 @@
+"""A harness for end-to-end tool tests: the MCP server in memory, over JSON-RPC, against the simulator.
+
+The simulator runs on a manual clock over real loopback HTTP. Tools that pause (`kit.sleep`)
+advance that clock instead of sleeping, and read the time from it (`kit.now`), so waits and idle
+times are deterministic and no test really sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp_types import CallToolResult
+
+from cursor_cloud_agents.api import CursorClient
+from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server import build_server
+from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Faults, ManualClock, RunningSimulator, World, serve
+
+
+@dataclass
+class Reply:
+    """One tool answer: its JSON object (checked identical in text and structured content)."""
+
+    data: dict[str, Any]
+    is_error: bool
+    size: int
+
+    @property
+    def code(self) -> str | None:
+        return self.data.get("code") if self.is_error else None
+
+
+@dataclass
+class Harness:
+    """The pieces of one end-to-end tool test."""
+
+    clock: ManualClock
+    world: World
+    sim: RunningSimulator
+    api: CursorClient
+    mcp: Client
+    progress: list[str] = field(default_factory=list[str])
+
+    async def call(self, tool: str, arguments: dict[str, Any] | None = None) -> Reply:
+        """Call `tool` and return its answer, recording any progress messages."""
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            del progress, total
+            self.progress.append(message or "")
+
+        with anyio.fail_after(30):
+            result = await self.mcp.call_tool(tool, arguments or {}, progress_callback=on_progress)
+        return reply_of(result)
+
+    def requests(self, method: str | None = None) -> list[Any]:
+        """What the simulator received (optionally only one method), oldest first."""
+        return [record for record in self.sim.faults.requests if method is None or record.method == method]
+
+
+def reply_of(result: CallToolResult) -> Reply:
+    block = result.content[0]
+    text = getattr(block, "text", None)
+    assert isinstance(text, str)
+    data = json.loads(text)
+    assert data == result.structured_content, "text and structuredContent differ"
+    return Reply(data, bool(result.is_error), len(text.encode()))
+
+
+OpenHarness = Callable[..., AbstractAsyncContextManager[Harness]]
+
+
+@asynccontextmanager
+async def open_harness(
+    world: World | None = None, *, faults: Faults | None = None, **settings: Any
+) -> AsyncGenerator[Harness, None]:
+    """A harness over `world` (a fresh one by default); `settings` override Settings fields.
+
+    Writes are on by default (tests of the gates turn them off); deletion is off.
+    """
+    clock = world.clock if world is not None else ManualClock()
+    assert isinstance(clock, ManualClock)
+    world = world if world is not None else World(clock)
+    options: dict[str, Any] = {"api_key": Secret(SIMULATED_API_KEY), "allow_writes": True} | settings
+    config = Settings(**options)
+
+    async def advance(seconds: float) -> None:
+        clock.advance(seconds)
+        await anyio.lowlevel.checkpoint()
+
+    async with serve(world, faults=faults) as sim:
+        api = CursorClient(sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True, sleep=advance)
+
+        @asynccontextmanager
+        async def borrow() -> AsyncGenerator[CursorClient, None]:
+            yield api
+
+        redactor = Redactor(config.secrets())
+        server = build_server(config, redactor, borrow, clock=clock.now, sleep=advance, hard_stop_grace=0.5)
+        async with api, Client(server, mode="legacy") as client:
+            yield Harness(clock, world, sim, api, client)
+
+
+@pytest.fixture
+def harness_factory() -> OpenHarness:
+    """`async with harness_factory(world, allow_writes=False) as h:` for tests that shape their world."""
+    return open_harness
+
+
+@pytest.fixture
+async def harness() -> AsyncGenerator[Harness, None]:
+    """A harness over a fresh world with writes on."""
+    async with open_harness() as opened:
+        yield opened
