@@ -41,6 +41,7 @@ MIN_MUTATION_SECONDS = 5.0
 """A mutation is not sent with less time than this left: its answer could not be read in time."""
 MAX_RETRY_WAIT_WITHOUT_DEADLINE = 60.0
 _SEND_MARGIN_SECONDS = 0.5
+_DEADLINE_MARGIN_SECONDS = 0.1
 _MIN_READ_SECONDS = 0.05
 # Statuses after which a mutation may have been carried out: 3xx (a 303 follows a processed POST),
 # 499 (the server saw the request, then the client vanished) and every 5xx.
@@ -117,9 +118,13 @@ class RequestEngine:
             await self._sleep(wait)
 
     def total_seconds(self, cap: float) -> float:
-        """The time this request may take: its cap, shortened to what the call's deadline has left."""
+        """The time this request may take: its cap, shortened to what the call's deadline has left.
+
+        A small margin keeps our own deadline ahead of the caller's, so a cut exchange is reported
+        as ours (e.g. outcome unknown) instead of being swallowed by the caller's cancellation.
+        """
         left = time_left()
-        return cap if left is None else min(cap, left)
+        return cap if left is None else max(0.0, min(cap, left - _DEADLINE_MARGIN_SECONDS))
 
     async def read(
         self,
