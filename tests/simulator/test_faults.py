@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import anyio
 import httpx2
 import pytest
@@ -42,24 +44,24 @@ async def test_a_refused_request_does_not_reach_the_world(
     assert world.agents == {}
 
 
+Check = Callable[[httpx2.Response], bool]
+BODY_FAULTS: list[tuple[Fault, Check]] = [
+    (Fault.html(502), lambda r: r.status_code == 502 and r.headers["content-type"] == "text/html"),
+    (Fault.malformed_json(), lambda r: r.status_code == 200 and r.text.startswith('{"items": [ this')),
+    (Fault.truncated_json(), lambda r: r.text == '{"id":"bc_12'),
+    (Fault.oversized(2_000_000), lambda r: len(r.content) >= 1_999_000),
+]
+
+
 @pytest.mark.anyio
-@pytest.mark.parametrize(
-    ("fault", "check"),
-    [
-        (Fault.html(502), lambda r: r.status_code == 502 and r.headers["content-type"] == "text/html"),
-        (Fault.malformed_json(), lambda r: r.status_code == 200 and r.text.startswith('{"items": [ this')),
-        (Fault.truncated_json(), lambda r: r.text == '{"id":"bc_12'),
-        (Fault.oversized(2_000_000), lambda r: len(r.content) >= 1_999_000),
-    ],
-    ids=["html", "malformed", "truncated", "oversized"],
-)
+@pytest.mark.parametrize(("fault", "check"), BODY_FAULTS, ids=["html", "malformed", "truncated", "oversized"])
 async def test_body_faults_send_the_scripted_body(
-    faults: Faults, client: httpx2.AsyncClient, fault: Fault, check: object
+    faults: Faults, client: httpx2.AsyncClient, fault: Fault, check: Check
 ) -> None:
     """F-26/F-27: HTML pages, malformed or truncated JSON, oversized bodies."""
     faults.inject("GET", "/v1/agents", fault)
     response = await client.get("/v1/agents")
-    assert callable(check) and check(response)
+    assert check(response)
 
 
 @pytest.mark.anyio

@@ -63,7 +63,7 @@ def _long_run(world: World) -> None:
 
 
 def _huge(world: World) -> None:
-    text = "".join(f"Paragraph {n}: the agent explains what it changed and why, at length.\n" for n in range(2800))
+    text = "".join(f"Paragraph {n}: the agent explains what it changed and why, at length.\n" for n in range(3000))
     result = text[:200_000]
     big_output = ToolCall("run_terminal_cmd", {"command": "python3 -c \"print('A' * 8000000)\""}, truncated_result=True)
     script = RunScript(result=result, replay_bytes=2 * 1024 * 1024, tool_calls=(big_output,), running_seconds=900)

@@ -75,8 +75,14 @@ class Timeline:
 
 def fragments(text: str) -> list[str]:
     """Word fragments, the way assistant deltas arrive ("Launching ", "the job.")."""
+    if not text:
+        return []
     words = text.split(" ")
-    return [w + " " for w in words[:-1]] + [words[-1]] if text else []
+    pieces = [w + " " for w in words[:-1]] + [words[-1]]
+    if len(text) <= 4096:
+        return pieces
+    # Very long replies come in bigger deltas (sentences), which keeps a 200 KB result affordable.
+    return ["".join(pieces[i : i + 16]) for i in range(0, len(pieces), 16)]
 
 
 def script_beats(script: RunScript, outcome_text: str | None) -> list[Beat]:
