@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ApiError, ManualClock, Quirks, RunScript, World
+from cursor_cloud_agents.simulator.script import Outcome
 
 PROMPT = {"prompt": {"text": "Add a README"}, "repos": [{"url": "https://github.com/acme/web"}]}
 
@@ -37,9 +38,9 @@ def test_agent_is_active_while_its_run_is_active_and_idle_after(clock: ManualClo
 
 
 @pytest.mark.parametrize("outcome", ["ERROR", "CANCELLED", "EXPIRED"])
-def test_scripted_outcomes_are_terminal_states(clock: ManualClock, world: World, outcome: str) -> None:
+def test_scripted_outcomes_are_terminal_states(clock: ManualClock, world: World, outcome: Outcome) -> None:
     """Runs end in FINISHED, ERROR, CANCELLED or EXPIRED as scripted, with durationMs."""
-    world.queue_script(RunScript(outcome=outcome))  # type: ignore[arg-type]  # parametrized literal
+    world.queue_script(RunScript(outcome=outcome))
     agent_id, run_id = _create(world)
     clock.advance(100)
     _, run = world.run(agent_id, run_id)
