@@ -1,0 +1,89 @@
+"""The command line: version, help, the terminal hint, configuration errors, and both ways to reach a simulator."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+
+import anyio
+import pytest
+from mcp import Client
+
+from cursor_cloud_agents import __version__
+from cursor_cloud_agents.cli import main, open_client
+from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server import build_server
+from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, World, serve
+from tests.tools.conftest import reply_of
+
+COMMAND = [sys.executable, "-m", "cursor_cloud_agents"]
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 2: `--version`."""
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 2: `--help` names demo and simulate."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "demo" in out and "simulate" in out
+
+
+def test_an_unusable_setting_stops_the_server_with_its_name_on_stderr() -> None:
+    """Settings: a tuning value the server cannot run with is a start-up error (exit 2), never a silent default."""
+    env = {"PATH": os.defpath, "CURSOR_MCP_MAX_CALL_SECONDS": "abc"}
+    done = subprocess.run(COMMAND, env=env, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert "CURSOR_MCP_MAX_CALL_SECONDS" in done.stderr
+    assert done.stdout == ""
+
+
+def test_started_from_a_terminal_the_server_prints_a_one_line_hint_on_stderr() -> None:
+    """Issue 2: a person who runs the bare command in a terminal learns what it is, on stderr only."""
+    controller, terminal = pty.openpty()
+    env = {"PATH": os.defpath, "CURSOR_MCP_LOG_LEVEL": "ERROR"}
+    with subprocess.Popen(COMMAND, env=env, stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:
+        os.close(terminal)
+        assert child.stderr is not None
+        hint = child.stderr.readline().decode()
+        child.terminate()
+        out, _ = child.communicate(timeout=30)
+    os.close(controller)
+    assert "MCP" in hint and "README" in hint
+    assert out == b""
+
+
+@pytest.mark.anyio
+async def test_fixture_mode_serves_the_tools_from_an_embedded_simulator() -> None:
+    """Issue 2: CURSOR_MCP_FIXTURE=1 starts the simulator in-process and points the client at it."""
+    settings = Settings.from_env({"CURSOR_MCP_FIXTURE": "1"})
+    server = build_server(settings, Redactor(), lambda: open_client(settings))
+    with anyio.fail_after(20):
+        async with Client(server, mode="legacy") as client:
+            assert client.instructions and "SIMULATED MODE" in client.instructions
+            reply = reply_of(await client.call_tool("cursor_get_account", {}))
+    assert not reply.is_error
+    assert reply.data["server"]["simulated"] is True
+
+
+@pytest.mark.anyio
+async def test_a_loopback_base_url_points_the_server_at_a_running_simulator() -> None:
+    """Issue 2: CURSOR_API_BASE_URL (http allowed for loopback) with the simulator's key."""
+    async with serve(World(ManualClock())) as sim:
+        settings = Settings.from_env({"CURSOR_API_BASE_URL": sim.base_url, "CURSOR_API_KEY": SIMULATED_API_KEY})
+        server = build_server(settings, Redactor(settings.secrets()), lambda: open_client(settings))
+        with anyio.fail_after(20):
+            async with Client(server, mode="legacy") as client:
+                reply = reply_of(await client.call_tool("cursor_get_account", {}))
+        assert [record.path for record in sim.faults.requests] == ["/v1/me"]
+    assert not reply.is_error
+    assert "simulated" not in reply.data["server"]
