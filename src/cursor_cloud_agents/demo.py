@@ -46,17 +46,53 @@ class Walk:
     def __init__(self, client: Client) -> None:
         self.client = client
         self.largest = 0
+        self.errors = 0
 
     async def call(self, tool: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
         arguments = arguments or {}
         _say(f"→ {tool} {json.dumps(arguments, separators=(',', ':'))}")
-        result = await self.client.call_tool(tool, arguments)
-        self.largest = max(self.largest, len(result.content[0].text) if result.content else 0)  # type: ignore[union-attr]
+        result = await self.client.call_tool(tool, arguments, progress_callback=self._progress)
+        self.largest = max(self.largest, _size(result))
+        self.errors += bool(result.is_error)
         _say(f"  ← {_view(result)}")
         return dict(result.structured_content or {})
 
+    async def _progress(self, progress: float, total: float | None, message: str | None) -> None:
+        del total
+        _say(f"    … progress {progress:g}: {message or ''}")
 
-async def _walk() -> None:
+
+def _size(result: CallToolResult) -> int:
+    return sum(len(getattr(block, "text", "").encode()) for block in result.content)
+
+
+# The simulator reads markers in prompts: `[sim:seconds=N]` sets how long a run works.
+FIRST_TASK = "Add a README with setup instructions [sim:seconds=6]"
+LONG_TASK = "Also write a CONTRIBUTING guide [sim:seconds=120]"
+REDIRECT = "Drop that; add a LICENSE file instead [sim:seconds=120]"
+
+
+async def _story(walk: Walk) -> None:
+    """Account, models, create, wait, result, usage, follow-up, replace, cancel, archive, delete."""
+    await walk.call("cursor_get_account")
+    await walk.call("cursor_list_models")
+    created = await walk.call("cursor_create_agent", {"prompt": FIRST_TASK, "repository": REPOSITORY})
+    agent = {"agent_id": created["agent_id"]}
+    await walk.call("cursor_get_run", agent | {"run_id": created["run_id"], "wait_seconds": 30})
+    await walk.call("cursor_read_run_events", agent | {"run_id": created["run_id"], "tail": 5})
+    await walk.call("cursor_get_usage", agent)
+    await walk.call("cursor_create_run", agent | {"prompt": LONG_TASK})
+    redirected = await walk.call("cursor_create_run", agent | {"prompt": REDIRECT, "replace_active": True})
+    await walk.call("cursor_supervise", {"status": "all", "limit": 5})
+    await walk.call("cursor_cancel_run", agent | {"run_id": redirected["run_id"]})
+    await walk.call("cursor_archive_agent", agent)
+    await walk.call("cursor_delete_agent", agent | {"confirm_agent_id": created["agent_id"]})
+
+
+REPOSITORY = "https://github.com/your-org/your-repo"
+
+
+async def _walk() -> int:
     started = time.perf_counter()
     _say("Starting the MCP server over stdio in SIMULATED MODE (nothing is real or billed).")
     async with Client(_server(), mode="legacy") as client:
@@ -65,11 +101,13 @@ async def _walk() -> None:
         tools = await client.list_tools()
         _say(f"tools/list → {len(tools.tools)} tools: {', '.join(tool.name for tool in tools.tools)}")
         walk = Walk(client)
-        await walk.call("cursor_get_account")
-        _say(f"Done in {time.perf_counter() - started:.1f} s; largest result {walk.largest} bytes.")
+        await _story(walk)
+        _say(
+            f"Done in {time.perf_counter() - started:.1f} s; largest result {walk.largest} bytes; {walk.errors} errors."
+        )
+        return 1 if walk.errors else 0
 
 
 def run_demo() -> int:
     """Run the demo; returns the exit code."""
-    anyio.run(_walk)
-    return 0
+    return anyio.run(_walk)
