@@ -1,10 +1,231 @@
-"""Tools of this domain (being written)."""
+"""Agents: list, read, create (paid), archive and delete.
+
+Creation is the paid call that must never happen twice: the agent id is minted before the POST
+(or taken from the caller), noted on the call so that every failure carries it, and the POST is
+sent once (the client never replays it). With variables, where the API forbids a client id, the
+required `name` is the key to find the agent again. Archive and delete resolve a lost answer by
+reading the agent, since both are idempotent in effect.
+"""
 
 from __future__ import annotations
 
-from cursor_cloud_agents.server.toolkit import Toolkit
+import uuid
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field
+
+from cursor_cloud_agents.api import (
+    Agent,
+    AgentIdConflictError,
+    AgentSummary,
+    CreateAgentRequest,
+    CreatedAgent,
+    MutationOutcomeUnknownError,
+    NotFoundError,
+    Prompt,
+    ids,
+)
+from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
+from cursor_cloud_agents.server.tools import creation, model_check, scan
+from cursor_cloud_agents.server.tools.creation import RepoInput
+from cursor_cloud_agents.server.tools.params import AgentId, PageCursor, PageLimit
+
+# A real create took more than 40 s (CONTRACT.md quirk 16); the toolkit caps this at the call limit.
+CREATE_BUDGET = 95.0
+WEB_URL = "https://cursor.com/agents/"
+
+Text = Annotated[str, Field(min_length=1)]
+ModelId = Annotated[str | None, Field(description="Model id or alias naming one model; default: account's.")]
+Reasoning = Annotated[str | None, Field(description="Value of the model's reasoning_param.")]
+ModelParams = Annotated[dict[str, str] | None, Field(description='Other params, e.g. {"fast":"false"}.')]
+
+
+def web_url(agent: AgentSummary) -> str:
+    """The agent's page in Cursor's web interface."""
+    return agent.url or WEB_URL + agent.id
+
+
+def env_view(agent: AgentSummary) -> dict[str, Any] | None:
+    """Where the agent runs, omitted for a plain hosted VM."""
+    if agent.env is None or (agent.env.type == "cloud" and agent.env.name is None):
+        return None
+    return {"type": agent.env.type, "name": agent.env.name}
+
+
+def name_filter(needle: str) -> Callable[[AgentSummary], bool]:
+    """Whether an agent's name contains `needle` (lowercase), as the name filter keeps it."""
+    return lambda agent: needle in (agent.name or "").lower()
+
+
+def summary_view(agent: AgentSummary) -> dict[str, Any]:
+    """An agent in a list: compact, with its web URL."""
+    return {
+        "id": agent.id,
+        "name": agent.name,
+        "status": agent.status,
+        "url": web_url(agent),
+        "latest_run_id": agent.latest_run_id,
+        "updated_at": agent.updated_at,
+        "env": env_view(agent),
+    }
+
+
+def agent_view(agent: Agent) -> dict[str, Any]:
+    """One agent in full (the API never says which model it uses)."""
+    repos = [{"url": repo.url, "starting_ref": repo.starting_ref, "pr_url": repo.pr_url} for repo in agent.repos or []]
+    return summary_view(agent) | {
+        "created_at": agent.created_at,
+        "repos": repos or None,
+        "work_on_current_branch": agent.work_on_current_branch,
+        "auto_create_pr": agent.auto_create_pr,
+    }
+
+
+def created_view(created: CreatedAgent, model: dict[str, Any] | None) -> dict[str, Any]:
+    """The answer of a creation: the ids to keep and how to follow the run."""
+    return {
+        "agent_id": created.agent.id,
+        "run_id": created.run.id,
+        "url": web_url(created.agent),
+        "name": created.agent.name,
+        "run_status": created.run.status,
+        "model": model,
+        "next": "cursor_get_run(agent_id, run_id, wait_seconds=60) until the run ends",
+    }
+
+
+async def send_create(kit: Toolkit, request: CreateAgentRequest) -> CreatedAgent:
+    """POST the creation once; an id conflict means an earlier attempt with this id created the agent."""
+    try:
+        return await kit.api.create_agent(request)
+    except AgentIdConflictError as exc:
+        raise ToolFailure(
+            "CONFLICT", f"Agent {request.agent_id} already exists: an earlier call with this agent_id created it, "
+            "so nothing new was created. Read it with cursor_get_agent.",
+            agent_id=request.agent_id, http_status=exc.status_code,
+        ) from None  # fmt: skip
+
+
+async def resolve_by_read(kit: Toolkit, agent_id: str, unknown: MutationOutcomeUnknownError, *, want: str) -> None:
+    """After a lost answer to archive, unarchive or delete: return if a read shows it happened, else re-raise."""
+    try:
+        status = (await kit.api.get_agent(agent_id)).status
+    except NotFoundError:
+        status = "DELETED"
+    happened = status == want or (want == "UNARCHIVED" and status in ("ACTIVE", "IDLE"))
+    if not happened:
+        raise unknown
 
 
 def register(kit: Toolkit) -> None:
-    """Declare this module's tools on `kit`."""
-    del kit
+    """Declare the agent tools on `kit`."""
+    _register_reads(kit)
+    _register_create(kit)
+    _register_cleanup(kit)
+
+
+def _register_reads(kit: Toolkit) -> None:
+    @kit.tool(title="List agents")
+    async def cursor_list_agents(
+        limit: PageLimit = 20,
+        cursor: PageCursor = None,
+        name: Annotated[str | None, Field(description="Keep names containing this (case-insensitive).")] = None,
+        pr_url: Annotated[str | None, Field(description="Only the agent of this pull request.")] = None,
+        include_archived: Annotated[bool, Field(description="Also archived agents.")] = False,
+    ) -> dict[str, Any]:
+        """List agents, one page; each with its web url and latest_run_id.
+
+        name filters locally over up to 5 pages of 100 and reports scanned; pass next_cursor back unchanged
+        with the same filters.
+        """
+        needle = name.lower() if name else None
+        keep = None if needle is None else name_filter(needle)
+        page = await scan.scan_agents(
+            kit.api, limit=limit, cursor=cursor, keep=keep, mark=scan.fingerprint(needle, pr_url, include_archived),
+            pr_url=pr_url, include_archived=include_archived,
+        )  # fmt: skip
+        return {
+            "agents": [summary_view(agent) for agent in page.items],
+            "next_cursor": page.next_cursor,
+            "has_more": page.next_cursor is not None,
+            "scanned": page.scanned if keep is not None else None,
+        }
+
+    @kit.tool(title="Get agent")
+    async def cursor_get_agent(agent_id: AgentId) -> dict[str, Any]:
+        """Read one agent: status, latest_run_id, repositories, branch settings, url.
+
+        Use it to resolve MUTATION_OUTCOME_UNKNOWN: the agent exists if this finds it.
+        """
+        return agent_view(await kit.api.get_agent(agent_id))
+
+
+def _register_create(kit: Toolkit) -> None:
+    @kit.tool(title="Create agent", access=Access.WRITE, idempotent=False, budget=lambda _args: CREATE_BUDGET)
+    async def cursor_create_agent(
+        prompt: Text,
+        model_id: ModelId = None,
+        reasoning_level: Reasoning = None,
+        model_params: ModelParams = None,
+        repository: Annotated[str | None, Field(description="One repository URL.")] = None,
+        starting_ref: Annotated[str | None, Field(description="Branch or full SHA for repository.")] = None,
+        repositories: Annotated[list[RepoInput] | None, Field(max_length=20, description="Up to 20.")] = None,
+        env_type: Literal["cloud", "pool", "machine"] | None = None,
+        env_name: Annotated[str | None, Field(description="Cloud environment or pool name.")] = None,
+        name: Annotated[str | None, Field(max_length=100)] = None,
+        agent_id: Annotated[AgentId | None, Field(description="Your bc-<uuid>, to retry safely.")] = None,
+        auto_create_pr: bool = False,
+        env_vars: Annotated[dict[str, str] | None, Field(description="Variables for the agent.")] = None,
+        forward_env: Annotated[list[str] | None, Field(description="Names from CURSOR_MCP_FORWARD_ENV.")] = None,
+    ) -> dict[str, Any]:
+        """Create a Cloud Agent and start its first run (paid). Returns agent_id, run_id, url without waiting.
+
+        No repository, one, or up to 20. Model params are checked against cursor_list_models first. With
+        env_vars/forward_env, name is required (agent_id is not allowed). On MUTATION_OUTCOME_UNKNOWN never
+        resend: read the returned agent_id.
+        """
+        for value in (env_vars or {}).values():
+            kit.redactor.add(value, permanent=False)  # masked before anything can echo it
+        repos = creation.repos(repository, starting_ref, repositories)
+        env = creation.environment(env_type, env_name, len(repos))
+        variables = creation.variables(env_vars, forward_env, kit.settings.forward_env)
+        creation.identity(agent_id, name, variables)
+        model = await model_check.selection(kit, model_id, reasoning_level, model_params)
+        minted = None if variables.given else (agent_id or f"bc-{uuid.uuid4()}")
+        current_call().note(agent_id=minted, name=name)
+        request = CreateAgentRequest(
+            prompt=Prompt(text=prompt), agent_id=minted, name=name, model=model, env=env, repos=repos or None,
+            work_on_current_branch=False, autoCreatePR=auto_create_pr, env_vars=variables.values or None,
+        )  # fmt: skip
+        return created_view(await send_create(kit, request), model_check.describe(model))
+
+
+def _register_cleanup(kit: Toolkit) -> None:
+    @kit.tool(title="Archive agent", access=Access.DESTRUCTIVE, idempotent=True)
+    async def cursor_archive_agent(
+        agent_id: AgentId, unarchive: Annotated[bool, Field(description="Restore instead.")] = False
+    ) -> dict[str, Any]:
+        """Archive an agent (reversible with unarchive=true). An archived agent is hidden from lists and takes
+        no follow-up."""
+        action = kit.api.unarchive_agent if unarchive else kit.api.archive_agent
+        try:
+            await action(agent_id)
+        except MutationOutcomeUnknownError as unknown:
+            await resolve_by_read(kit, agent_id, unknown, want="UNARCHIVED" if unarchive else "ARCHIVED")
+        return {"agent_id": agent_id, "archived": not unarchive}
+
+    @kit.tool(title="Delete agent", access=Access.DELETE)
+    async def cursor_delete_agent(
+        agent_id: AgentId,
+        confirm_agent_id: Annotated[str, AfterValidator(ids.agent_id), Field(description="agent_id again.")],
+    ) -> dict[str, Any]:
+        """Delete an agent permanently. Needs CURSOR_MCP_ALLOW_DELETE=1 and confirm_agent_id equal to agent_id;
+        cursor_archive_agent is the reversible alternative."""
+        del confirm_agent_id  # the toolkit's delete gate already checked it equals agent_id
+        try:
+            await kit.api.delete_agent(agent_id)
+        except MutationOutcomeUnknownError as unknown:
+            await resolve_by_read(kit, agent_id, unknown, want="DELETED")
+        return {"agent_id": agent_id, "deleted": True}
