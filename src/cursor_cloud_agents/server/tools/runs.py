@@ -1,10 +1,216 @@
-"""Tools of this domain (being written)."""
+"""The run tools: list an agent's runs, read one (waiting for its end, slicing its result), cancel one.
+
+A run's `git` is the agent's current state (the same on every run, no SHA): it is shown as such,
+and no commit is ever made up. Waiting re-reads on `kit.sleep`, reports MCP progress at every
+re-read and answers `timed_out` inside the call's budget. Cancelling is asynchronous on Cursor's
+side, so the tool re-reads the run and says what it saw, confirming only a CANCELLED it read.
+"""
 
 from __future__ import annotations
 
-from cursor_cloud_agents.server.toolkit import Toolkit
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from cursor_cloud_agents.api import CursorError, Run, RunNotCancellableError, time_left
+from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
+from cursor_cloud_agents.server.tools import activity as activity_summary
+from cursor_cloud_agents.server.tools.params import AgentId, PageCursor, PageLimit, RunId
+from cursor_cloud_agents.server.tools.slicing import prepare, prepare_text, size_of, slice_text
+from cursor_cloud_agents.server.untrusted import clean
+
+MAX_WAIT_SECONDS = 50
+POLL_SECONDS = 5.0
+READ_RESERVE_SECONDS = 8.0
+"""Budget kept after waiting for the last read and the answer."""
+ACTIVITY_RESERVE_SECONDS = 20.0
+"""Budget kept after waiting when the activity summary was asked for (its replay walk needs time)."""
+CANCEL_REREADS = 4
+CANCEL_REREAD_PAUSE = 2.0
+GIT_NOTE = "the agent's current branches (the same on every run), not a snapshot of this run; no SHA"
+ERROR_NOTE = "The API gave no cause for this ERROR (a known quirk); activity shows what the agent last did."
+
+_RUN_ITEM_OVERHEAD = 400
+_CLIP = {"run_id": 64, "status": 24, "created_at": 40, "updated_at": 40, "error_code": 48}
+
+
+def _clip(value: str | None, key: str) -> str | None:
+    return None if value is None else value[: _CLIP[key]]
+
+
+def run_item(run: Run) -> dict[str, Any]:
+    """A run as a list row: bounded fields only (the result as its length; read it with cursor_get_run)."""
+    return {
+        "run_id": _clip(run.id, "run_id"),
+        "status": _clip(run.status, "status"),
+        "created_at": _clip(run.created_at, "created_at"),
+        # A RUNNING run keeps the updatedAt of its creation (quirk 2): shown only once it means something.
+        "updated_at": _clip(run.updated_at, "updated_at") if run.is_terminal else None,
+        "duration_ms": run.duration_ms,
+        "result_chars": None if run.result is None else len(run.result),
+        "error_code": _clip(run.error.code if run.error else None, "error_code"),
+    }
+
+
+def _worst_item_bytes() -> int:
+    widest = {key: "\\" * length for key, length in _CLIP.items()}
+    numbers = {"duration_ms": -(10**19), "result_chars": 10**19}
+    return size_of(widest | numbers) + 1
+
+
+RUN_ITEM_MAX_BYTES = _worst_item_bytes()
+
+
+def page_limit(kit: Toolkit, wanted: int) -> int:
+    """The largest page, up to `wanted`, whose rows are sure to fit the result cap."""
+    return max(1, min(wanted, (kit.settings.max_result_bytes - _RUN_ITEM_OVERHEAD) // RUN_ITEM_MAX_BYTES))
+
+
+def run_state(agent_id: str, run: Run) -> dict[str, Any]:
+    """Everything get_run says about a run except its result text and the activity summary."""
+    branches = [
+        {"repo": branch.repo_url, "branch": branch.branch, "pr_url": branch.pr_url}
+        for branch in (run.git.branches if run.git else [])
+    ]
+    error = {"message": run.error.message, "code": run.error.code} if run.error else None
+    return {
+        "agent_id": agent_id,
+        "run_id": run.id,
+        "status": run.status,
+        "created_at": run.created_at,
+        "updated_at": run.updated_at if run.is_terminal else None,
+        "duration_ms": run.duration_ms,
+        "error": error,
+        "note": ERROR_NOTE if run.status == "ERROR" and error is None and run.result is None else None,
+        "branches": branches or None,
+        "git_note": GIT_NOTE if branches else None,
+    }
+
+
+def _progress_text(run: Run, waited: float, wait_seconds: int) -> str:
+    return f"run {clean(run.status)[:24]}, waited {waited:.0f} of {wait_seconds} s"
+
+
+async def wait_for_end(kit: Toolkit, agent_id: str, run: Run, wait_seconds: int, reserve: float) -> tuple[Run, bool]:
+    """Re-read `run` until it is terminal, `wait_seconds` pass or the budget runs short; True when timed out."""
+    started = kit.now()
+    await current_call().progress(_progress_text(run, 0, wait_seconds))
+    while not run.is_terminal:
+        pause = min(POLL_SECONDS, wait_seconds - (kit.now() - started))
+        left = time_left()
+        if pause <= 0 or (left is not None and left - reserve < pause):
+            return run, True
+        await kit.sleep(pause)
+        run = await kit.api.get_run(agent_id, run.id)
+        await current_call().progress(_progress_text(run, kit.now() - started, wait_seconds))
+    return run, False
+
+
+async def observe_cancel(kit: Toolkit, agent_id: str, run_id: str) -> Run | None:
+    """Re-read a run a few times after a cancel, until it is terminal; None when no read succeeded."""
+    seen: Run | None = None
+    for _ in range(CANCEL_REREADS):
+        left = time_left()
+        if left is not None and left < CANCEL_REREAD_PAUSE + READ_RESERVE_SECONDS:
+            break
+        await kit.sleep(CANCEL_REREAD_PAUSE)
+        try:
+            seen = await kit.api.get_run(agent_id, run_id)
+        except CursorError:
+            continue  # one failed re-read is not an outcome; the next one may succeed
+        if seen.is_terminal:
+            break
+    return seen
+
+
+async def read_quietly(kit: Toolkit, agent_id: str, run_id: str) -> Run | None:
+    """The run, or None when it cannot be read."""
+    try:
+        return await kit.api.get_run(agent_id, run_id)
+    except CursorError:
+        return None
+
+
+def cancel_outcome(agent_id: str, run_id: str, run: Run | None, *, refused: bool) -> dict[str, Any]:
+    """The cancel answer: what the re-read showed, confirmed only for a CANCELLED read after our cancel."""
+    status = None if run is None else run.status
+    if run is None:
+        outcome, message = "unknown", "The run could not be re-read; check it with cursor_get_run."
+    elif not run.is_terminal:
+        outcome, message = "still_running", f"The run still reads {status}; check again with cursor_get_run."
+    elif refused:
+        outcome, message = "ended_without_cancel", f"The run had already ended as {status}; nothing was cancelled."
+    elif status == "CANCELLED":
+        outcome, message = "cancelled", "The run is CANCELLED. Commits it already pushed stay."
+    else:
+        outcome, message = "ended_without_cancel", f"The run ended as {status} before the cancel took effect."
+    if refused and run is None:
+        message = "Cursor refused the cancel (run_not_cancellable) and the run could not be read."
+    confirmed = outcome == "cancelled"
+    return {"agent_id": agent_id, "run_id": run_id, "outcome": outcome, "outcome_confirmed": confirmed,
+            "status": status, "message": message}  # fmt: skip
+
+
+def _get_run_budget(arguments: Any) -> float:
+    return 20.0 + arguments.get("wait_seconds", 0) + (15.0 if arguments.get("activity") else 0.0)
 
 
 def register(kit: Toolkit) -> None:
-    """Declare this module's tools on `kit`."""
-    del kit
+    """Declare the run tools on `kit`."""
+
+    @kit.tool(title="List runs")
+    async def cursor_list_runs(agent_id: AgentId, limit: PageLimit = 20, cursor: PageCursor = None) -> dict[str, Any]:
+        """List one page of an agent's runs, newest first; read one with cursor_get_run."""
+        used = page_limit(kit, limit)
+        page = await kit.api.list_runs(agent_id, limit=used, cursor=cursor)
+        return {
+            "agent_id": agent_id,
+            "runs": [run_item(run) for run in page.items],
+            "next_cursor": page.next_cursor,
+            "has_more": page.next_cursor is not None,
+            "limit_used": used if used < limit else None,
+        }
+
+    @kit.tool(title="Get run", budget=_get_run_budget, shrink_hint="pass a smaller result_limit or activity=false")
+    async def cursor_get_run(
+        agent_id: AgentId,
+        run_id: RunId,
+        wait_seconds: Annotated[int, Field(ge=0, le=MAX_WAIT_SECONDS)] = 0,
+        result_offset: Annotated[int, Field(ge=0)] = 0,
+        result_limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
+        activity: bool | None = None,
+    ) -> dict[str, Any]:
+        """Read a run: status, result, error, branches.
+
+        wait_seconds waits for its end (timed_out: call again). Long results come in slices (chars):
+        pass result_next_offset as result_offset. activity adds what the agent last did (default: only
+        for an ended run without result).
+        """
+        current_call().note(agent_id=agent_id, run_id=run_id)
+        run, timed_out = await kit.api.get_run(agent_id, run_id), None
+        if wait_seconds > 0:
+            reserve = ACTIVITY_RESERVE_SECONDS if activity else READ_RESERVE_SECONDS
+            run, timed_out = await wait_for_end(kit, agent_id, run, wait_seconds, reserve)
+        answer = run_state(agent_id, run) | {"timed_out": timed_out or None}
+        if activity or (activity is None and run.is_terminal and not run.result):
+            answer["activity"] = await activity_summary.summarize(kit, agent_id, run.id, terminal=run.is_terminal)
+        if run.result is None:
+            return answer
+        text = prepare_text(kit, run.result)
+        return slice_text(
+            kit, prepare(kit, answer), "result", text, offset=result_offset, limit=result_limit,
+            next_key="result_next_offset",
+        )  # fmt: skip
+
+    @kit.tool(title="Cancel run", access=Access.DESTRUCTIVE, idempotent=True, budget=lambda _arguments: 30.0)
+    async def cursor_cancel_run(agent_id: AgentId, run_id: RunId) -> dict[str, Any]:
+        """Cancel an active run and report outcome: cancelled, ended_without_cancel, still_running or unknown.
+
+        Pushed commits stay.
+        """
+        current_call().note(agent_id=agent_id, run_id=run_id)
+        try:
+            await kit.api.cancel_run(agent_id, run_id)
+        except RunNotCancellableError:
+            return cancel_outcome(agent_id, run_id, await read_quietly(kit, agent_id, run_id), refused=True)
+        return cancel_outcome(agent_id, run_id, await observe_cancel(kit, agent_id, run_id), refused=False)
