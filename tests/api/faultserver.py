@@ -8,12 +8,16 @@ from __future__ import annotations
 import asyncio
 import socket
 import struct
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Literal
 
 Mode = Literal["close", "reset", "cut_mid_body", "drip", "hang", "ok"]
+
+
+def _no_lines() -> list[str]:
+    return []
 
 
 @dataclass
@@ -22,9 +26,9 @@ class FaultServer:
 
     mode: Mode
     drip_interval: float = 0.05
-    requests: list[str] = field(default_factory=lambda: [])
+    requests: list[str] = field(default_factory=_no_lines)
     port: int = 0
-    tasks: set[asyncio.Task[None]] = field(default_factory=lambda: set())
+    tasks: set[asyncio.Task[None]] = field(default_factory=lambda: set[asyncio.Task[None]]())
 
     def count(self, method: str) -> int:
         return sum(1 for line in self.requests if line.startswith(method + " "))
@@ -73,7 +77,7 @@ class FaultServer:
 
 
 @asynccontextmanager
-async def fault_server(mode: Mode, *, drip_interval: float = 0.05) -> AsyncIterator[FaultServer]:
+async def fault_server(mode: Mode, *, drip_interval: float = 0.05) -> AsyncGenerator[FaultServer]:
     """Serve `mode` on an ephemeral 127.0.0.1 port for the block."""
     state = FaultServer(mode=mode, drip_interval=drip_interval)
     server = await asyncio.start_server(state.handle, "127.0.0.1", 0)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ AGENT = "bc-00000000-0000-0000-0000-000000000001"
 RUN = "run-00000000-0000-0000-0000-000000000001"
 RUN2 = "run-00000000-0000-0000-0000-000000000002"
 
-Handler = Callable[[httpx2.Request], httpx2.Response | Awaitable[httpx2.Response]]
+Handler = Callable[[httpx2.Request], httpx2.Response]
 
 
 def example(name: str) -> Any:

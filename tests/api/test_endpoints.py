@@ -67,7 +67,10 @@ CASES = [
         None,
         example("docs/list-agents.response.200.json"),
     ),
-    Case("get_agent", lambda c: c.get_agent(AGENT), "GET", f"/v1/agents/{AGENT}", {}, None, example("docs/get-agent.response.200.json")),
+    Case(
+        "get_agent", lambda c: c.get_agent(AGENT), "GET", f"/v1/agents/{AGENT}", {}, None,
+        example("docs/get-agent.response.200.json"),
+    ),
     Case(
         "create_agent",
         lambda c: c.create_agent(_create_body()),

@@ -68,7 +68,9 @@ CATALOGUE: list[tuple[str, int, type[CursorError]]] = [
 
 def _shapes(code: str, message: str) -> list[bytes]:
     return [
-        json.dumps({"error": {"code": code, "message": message, "helpUrl": "https://h", "provider": "github"}}).encode(),
+        json.dumps(
+            {"error": {"code": code, "message": message, "helpUrl": "https://h", "provider": "github"}}
+        ).encode(),
         json.dumps({"code": code, "message": message}).encode(),
     ]
 

@@ -117,9 +117,9 @@ async def test_truncated_tool_fields_are_flagged_not_invented() -> None:
 async def test_line_endings_unknown_types_and_bad_json_are_handled() -> None:
     """RELIABILITY S-08: CRLF and CR endings, unknown event types kept, invalid JSON skipped and counted."""
     body = (
-        b"event: status\r\ndata: {\"status\":\"RUNNING\"}\r\n\r\n"
-        b"id: 1-0\revent: assistant\rdata: {\"text\":\"caf\xc3\xa9\"}\r\r"
-        b"id: 1-1\nevent: brand_new\ndata: {\"x\":1}\n\n"
+        b'event: status\r\ndata: {"status":"RUNNING"}\r\n\r\n'
+        b'id: 1-0\revent: assistant\rdata: {"text":"caf\xc3\xa9"}\r\r'
+        b'id: 1-1\nevent: brand_new\ndata: {"x":1}\n\n'
         b"id: 1-2\nevent: assistant\ndata: {not json\n\n"
         b": a comment\n\n"
         b"id: 1-3\nevent: done\ndata: {}\n\n"
@@ -188,7 +188,7 @@ async def test_a_stream_cut_mid_way_reports_where_to_resume() -> None:
         with pytest.raises(StreamError) as caught:
             async with client.stream_run(AGENT, RUN) as stream:
                 async for event in stream:
-                    seen.append(event)
+                    seen.append(event)  # noqa: PERF401 -- keep the events received before the cut
     assert len(seen) == 2
     assert caught.value.last_event_id == "1-1"
 
@@ -279,7 +279,7 @@ async def test_walk_ends_on_result() -> None:
     outcome, tail = await _walk(sse_response(frames))
     assert outcome.ended_by == "result"
     assert outcome.events == 102
-    assert outcome.last_event_id == _old(99)
+    assert outcome.last_event_id == _old(100)  # the result frame's id
     assert outcome.bytes > 0 and outcome.replay_complete
     assert [event.event for event in tail.events][-1] == "result"
 
@@ -344,3 +344,34 @@ async def test_tail_collector_keeps_the_last_events_and_types_them_lazily() -> N
     typed = tail.typed()
     assert [event.event for event in typed] == ["interaction_update", "assistant", "done"]
     assert isinstance(typed[1], AssistantEvent) and typed[1].text == "last"
+
+
+@pytest.mark.anyio
+async def test_walk_outcome_is_the_same_at_every_split_point_for_both_consumer_kinds() -> None:
+    """The fast block path and the per-event path agree on signal, counts, last id and tail, however chunked."""
+    frames = [*_replay(4), _frame("heartbeat", "{}"), _frame("assistant", '{"text":"after"}', _old(50))]
+    data = b"".join(frames)
+    state = {"split": 0}
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        split = state["split"]
+        return httpx2.Response(200, headers=SSE_HEADERS, content=_chunks([data[:split], data[split:]], then_hang=True))
+
+    async with make_client(handler, time=FakeTime(wall=WALL), requests_per_second=1e9) as client:
+        for split in range(1, len(data)):
+            state["split"] = split
+            tail = TailCollector(3)
+            seen: list[RawEvent] = []
+            fast = await client.walk_replay(AGENT, RUN, tail)
+            slow = await client.walk_replay(AGENT, RUN, seen.append)
+            assert (fast.ended_by, fast.events, fast.last_event_id) == ("heartbeat", 6, _old(3)), split
+            assert (slow.ended_by, slow.events, slow.last_event_id) == ("heartbeat", 6, _old(3)), split
+            assert (
+                [e.event for e in tail.events]
+                == [e.event for e in seen[-3:]]
+                == [
+                    "interaction_update",
+                    "interaction_update",
+                    "heartbeat",
+                ]
+            )

@@ -23,6 +23,7 @@ from typing import Any
 import anyio
 import httpx2
 
+from cursor_cloud_agents.api._frames import FrameBatch, FrameDecoder, FrameTooLargeError
 from cursor_cloud_agents.api.errors import IncompatibleResponseError, ResponseTooLargeError, StreamError
 from cursor_cloud_agents.api.events import RawEvent
 
@@ -87,7 +88,19 @@ def _headers_of(response: httpx2.Response) -> dict[str, str]:
     return {name.lower(): value for name, value in response.headers.items()}
 
 
+def _check_identity(response: httpx2.Response, request_id: str | None) -> None:
+    # We ask for identity: a compressed body could expand past any cap inside a single chunk.
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    if encoding not in ("", "identity"):
+        raise IncompatibleResponseError(
+            f"the answer is {encoding[:20]}-encoded although identity was asked",
+            status_code=response.status_code,
+            request_id=request_id,
+        )
+
+
 async def _read_capped(response: httpx2.Response, limit: int, request_id: str | None) -> bytes:
+    _check_identity(response, request_id)
     declared = response.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise ResponseTooLargeError(
@@ -227,6 +240,42 @@ class OpenStream:
             return await _read_capped(self._response, self._max_error_bytes, self.request_id)
         except httpx2.TransportError as exc:
             raise _failure(exc) from None
+
+    def _check_sse(self) -> None:
+        content_type = self.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if content_type != "text/event-stream":
+            raise IncompatibleResponseError(
+                f"expected text/event-stream, got {content_type[:60]!r}",
+                status_code=self.status,
+                request_id=self.request_id,
+            )
+        _check_identity(self._response, self.request_id)
+
+    async def frame_batches(self) -> AsyncIterator[FrameBatch]:
+        """The stream's frames as raw blocks, per received chunk, by the fast decoder (nothing parsed).
+
+        Same frames as `events()`, several times faster: used to walk whole replays.
+
+        Raises:
+            IncompatibleResponseError: the answer is not `text/event-stream`.
+            StreamError: the connection broke, or an event went past the size cap.
+        """
+        self._check_sse()
+        decoder = FrameDecoder(self._max_event_size)
+        try:
+            async for chunk in self._response.aiter_bytes():
+                batch = decoder.feed_blocks(chunk)
+                if batch is not None:
+                    self.last_event_id = batch.last_id(end=len(batch.blocks)) or self.last_event_id
+                    yield batch
+        except FrameTooLargeError as exc:
+            raise StreamError(
+                f"stream refused: {exc}", last_event_id=self.last_event_id, request_id=self.request_id
+            ) from None
+        except httpx2.TransportError as exc:
+            raise StreamError(
+                f"the stream broke ({type(exc).__name__})", last_event_id=self.last_event_id, request_id=self.request_id
+            ) from None
 
     async def events(self) -> AsyncIterator[RawEvent]:
         """The stream's events, each at most `max_event_size` bytes, decoded by httpx2's SSE parser.

@@ -34,7 +34,14 @@ from cursor_cloud_agents.api.models.misc import IdResponse
 from cursor_cloud_agents.api.models.requests import CreateAgentRequest, CreateRunRequest
 from cursor_cloud_agents.api.models.runs import CreatedRun, Run
 from cursor_cloud_agents.api.models.usage import Usage
-from cursor_cloud_agents.api.stream import ReplayConsumer, ReplayOutcome, RunStream, open_run_stream, walk_replay
+from cursor_cloud_agents.api.stream import (
+    BlockConsumer,
+    ReplayConsumer,
+    ReplayOutcome,
+    RunStream,
+    open_run_stream,
+    walk_replay,
+)
 
 CREATE_CAP_SECONDS = 90.0
 """A real create took more than 40 s (CONTRACT.md quirk 16)."""
@@ -419,7 +426,7 @@ class CursorClient:
         self,
         agent_id: str,
         run_id: str,
-        consumer: ReplayConsumer,
+        consumer: ReplayConsumer | BlockConsumer,
         *,
         max_seconds: float | None = None,
         max_bytes: int = 32 * 1024 * 1024,

@@ -14,14 +14,16 @@ from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import anyio
 
+from cursor_cloud_agents.api._frames import FrameBatch, block_type, parse_block
 from cursor_cloud_agents.api._http import HttpAnswer, OpenStream, SendFailure
 from cursor_cloud_agents.api.deadline import time_left
 from cursor_cloud_agents.api.errors import APIConnectionError, ReadFailedError
 from cursor_cloud_agents.api.events import RawEvent, StreamEvent, parse_event
+from cursor_cloud_agents.api.ids import parse_event_id
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.api._core import RequestEngine
@@ -62,8 +64,12 @@ class RunStream:
         return self._stream.bytes_read
 
     def raw_events(self) -> AsyncIterator[RawEvent]:
-        """The frames as received, JSON not decoded."""
+        """The frames as received (httpx2's SSE decoder), JSON not decoded."""
         return self._stream.events()
+
+    def raw_batches(self) -> AsyncIterator[FrameBatch]:
+        """The frames as raw blocks per received chunk (the fast decoder): for whole-replay walks."""
+        return self._stream.frame_batches()
 
     async def __aiter__(self) -> AsyncIterator[StreamEvent]:
         async for raw in self._stream.events():
@@ -122,6 +128,17 @@ class ReplayConsumer(Protocol):
     def __call__(self, event: RawEvent, /) -> None: ...
 
 
+@runtime_checkable
+class BlockConsumer(Protocol):
+    """A consumer that takes raw frame blocks in bulk (the fast path) and parses only what it keeps.
+
+    Blocks are complete SSE frames as bytes (LF line ends, no trailing blank line); some may be empty
+    or comment-only. `parse_block` turns one into a `RawEvent`.
+    """
+
+    def take_blocks(self, blocks: list[bytes], /) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ReplayOutcome:
     """How a replay walk ended, and what it scanned."""
@@ -145,54 +162,74 @@ class ReplayOutcome:
 
 
 class TailCollector:
-    """A consumer keeping the last `n` events (optionally only of some types)."""
+    """A consumer keeping the last `n` events (optionally only of some types), parsed only when read."""
 
     def __init__(self, n: int, *, types: frozenset[str] | None = None) -> None:
-        self._events: deque[RawEvent] = deque(maxlen=n)
+        self._n = n
+        # Slack for empty or comment-only blocks, dropped when the tail is read.
+        self._blocks: deque[bytes | RawEvent] = deque(maxlen=n + 16)
         self._types = types
 
     def __call__(self, event: RawEvent, /) -> None:
         if self._types is None or event.event in self._types:
-            self._events.append(event)
+            self._blocks.append(event)
+
+    def take_blocks(self, blocks: list[bytes], /) -> None:
+        """Keep the last blocks of a batch (C-speed when there is no type filter)."""
+        if self._types is None:
+            self._blocks.extend(blocks[-self._blocks.maxlen :] if self._blocks.maxlen else blocks)
+        else:
+            self._blocks.extend(block for block in blocks if block_type(block) in self._types)
 
     @property
     def events(self) -> list[RawEvent]:
         """The kept events, oldest first."""
-        return list(self._events)
+        parsed = [item if isinstance(item, RawEvent) else parse_block(item) for item in self._blocks]
+        return [event for event in parsed if event is not None][-self._n :]
 
     def typed(self) -> list[StreamEvent]:
         """The kept events, typed (unusable ones left out)."""
-        return [event for event in map(parse_event, self._events) if event is not None]
+        return [event for event in map(parse_event, self.events) if event is not None]
 
 
 class _Walk:
     """The running state of one walk: counts, the last id, and the end decision."""
 
-    def __init__(self, stream: RunStream, max_bytes: int) -> None:
+    def __init__(self, stream: RunStream, consumer: ReplayConsumer | BlockConsumer, max_bytes: int) -> None:
         self.stream = stream
         self.max_bytes = max_bytes
         self.events = 0
         self.last_id: str | None = None
         self.last_time: int | None = None
         self.ended_by: EndSignal = "timeout"
+        self._take = consumer.take_blocks if isinstance(consumer, BlockConsumer) else _per_event(consumer, self)
 
-    def end_signal(self, event: RawEvent) -> EndSignal | None:
-        self.events += 1
-        kind = event.event
-        if kind == "result" or kind == "done":
-            return kind
-        if kind == "heartbeat":
-            return "heartbeat"
-        if event.id is not None and event.id != self.last_id:
-            self.last_id = event.id
-            moment = event.time_ms
-            if moment is not None:
-                self.last_time = moment
-                if moment > self.stream.connected_at_ms:
-                    return "live"
-        if self.stream.bytes_read >= self.max_bytes:
-            return "byte_limit"
-        return None
+    def batch(self, batch: FrameBatch) -> EndSignal | None:
+        """Hand one batch to the consumer, up to and including an end signal; the signal if one came."""
+        end, signal = len(batch.blocks), None
+        found = batch.signal()
+        if found is not None:
+            end, signal = found[0] + 1, found[1]
+        live = batch.first_id_after(self.stream.connected_at_ms, end=end)
+        if live is not None and live + 1 < end:
+            end, signal = live + 1, "live"
+        elif live is not None and signal is None:
+            signal = "live"
+        blocks = batch.blocks if end >= len(batch.blocks) else batch.blocks[:end]
+        self._take(blocks)
+        self.events += batch.count(end=end)
+        self._note_last_id(batch.last_id(end=end))
+        if signal is not None:
+            return signal  # type: ignore[return-value]  # pyright: ignore[reportReturnType] -- one of EndSignal
+        return "byte_limit" if self.stream.bytes_read >= self.max_bytes else None
+
+    def _note_last_id(self, event_id: str | None) -> None:
+        if event_id is None:
+            return
+        self.last_id = event_id
+        moment = parse_event_id(event_id)
+        if moment is not None:
+            self.last_time = moment[0]
 
     def outcome(self) -> ReplayOutcome:
         return ReplayOutcome(
@@ -206,6 +243,20 @@ class _Walk:
         )
 
 
+def _per_event(consumer: ReplayConsumer, walk: _Walk) -> Callable[[list[bytes]], None]:
+    """Adapt a per-event consumer: parse each block, carrying the last id onto frames without one."""
+
+    def take(blocks: list[bytes]) -> None:
+        carried = walk.last_id
+        for block in blocks:
+            event = parse_block(block, carried)
+            if event is not None:
+                carried = event.id
+                consumer(event)
+
+    return take
+
+
 def _walk_seconds(max_seconds: float | None) -> float:
     # Stop a little before the call's deadline, so the walk reports "timeout" instead of being cut.
     limits = [float("inf") if max_seconds is None else max_seconds]
@@ -217,7 +268,7 @@ def _walk_seconds(max_seconds: float | None) -> float:
 
 async def walk_replay(
     stream: RunStream,
-    consumer: ReplayConsumer,
+    consumer: ReplayConsumer | BlockConsumer,
     *,
     max_seconds: float | None = None,
     max_bytes: int = 32 * 1024 * 1024,
@@ -233,12 +284,11 @@ async def walk_replay(
     Raises:
         StreamError: the connection broke mid-replay (`last_event_id` says where).
     """
-    walk = _Walk(stream, max_bytes)
+    walk = _Walk(stream, consumer, max_bytes)
     with anyio.move_on_after(_walk_seconds(max_seconds)):
         walk.ended_by = "closed"
-        async for event in stream.raw_events():
-            consumer(event)
-            signal = walk.end_signal(event)
+        async for batch in stream.raw_batches():
+            signal = walk.batch(batch)
             if signal is not None:
                 walk.ended_by = signal
                 break
