@@ -1,0 +1,72 @@
+"""Waiting inside a tool call: MCP progress at least every 5 s, always inside the call's budget.
+
+Two clocks meet here. A stream wait ends on the toolkit's clock (`kit.now()`, checked at every
+frame), so tests end it by advancing the simulator's manual clock; it is also bounded in real time
+by the call's deadline. Progress is a real-time timer: during a silent stretch of a stream (up to
+30 s between heartbeats) only a timer can keep the 5 s promise, and it is a timer, not a pause, so
+it never moves the simulated world forward. A client's cancellation is anyio cancellation: nothing
+here catches it, and a cancelled wait sends no further request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import anyio
+
+from cursor_cloud_agents.api import CursorError, time_left
+from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.server.toolkit import Toolkit, current_call
+
+T = TypeVar("T")
+PROGRESS_SECONDS = 5.0
+ANSWER_RESERVE_SECONDS = 0.5
+"""Time kept at the end of a call's budget to build and send the answer."""
+
+
+def seconds_left(wanted: float) -> float:
+    """`wanted`, shortened to what the call's deadline leaves (minus the answer's reserve)."""
+    left = time_left()
+    return wanted if left is None else max(0.0, min(wanted, left - ANSWER_RESERVE_SECONDS))
+
+
+class Pacer:
+    """Reports progress when 5 s of the toolkit's clock went by since the last report (called per frame)."""
+
+    def __init__(self, kit: Toolkit) -> None:
+        self.kit = kit
+        self.last = kit.now()
+
+    async def maybe(self, message: str) -> None:
+        """Report `message` if a report is due."""
+        if self.kit.now() - self.last >= PROGRESS_SECONDS:
+            self.last = self.kit.now()
+            await current_call().progress(message)
+
+
+async def with_progress(work: Callable[[], Awaitable[T]], describe: Callable[[], str]) -> T:
+    """Run `work`, reporting `describe()` as progress every 5 s of real time while it runs.
+
+    Expected failures (client errors, tool failures) come out as themselves, not in a group.
+    """
+    call = current_call()
+    results: list[T] = []
+    failures: list[CursorError | ToolFailure] = []
+
+    async def tick() -> None:
+        while True:
+            with anyio.move_on_after(PROGRESS_SECONDS):
+                await anyio.Event().wait()
+            await call.progress(describe())
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(tick)
+        try:
+            results.append(await work())
+        except (CursorError, ToolFailure) as exc:
+            failures.append(exc)
+        group.cancel_scope.cancel()
+    if failures:
+        raise failures[0]
+    return results[0]
