@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .errors import ApiError
 from .faults import SCOPE_KEY, Fault, Faults, RequestRecord
 from .routes import Api, json_response
+from .streamfaults import stream_fault_send
 from .wire import dumps
 from .world import World
 
@@ -115,6 +116,7 @@ class FaultMiddleware:
         method, path = scope["method"], scope["path"]
         query = scope.get("query_string", b"").decode("latin-1")
         record = RequestRecord(method, path, query, _log_headers(scope), body, self.world.now())
+        record.request_id = f"req-{len(self.faults.requests) + 1:08d}"
         self.faults.requests.append(record)
         if self.faults.latency > 0:
             await anyio.sleep(self.faults.latency)
@@ -126,6 +128,8 @@ class FaultMiddleware:
             return
         if fault is not None and fault.socket is not None:
             scope[SCOPE_KEY] = fault
+        if fault is not None and fault.stream is not None:
+            send = stream_fault_send(fault, send)
         await self.app(scope, _replay(body, receive), _recording(record, send))
 
     async def _answer_fault(self, scope: Scope, fault: Fault, record: RequestRecord, send: Send) -> None:
@@ -135,6 +139,7 @@ class FaultMiddleware:
             body = dumps({"error": {"code": "validation_error", "message": message}}).encode()
         headers = {"content-type": "application/json"} | {k.lower(): v for k, v in fault.headers.items()}
         headers["content-length"] = str(len(body))
+        headers.setdefault("x-request-id", record.request_id)
         raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
         record.status = status
         await send({"type": "http.response.start", "status": status, "headers": raw})
@@ -167,6 +172,9 @@ def _recording(record: RequestRecord, send: Send) -> Send:
     async def recording(message: MutableMapping[str, Any]) -> None:
         if message["type"] == "http.response.start":
             record.status = message["status"]
+            # Every answer names its request, as the real API does in `x-request-id` (CONTRACT.md §1).
+            request_id = (b"x-request-id", record.request_id.encode())
+            message = {**message, "headers": [*message.get("headers", []), request_id]}
         await send(message)
 
     return recording

@@ -4,6 +4,8 @@ A `Fault` is matched by method and path pattern (`/v1/agents/{id}`, `*` for any 
 consumed per count. HTTP-level faults answer instead of the world (status, body, headers) or delay
 it; socket-level faults (cut, reset, cut mid-body, drip) run the world first and then break the
 real connection, which only `serve()` can do: the HTTP server reads them from the ASGI scope.
+Stream faults (a huge event, a `retry:` field, no ids, invalid JSON, CRLF endings) rewrite the
+body of the answer as it is sent; they are meant for the run stream route (RELIABILITY.md §2.3).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, Literal
 from .wire import dumps
 
 SocketMode = Literal["cut", "reset", "cut_mid_body", "drip"]
+StreamMode = Literal["huge_event", "retry", "no_ids", "invalid_json", "crlf"]
 SCOPE_KEY = "cursor_sim.socket_fault"
 
 
@@ -33,6 +36,9 @@ class Fault:
     cut_after_bytes: int | None = None
     drip_interval: float = 0.0
     echo_authorization: bool = False
+    stream: StreamMode | None = None
+    stream_size: int = 0
+    """Bytes of the huge event's `data`, or milliseconds of the `retry:` field."""
 
     @classmethod
     def error(cls, status: int, code: str, message: str = "", headers: Mapping[str, str] | None = None) -> Fault:
@@ -108,6 +114,34 @@ class Fault:
         """Send the whole answer one byte every `interval_ms` milliseconds (real time)."""
         return cls(socket="drip", drip_interval=interval_ms / 1000)
 
+    @classmethod
+    def huge_event(cls, size_bytes: int = 256 * 1024 * 1024) -> Fault:
+        """S-05: after the leading status, one `assistant` event whose `data` is `size_bytes` long.
+
+        The bytes are generated block by block as the client reads them, never held in memory.
+        """
+        return cls(stream="huge_event", stream_size=size_bytes)
+
+    @classmethod
+    def sse_retry(cls, retry_ms: int = 500) -> Fault:
+        """S-02: a `retry: <ms>` field in the leading frame (the reconnect delay a client must honour)."""
+        return cls(stream="retry", stream_size=retry_ms)
+
+    @classmethod
+    def without_event_ids(cls) -> Fault:
+        """S-03: every `id:` line removed, so a client has nothing to resume from."""
+        return cls(stream="no_ids")
+
+    @classmethod
+    def invalid_json_event(cls) -> Fault:
+        """S-08: right after the leading status, an `assistant` event whose `data:` is not JSON."""
+        return cls(stream="invalid_json")
+
+    @classmethod
+    def crlf_line_endings(cls) -> Fault:
+        """S-08: every line of the stream ends with `\\r\\n` instead of `\\n` (legal SSE)."""
+        return cls(stream="crlf")
+
 
 def _pattern(path: str) -> re.Pattern[str]:
     parts = [
@@ -149,6 +183,8 @@ class RequestRecord:
     at: float
     status: int | None = None
     fault: Fault | None = None
+    request_id: str = ""
+    """The `x-request-id` the answer carried (errors name it)."""
 
     def json(self) -> Any:
         """The body decoded as JSON (tests)."""

@@ -80,6 +80,7 @@ class Api:
     async def repositories(self, request: Request) -> Response:
         """`GET /v1/repositories`, rate limited per key."""
         key = self._auth(request)
+        self.world.check_repositories_integration()
         if self.world.quirks.repositories_rate_limited:
             self.world.repository_limiter.check(key.key, self.world.now())
         return json_response(reads.repositories())

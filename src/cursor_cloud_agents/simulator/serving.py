@@ -1,14 +1,21 @@
-"""Serving the simulator on 127.0.0.1 inside the caller's event loop, and the `simulate` command body."""
+"""Serving the simulator on 127.0.0.1: `serve()` for tests and fixture mode, `run_simulator()` for `simulate`.
+
+`serve()` runs our own small HTTP server inside the caller's event loop, because socket-level faults
+need the socket (see `httpserver.py`). `run_simulator()`, the `simulate` command, needs no such
+faults and serves the same Starlette app under uvicorn (issue 4, "Serving").
+"""
 
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import AsyncGenerator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 
 import anyio
+import uvicorn
 from anyio.abc import SocketAttribute
 
 from .app import build_app
@@ -66,16 +73,62 @@ async def serve(
 
 
 async def run_simulator(
-    *, port: int | None = None, scenario: str = "demo", speed: float = 1.0, ready: Callable[[str], None]
+    *,
+    port: int | None = None,
+    scenario: str = "demo",
+    speed: float = 1.0,
+    ready: Callable[[str], None],
+    host: str = "127.0.0.1",
 ) -> None:
-    """Serve a scenario on real (optionally accelerated) time until cancelled.
+    """Serve a scenario on real (optionally accelerated) time under uvicorn until cancelled or interrupted.
 
     The body of `cursor-cloud-agents simulate [--port N] [--scenario NAME] [--speed X]`:
     `anyio.run(partial(run_simulator, port=args.port, scenario=args.scenario, speed=args.speed, ready=print_url))`.
-    `ready` receives the base URL once the socket is bound (the CLI prints it). Raises
-    `ValueError` for an unknown scenario (`scenarios.NAMES` lists them).
+    `ready` receives the base URL with the port actually bound (any free one when `port` is None or 0)
+    once uvicorn accepts connections. Raises `ValueError` for an unknown scenario (`scenarios.NAMES`).
     """
     world = build(scenario, RealClock(speed))
-    async with serve(world, port=port or 0) as sim:
-        ready(sim.base_url)
-        await anyio.sleep_forever()
+    server = uvicorn.Server(_uvicorn_config(world, host))
+    # Bound here, not by uvicorn, so the real port is known before serving (port 0 = ephemeral).
+    with socket.create_server((host, port or 0)) as sock:
+        stopped = anyio.Event()
+        async with anyio.create_task_group() as group:
+            group.start_soon(_serve_uvicorn, server, sock, stopped)
+            try:
+                await _until_started(server, stopped)
+                if server.started:
+                    ready(f"http://{host}:{sock.getsockname()[1]}")
+                await stopped.wait()  # uvicorn stops by itself on SIGINT/SIGTERM
+            finally:
+                await _stop_uvicorn(server, stopped)
+
+
+def _uvicorn_config(world: World, host: str) -> uvicorn.Config:
+    return uvicorn.Config(
+        build_app(world),
+        host=host,
+        lifespan="off",
+        log_config=None,  # the CLI has configured logging (with redaction); uvicorn must not replace it
+        access_log=False,
+        timeout_graceful_shutdown=1,  # open streams never end by themselves
+    )
+
+
+async def _serve_uvicorn(server: uvicorn.Server, sock: socket.socket, stopped: anyio.Event) -> None:
+    try:
+        # Shielded: uvicorn stops cleanly only through `should_exit`, never by cancellation.
+        with anyio.CancelScope(shield=True):
+            await server.serve(sockets=[sock])
+    finally:
+        stopped.set()
+
+
+async def _until_started(server: uvicorn.Server, stopped: anyio.Event) -> None:
+    while not server.started and not stopped.is_set():
+        await anyio.sleep(0.005)  # uvicorn offers no start event to wait on
+
+
+async def _stop_uvicorn(server: uvicorn.Server, stopped: anyio.Event) -> None:
+    server.should_exit = True
+    with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+        await stopped.wait()

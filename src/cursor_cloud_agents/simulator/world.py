@@ -19,7 +19,8 @@ import anyio
 
 from .catalog import POOLS
 from .clock import Clock
-from .errors import ApiError, conflict, forbidden, not_found
+from .environments import environment_names
+from .errors import ApiError, bad_request, conflict, forbidden, integration_not_connected, not_found
 from .quirks import Quirks
 from .ratelimit import RepositoryLimiter
 from .records import Agent, ApiKey, KeyKind, Run
@@ -42,6 +43,9 @@ class World:
         self.quirks = quirks or Quirks()
         self.default_script = RunScript()
         self.usage_exhausted = False
+        self.disconnected_providers: set[str] = set()
+        """SCM providers (`github`, `gitlab`...) whose integration is not connected: create and
+        `/v1/repositories` answer 400 `integration_not_connected` for them."""
         self.agents: dict[str, Agent] = {}
         self.keys: dict[str, ApiKey] = {}
         self._rng = random.Random(seed)
@@ -119,12 +123,32 @@ class World:
         """`POST /v1/agents`: validate, then create the agent and its first run (CREATING)."""
         request = parse_create(body, accept_sha=self.quirks.accept_full_sha_starting_ref)
         check_pool(request.env, request.repos, POOLS)
+        self._check_environment(request.env)
+        self._check_integrations(request.repos)
         self._check_account(request, key)
         if request.agent_id is not None and (request.agent_id in self.agents or request.agent_id in self._deleted):
             raise conflict("agent_id_conflict", f"Agent {request.agent_id} already exists")
         agent = self._new_agent(request, self.now())
         run = self.start_run(agent, request.prompt, self._next_script(request.prompt), self.now())
         return agent, run
+
+    def _check_environment(self, env: dict[str, Any] | None) -> None:
+        # A named cloud env must be one of `GET /v1/environments` (its name goes in `env.name`, §3.17).
+        if env is None or env["type"] != "cloud" or "name" not in env:
+            return
+        if env["name"] not in environment_names(self.origin):
+            raise bad_request(f"Unknown environment: {env['name']}")
+
+    def _check_integrations(self, repos: list[dict[str, Any]]) -> None:
+        for repo in repos:
+            provider = provider_of(repo["url"])
+            if provider in self.disconnected_providers:
+                raise integration_not_connected(provider)
+
+    def check_repositories_integration(self) -> None:
+        """`GET /v1/repositories` lists GitHub only: it needs the GitHub integration."""
+        if "github" in self.disconnected_providers:
+            raise integration_not_connected("github")
 
     def _check_account(self, request: CreateRequest, key: ApiKey) -> None:
         if not request.repos and request.env is None:
@@ -284,6 +308,15 @@ class World:
         if archived:
             agent.archived_at = min(self.now(), at)
         return agent
+
+
+_PROVIDERS = {"github.com": "github", "gitlab.com": "gitlab", "bitbucket.org": "bitbucket", "dev.azure.com": "azure"}
+
+
+def provider_of(url: str) -> str:
+    """The SCM provider of a repository URL (`github`, `gitlab`, ...), or its host when unknown."""
+    host = url.split("://", 1)[-1].split("/", 1)[0].lower()
+    return _PROVIDERS.get(host, host)
 
 
 def _name_from_prompt(prompt: str) -> str:
