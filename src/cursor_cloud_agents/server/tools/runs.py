@@ -8,6 +8,7 @@ side, so the tool re-reads the run and says what it saw, confirming only a CANCE
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -151,7 +152,8 @@ def cancel_outcome(agent_id: str, run_id: str, run: Run | None, *, refused: bool
             "status": status, "message": message}  # fmt: skip
 
 
-def _get_run_budget(arguments: Any) -> float:
+def get_run_budget(arguments: Mapping[str, Any]) -> float:
+    """Seconds for one get_run call: the reads, the wait, and the activity walk when asked for."""
     return 20.0 + arguments.get("wait_seconds", 0) + (15.0 if arguments.get("activity") else 0.0)
 
 
@@ -171,7 +173,7 @@ def register(kit: Toolkit) -> None:
             "limit_used": used if used < limit else None,
         }
 
-    @kit.tool(title="Get run", budget=_get_run_budget, shrink_hint="pass a smaller result_limit or activity=false")
+    @kit.tool(title="Get run", budget=get_run_budget, shrink_hint="pass a smaller result_limit or activity=false")
     async def cursor_get_run(
         agent_id: AgentId,
         run_id: RunId,
