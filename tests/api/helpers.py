@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,9 @@ AGENT = "bc-00000000-0000-0000-0000-000000000001"
 RUN = "run-00000000-0000-0000-0000-000000000001"
 RUN2 = "run-00000000-0000-0000-0000-000000000002"
 
-Handler = Callable[[httpx2.Request], httpx2.Response]
+Handler = (
+    Callable[[httpx2.Request], httpx2.Response] | Callable[[httpx2.Request], Coroutine[None, None, httpx2.Response]]
+)
 
 
 def example(name: str) -> Any:

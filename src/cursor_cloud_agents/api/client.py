@@ -13,17 +13,16 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
 from typing import Self
-from urllib.parse import urlsplit
 
 import anyio
 
-from cursor_cloud_agents import __version__
 from cursor_cloud_agents.api import ids
 from cursor_cloud_agents.api._artifacts import ArtifactFetcher
 from cursor_cloud_agents.api._core import RequestEngine
 from cursor_cloud_agents.api._http import HttpSession, Transport
-from cursor_cloud_agents.api._limits import repositories_gate
-from cursor_cloud_agents.api.errors import ConfigurationMissingError, RateLimitError
+from cursor_cloud_agents.api._repositories import RepositoriesCache
+from cursor_cloud_agents.api._setup import check_base_url, fixed_headers, query
+from cursor_cloud_agents.api.errors import ConfigurationMissingError
 from cursor_cloud_agents.api.models.account import Me, Model, ModelList, Repository, RepositoryList
 from cursor_cloud_agents.api.models.agents import Agent, AgentSummary, CreatedAgent
 from cursor_cloud_agents.api.models.artifacts import Artifact, ArtifactDownload, ArtifactList
@@ -48,40 +47,6 @@ CREATE_CAP_SECONDS = 90.0
 REPOSITORIES_CAP_SECONDS = 90.0
 REPOSITORIES_CACHE_SECONDS = 300.0
 ARTIFACT_TEXT_CAP_BYTES = 5 * 1024 * 1024
-_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
-
-
-def _check_base_url(base_url: str) -> str:
-    # The key travels in a header to this URL: refuse plain http except to a loopback simulator.
-    parts = urlsplit(base_url)
-    if parts.username or parts.password or parts.query or parts.fragment:
-        raise ValueError("base_url must not carry credentials, a query or a fragment")
-    if parts.scheme == "https" or (parts.scheme == "http" and (parts.hostname or "") in _LOOPBACK_HOSTS):
-        return base_url.rstrip("/")
-    raise ValueError("base_url must be https (http only for a loopback simulator)")
-
-
-def _auth_headers(api_key: str | None) -> dict[str, str]:
-    headers = {
-        "Accept": "application/json",
-        # Identity: a compressed body could expand past its cap inside one chunk.
-        "Accept-Encoding": "identity",
-        "User-Agent": f"cursor-cloud-agents/{__version__}",
-    }
-    if api_key is not None:
-        if not api_key or any(ch in api_key for ch in "\r\n\0 "):
-            raise ValueError("the API key is empty or contains whitespace or control characters")
-        headers["Authorization"] = f"Bearer {api_key}"
-    return headers
-
-
-def _paging(**values: str | int | bool | None) -> dict[str, str]:
-    params: dict[str, str] = {}
-    for name, value in values.items():
-        if value is None:
-            continue
-        params[name] = ("true" if value else "false") if isinstance(value, bool) else str(value)
-    return params
 
 
 class CursorClient:
@@ -123,8 +88,8 @@ class CursorClient:
         self._clock = clock or time.monotonic
         self._wall_clock = wall_clock or time.time
         session = HttpSession(
-            base_url=_check_base_url(base_url),
-            headers=_auth_headers(api_key),
+            base_url=check_base_url(base_url),
+            headers=fixed_headers(api_key),
             transport=transport,
             max_connections=max(8, max_connections),
         )
@@ -141,9 +106,7 @@ class CursorClient:
             host_suffixes=tuple(artifact_host_suffixes),
             allow_loopback=allow_loopback_artifacts,
         )
-        self._repo_gate = repositories_gate()
-        self._repo_lock = anyio.Lock()
-        self._repo_cache: tuple[float, list[Repository]] | None = None
+        self._repositories = RepositoriesCache(clock=self._clock, ttl=REPOSITORIES_CACHE_SECONDS)
 
     async def __aenter__(self) -> Self:
         return self
@@ -184,24 +147,14 @@ class CursorClient:
             RateLimitError: code `client_rate_limited` when the local limit refuses, with `retry_after`.
         """
         self._need_key()
-        async with self._repo_lock:
-            now = self._clock()
-            if self._repo_cache is not None and now - self._repo_cache[0] < REPOSITORIES_CACHE_SECONDS:
-                return list(self._repo_cache[1])
-            wait = self._repo_gate.retry_after(now)
-            if wait > 0:
-                raise RateLimitError(
-                    f"GET /v1/repositories is limited to 1/minute and 30/hour; retry in {wait:.0f} s",
-                    code="client_rate_limited",
-                    retry_after=wait,
-                )
-            self._repo_gate.record(now)
-            # One attempt: a retry would break the 1/minute limit.
-            listed = await self._engine.read(
-                "/v1/repositories", RepositoryList, cap=REPOSITORIES_CAP_SECONDS, max_attempts=1
-            )
-            self._repo_cache = (self._clock(), listed.items)
-            return list(listed.items)
+        return await self._repositories.get(self._fetch_repositories)
+
+    async def _fetch_repositories(self) -> list[Repository]:
+        # One attempt: a retry would break the 1/minute limit.
+        listed = await self._engine.read(
+            "/v1/repositories", RepositoryList, cap=REPOSITORIES_CAP_SECONDS, max_attempts=1
+        )
+        return listed.items
 
     # --- agents --------------------------------------------------------------------------------
 
@@ -215,7 +168,7 @@ class CursorClient:
     ) -> Page[AgentSummary]:
         """One page of agents (`GET /v1/agents`); pass `next_cursor` back as `cursor`."""
         self._need_key()
-        params = _paging(limit=limit, cursor=cursor, prUrl=pr_url, includeArchived=include_archived)
+        params = query(limit=limit, cursor=cursor, prUrl=pr_url, includeArchived=include_archived)
         return await self._engine.read("/v1/agents", Page[AgentSummary], params=params)
 
     async def get_agent(self, agent_id: str) -> Agent:
@@ -312,9 +265,7 @@ class CursorClient:
         """One page of an agent's runs, newest first (`GET /v1/agents/{id}/runs`)."""
         agent = ids.agent_id(agent_id)
         self._need_key()
-        return await self._engine.read(
-            f"/v1/agents/{agent}/runs", Page[Run], params=_paging(limit=limit, cursor=cursor)
-        )
+        return await self._engine.read(f"/v1/agents/{agent}/runs", Page[Run], params=query(limit=limit, cursor=cursor))
 
     async def get_run(self, agent_id: str, run_id: str) -> Run:
         """One run (`GET /v1/agents/{id}/runs/{runId}`)."""
@@ -345,7 +296,7 @@ class CursorClient:
     async def get_usage(self, agent_id: str, *, run_id: str | None = None) -> Usage:
         """Tokens and cost of an agent, or of one run (`GET /v1/agents/{id}/usage`)."""
         agent = ids.agent_id(agent_id)
-        params = _paging(runId=None if run_id is None else ids.run_id(run_id))
+        params = query(runId=None if run_id is None else ids.run_id(run_id))
         self._need_key()
         return await self._engine.read(f"/v1/agents/{agent}/usage", Usage, params=params)
 
@@ -382,9 +333,7 @@ class CursorClient:
     async def list_environments(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Environment]:
         """One page of environments (`GET /v1/environments`)."""
         self._need_key()
-        return await self._engine.read(
-            "/v1/environments", Page[Environment], params=_paging(limit=limit, cursor=cursor)
-        )
+        return await self._engine.read("/v1/environments", Page[Environment], params=query(limit=limit, cursor=cursor))
 
     async def get_environment(self, environment_id: str) -> Environment:
         """One environment (`GET /v1/environments/{id}`)."""
