@@ -23,6 +23,8 @@ class Environment(WireModel):
     repos: list[EnvironmentRepo] | None = None
     created_at: str | None = None
     updated_at: str | None = None
-    environment_json: dict[str, Any] | str | None = None
+    environment_json: Any = None
+    """The environment definition (shape undocumented: kept as sent)."""
     version_id: str | None = None
-    repo_file: str | None = None
+    repo_file: Any = None
+    """Where the definition lives in the repository (shape undocumented: kept as sent)."""
