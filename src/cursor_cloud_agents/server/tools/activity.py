@@ -17,7 +17,7 @@ from __future__ import annotations
 import weakref
 from collections import OrderedDict, deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from cursor_cloud_agents.api import CursorError, RawEvent, StreamError, StreamExpiredError
 from cursor_cloud_agents.server import failures
@@ -41,10 +41,11 @@ def _payload(raw: RawEvent) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         return {}
-    inner = data.get("data")  # pyright: ignore[reportUnknownMemberType]  # JSON object
-    if "callId" not in data and isinstance(inner, dict):
-        return inner  # pyright: ignore[reportUnknownVariableType]  # the SDK's nested tool_call form
-    return data  # pyright: ignore[reportUnknownVariableType]  # JSON object
+    payload = cast(dict[str, Any], data)
+    inner = payload.get("data")
+    if "callId" not in payload and isinstance(inner, dict):
+        return cast(dict[str, Any], inner)  # the SDK's nested tool_call form
+    return payload
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -81,10 +82,7 @@ class ActivityFold:
                 self.message_closed = False
             self.fragments.append(raw)
         elif kind == "tool_call":
-            self.message_closed = True
-            self.last_tool = raw
-            if "isBackground" in raw.data or "await" in raw.data:
-                self._background(_payload(raw))
+            self._tool_call(raw)
         elif kind == "thinking":
             self.message_closed = True
         elif kind == "interaction_update":
@@ -94,6 +92,12 @@ class ActivityFold:
             self.finished = True
         elif kind == "error":
             self.error = _payload(raw)
+
+    def _tool_call(self, raw: RawEvent) -> None:
+        self.message_closed = True
+        self.last_tool = raw
+        if "isBackground" in raw.data or "await" in raw.data:  # cheap test before decoding
+            self._background(_payload(raw))
 
     def _background(self, call: dict[str, Any]) -> None:
         args, result = _dict(call.get("args")), _dict(call.get("result"))
@@ -162,15 +166,18 @@ def _remember(kit: Toolkit, key: tuple[str, str], cached: _Cached) -> None:
         cache.popitem(last=False)
 
 
-async def fold_activity(kit: Toolkit, agent_id: str, run_id: str, *, terminal: bool) -> dict[str, Any]:
+async def fold_activity(
+    kit: Toolkit, agent_id: str, run_id: str, *, terminal: bool, max_seconds: float | None = None
+) -> dict[str, Any]:
     """The summary of one run, walking its replay (or from the cache); never raises for a bad stream."""
     key = (agent_id, run_id)
-    cached = _caches.get(kit, {}).get(key)
+    cache = _caches.get(kit)
+    cached = None if cache is None else cache.get(key)
     if cached is not None:
         return _with_idle(kit, cached)
     fold = ActivityFold()
     try:
-        outcome = await kit.api.walk_replay(agent_id, run_id, fold, max_bytes=REPLAY_MAX_BYTES)
+        outcome = await kit.api.walk_replay(agent_id, run_id, fold, max_seconds=max_seconds, max_bytes=REPLAY_MAX_BYTES)
     except StreamExpiredError:
         return {"activity_error": "STREAM_EXPIRED", "complete": False}
     except StreamError:

@@ -1,10 +1,64 @@
-"""Tools of this domain (being written)."""
+"""`cursor_supervise`: the fleet in one call.
+
+Which agents are running, which are stuck, which ended with a background job still going, and what
+each last did: the API answers none of these directly (no listing of runs across agents, a frozen
+`updatedAt`, no end-of-replay marker). The scan, the 8-at-a-time reads and the summary live in
+`fleet.py`; statuses are all read before any replay, so a slow replay never costs a row its status.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
 from cursor_cloud_agents.server.toolkit import Toolkit
+from cursor_cloud_agents.server.tools.fleet import Fleet, Query, fleet_summary
+from cursor_cloud_agents.server.tools.params import PageCursor
+from cursor_cloud_agents.server.tools.waits import with_progress
+
+StatusFilter = Literal["active", "all"]
+NameFilter = Annotated[str | None, Field(max_length=200, description="Name contains (case-insensitive).")]
+PrUrl = Annotated[str | None, Field(max_length=500, description="Only the agent of this PR URL.")]
+StaleMinutes = Annotated[int, Field(ge=1, le=10_080, description="Idle minutes that make a run stale.")]
+RowLimit = Annotated[int, Field(ge=1, le=100)]
+
+
+def _budget(arguments: Mapping[str, Any]) -> float:
+    return 90.0 if arguments.get("activity") else 45.0
 
 
 def register(kit: Toolkit) -> None:
-    """Declare this module's tools on `kit`."""
-    del kit
+    """Declare `cursor_supervise` on `kit`."""
+
+    @kit.tool(title="Supervise the fleet", budget=_budget)
+    async def cursor_supervise(
+        status: StatusFilter = "active",
+        name: NameFilter = None,
+        pr_url: PrUrl = None,
+        include_archived: bool = False,
+        activity: bool = False,
+        usage: bool = False,
+        stale_after_minutes: StaleMinutes = 30,
+        limit: RowLimit = 50,
+        cursor: PageCursor = None,
+    ) -> dict[str, Any]:
+        """The fleet in one call: each agent's latest run; activity=true adds liveness and background tasks,
+        usage=true charged_cents. status=active: latest run CREATING or RUNNING (not the agent's status).
+        summary: counts, stale, unfinished_after_end, incomplete. Resume with next_cursor."""
+        fleet = Fleet(kit, Query(status, name, pr_url, include_archived))
+
+        async def work() -> str | None:
+            next_cursor = await fleet.collect(limit, cursor)
+            if usage:
+                await fleet.add_usage()
+            if activity:
+                await fleet.add_activity()
+            return next_cursor
+
+        describe = lambda: f"{fleet.statuses_read} runs and {fleet.replays_read} replays read"  # noqa: E731
+        next_cursor = await with_progress(work, describe)
+        summary = fleet_summary(fleet.rows, activity=activity, usage=usage, stale_seconds=stale_after_minutes * 60)
+        rows = [row.view() for row in fleet.rows]
+        return {"agents": rows, "summary": summary, "next_cursor": next_cursor, "scanned": fleet.scanned}
