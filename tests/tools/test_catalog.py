@@ -100,7 +100,9 @@ async def test_list_environments_pages_with_an_exact_cursor(harness: Harness) ->
     seen: list[str] = []
     cursor: str | None = None
     for _ in range(5):
-        arguments: dict[str, object] = {"limit": 10} | ({"cursor": cursor} if cursor else {})
+        arguments: dict[str, object] = {"limit": 10}
+        if cursor:
+            arguments["cursor"] = cursor
         reply = await harness.call("cursor_list_environments", arguments)
         seen += [environment["name"] for environment in reply.data["environments"]]
         cursor = reply.data.get("next_cursor")
