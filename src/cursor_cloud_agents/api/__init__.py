@@ -3,6 +3,7 @@
 Start with `CursorClient`; every error it raises is a `CursorError` (tree in `errors`).
 """
 
+from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTask
 from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.api.deadline import deadline_after, time_left
 from cursor_cloud_agents.api.errors import (
@@ -89,13 +90,22 @@ from cursor_cloud_agents.api.models.runs import (
     RunGit,
 )
 from cursor_cloud_agents.api.models.usage import Cost, RunUsage, TokenUsage, Usage
-from cursor_cloud_agents.api.stream import ReplayConsumer, ReplayOutcome, RunStream, TailCollector
+from cursor_cloud_agents.api.stream import (
+    BlockConsumer,
+    ReplayConsumer,
+    ReplayOutcome,
+    RunStream,
+    TailCollector,
+)
 
 __all__ = [
     "AGENT_STATUSES",
     "RUN_STATUSES",
     "TERMINAL_RUN_STATUSES",
     "APIConnectionError",
+    "ActivityFold",
+    "BackgroundTask",
+    "BlockConsumer",
     "APIStatusError",
     "APITimeoutError",
     "Agent",
