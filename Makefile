@@ -5,7 +5,7 @@ PYTHON ?= python3
 UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: demo test check lint bench readme clean
+.PHONY: demo test check lint bench readme snapshot clean
 
 demo: .venv/.synced
 	.venv/bin/cursor-cloud-agents demo
@@ -25,6 +25,9 @@ bench: .venv/.synced
 
 readme: .venv/.synced
 	.venv/bin/python scripts/update_readme.py
+
+snapshot: .venv/.synced
+	.venv/bin/python scripts/update_snapshot.py
 
 .tools/bin/uv:
 	$(PYTHON) -m venv .tools

@@ -10,12 +10,9 @@ import sys
 from typing import Any
 
 import anyio
-from mcp import Client
-from mcp.server.mcpserver import MCPServer
 
+from cursor_cloud_agents.catalogue import list_tools
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server.app import build_toolkit
 from cursor_cloud_agents.server.instructions import instructions
 
 BUDGET = 14_000
@@ -28,9 +25,7 @@ def tool_bytes(tool: dict[str, Any]) -> int:
 
 async def main() -> None:
     settings = Settings()
-    kit = build_toolkit(settings, Redactor())
-    async with Client(MCPServer("catalogue", tools=kit.build()), mode="legacy") as client:
-        tools = [tool.model_dump(by_alias=True, exclude_none=True) for tool in (await client.list_tools()).tools]
+    tools = await list_tools(settings)
     sizes = sorted(((tool_bytes(tool), tool["name"]) for tool in tools), reverse=True)
     head = len(instructions(settings).encode())
     total = head + sum(size for size, _ in sizes)

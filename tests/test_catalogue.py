@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import Client
-from mcp.server.mcpserver import MCPServer
 
+from cursor_cloud_agents.catalogue import list_tools
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server.app import build_toolkit
 from cursor_cloud_agents.server.instructions import instructions
 
 NAME = re.compile(r"^cursor_[a-z]+(_[a-z]+)*$")
@@ -39,17 +37,32 @@ def catalogue_problems(tool: dict[str, Any]) -> list[str]:
     return problems
 
 
-async def wire_tools() -> list[dict[str, Any]]:
-    kit = build_toolkit(Settings(), Redactor())
-    async with Client(MCPServer("catalogue", tools=kit.build()), mode="legacy") as client:
-        listed = await client.list_tools()
-    return [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in listed.tools]
+SNAPSHOT = Path(__file__).parent / "snapshots" / "tools_list.json"
+CATALOGUE_BUDGET = 14_000
+
+
+def catalogue_bytes(tools: list[dict[str, Any]]) -> int:
+    """Instructions plus every tool's name, description and input schema, as compact JSON (issue 5)."""
+    parts = [{key: tool.get(key) for key in ("name", "description", "inputSchema")} for tool in tools]
+    return len(instructions(Settings()).encode()) + sum(len(json.dumps(part, separators=(",", ":"))) for part in parts)
+
+
+@pytest.mark.anyio
+async def test_tools_list_matches_the_committed_snapshot() -> None:
+    """Issue 5: a change of the catalogue is deliberate; run `make snapshot` and commit it."""
+    assert await list_tools() == json.loads(SNAPSHOT.read_text()), "tools/list changed: run `make snapshot`"
+
+
+@pytest.mark.anyio
+async def test_the_catalogue_a_model_reads_stays_under_its_byte_budget() -> None:
+    """Issue 5: instructions + names + descriptions + schemas at most 14,000 bytes (the reference: ~26,000)."""
+    assert catalogue_bytes(await list_tools()) <= CATALOGUE_BUDGET
 
 
 @pytest.mark.anyio
 async def test_every_tool_obeys_the_catalogue_rules() -> None:
     """Catalogue: cursor_ snake-case names, short descriptions, four explicit hints, flat schemas."""
-    tools = await wire_tools()
+    tools = await list_tools()
     assert tools
     assert [problem for tool in tools for problem in catalogue_problems(tool)] == []
 

@@ -1,0 +1,20 @@
+"""Rewrite the committed `tools/list` snapshot after a deliberate change of the catalogue."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+
+from cursor_cloud_agents.catalogue import list_tools
+
+SNAPSHOT = Path(__file__).resolve().parent.parent / "tests" / "snapshots" / "tools_list.json"
+
+
+async def main() -> None:
+    SNAPSHOT.write_text(json.dumps(await list_tools(), indent=1, ensure_ascii=False) + "\n")
+
+
+if __name__ == "__main__":
+    anyio.run(main)
