@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -383,3 +384,15 @@ async def test_cancel_with_writes_off_is_refused_and_sends_nothing(harness_facto
     world, agent_id, run_id = world_with(RunScript(running_seconds=600), created_ago=60)
     reply, posts, reads = await cancel(harness_factory, world, agent_id, run_id, allow_writes=False)
     assert reply.code == "READ_ONLY" and posts == [] and reads == 0
+
+
+async def test_a_lone_surrogate_in_a_result_is_replaced_not_a_crash(harness_factory: OpenHarness) -> None:
+    """A JSON `\\ud800` escape decodes to a lone surrogate, which UTF-8 cannot carry: it becomes U+FFFD."""
+    world, agent_id, run_id = world_with(RunScript(), created_ago=3600)
+    body = json.dumps({"id": run_id, "agentId": agent_id, "status": "FINISHED\ud800", "result": "a\ud800b"})
+    faults = Faults()
+    faults.inject("GET", "/v1/agents/{id}/runs/{runId}", Fault.raw(200, body))
+    async with harness_factory(world, faults=faults) as h:
+        reply = await h.call("cursor_get_run", {"agent_id": agent_id, "run_id": run_id})
+    assert not reply.is_error
+    assert (reply.data["result"], reply.data["status"]) == ("a\ufffdb", "FINISHED\ufffd")

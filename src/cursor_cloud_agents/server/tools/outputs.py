@@ -124,10 +124,10 @@ def usage_answer(kit: Toolkit, agent_id: str, run_id: str | None, usage: Usage) 
 def check_artifact_path(path: str) -> str:
     """The path when it is a relative file path under `artifacts/`; VALIDATION otherwise (nothing sent)."""
     parts = path.split("/")
-    if parts[0] != "artifacts" or len(parts) < 2 or not parts[-1] or ".." in parts or "\0" in path:
+    if parts[0] != "artifacts" or len(parts) < 2 or not parts[-1] or ".." in parts or "\0" in path or len(path) > 1024:
         raise ToolFailure(
             failures.VALIDATION, "path must be a file path under artifacts/ (as cursor_list_artifacts shows it), "
-            "without '..'; nothing was sent.",
+            "without '..', at most 1024 characters; nothing was sent.",
         )  # fmt: skip
     return path
 
@@ -155,9 +155,9 @@ def decode_text(body: bytes) -> str | None:
         return None
 
 
-def link_answer(head: dict[str, Any], link: ArtifactDownload, unavailable: str | None) -> dict[str, Any]:
+def link_answer(kit: Toolkit, head: dict[str, Any], link: ArtifactDownload, unavailable: str | None) -> dict[str, Any]:
     """The answer that hands out the presigned URL (with why no text, when text was wanted)."""
-    return head | {"text_unavailable": unavailable, "url": link.url, "expires_at": link.expires_at}
+    return prepare(kit, head | {"text_unavailable": unavailable, "url": link.url, "expires_at": link.expires_at})
 
 
 # --- conversation ------------------------------------------------------------------------------
@@ -235,14 +235,14 @@ def register(kit: Toolkit) -> None:
         link = await download_link(kit, agent_id, check_artifact_path(path))
         head = {"agent_id": agent_id, "path": path}
         if url_only:
-            return link_answer(head, link, None)
+            return link_answer(kit, head, link, None)
         try:
             body = await kit.api.download_artifact(link.url, max_bytes=ARTIFACT_TEXT_MAX_BYTES)
         except ResponseTooLargeError:
-            return link_answer(head, link, "larger than 5 MiB")
+            return link_answer(kit, head, link, "larger than 5 MiB")
         text = decode_text(body)
         if text is None:
-            return link_answer(head | {"size_bytes": len(body)}, link, "binary (not UTF-8 text)")
+            return link_answer(kit, head | {"size_bytes": len(body)}, link, "binary (not UTF-8 text)")
         prepared = prepare_text(kit, text)
         return slice_text(kit, prepare(kit, head), "text", prepared, offset=offset, limit=limit, next_key="next_offset")
 

@@ -8,6 +8,7 @@ side, so the tool re-reads the run and says what it saw, confirming only a CANCE
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Annotated, Any
 
@@ -31,32 +32,36 @@ CANCEL_REREAD_PAUSE = 2.0
 GIT_NOTE = "the agent's current branches (the same on every run), not a snapshot of this run; no SHA"
 ERROR_NOTE = "The API gave no cause for this ERROR (a known quirk); activity shows what the agent last did."
 
-_RUN_ITEM_OVERHEAD = 400
-_CLIP = {"run_id": 64, "status": 24, "created_at": 40, "updated_at": 40, "error_code": 48}
+_RUN_ITEM_OVERHEAD = 600  # agent id, next_cursor (opaque; a few hundred bytes at most seen), flags
+_CLIP = {"run_id": 64, "status": 24, "created_at": 32, "updated_at": 32, "error_code": 48}
+# List rows hold API tokens only (ids, statuses, ISO times, codes): anything else is dropped, so a
+# row's size has a hard bound and a page size can be chosen that always fits the cap.
+_NOT_TOKEN = re.compile(r"[^A-Za-z0-9_.:+-]")
+_MAX_DURATION_MS = 10**13
 
 
-def _clip(value: str | None, key: str) -> str | None:
-    return None if value is None else value[: _CLIP[key]]
+def _token(value: str | None, key: str) -> str | None:
+    return None if value is None else _NOT_TOKEN.sub("", value)[: _CLIP[key]]
 
 
 def run_item(run: Run) -> dict[str, Any]:
     """A run as a list row: bounded fields only (the result as its length; read it with cursor_get_run)."""
+    duration = run.duration_ms
     return {
-        "run_id": _clip(run.id, "run_id"),
-        "status": _clip(run.status, "status"),
-        "created_at": _clip(run.created_at, "created_at"),
+        "run_id": _token(run.id, "run_id"),
+        "status": _token(run.status, "status"),
+        "created_at": _token(run.created_at, "created_at"),
         # A RUNNING run keeps the updatedAt of its creation (quirk 2): shown only once it means something.
-        "updated_at": _clip(run.updated_at, "updated_at") if run.is_terminal else None,
-        "duration_ms": run.duration_ms,
+        "updated_at": _token(run.updated_at, "updated_at") if run.is_terminal else None,
+        "duration_ms": duration if duration is not None and 0 <= duration < _MAX_DURATION_MS else None,
         "result_chars": None if run.result is None else len(run.result),
-        "error_code": _clip(run.error.code if run.error else None, "error_code"),
+        "error_code": _token(run.error.code if run.error else None, "error_code"),
     }
 
 
 def _worst_item_bytes() -> int:
-    widest = {key: "\\" * length for key, length in _CLIP.items()}
-    numbers = {"duration_ms": -(10**19), "result_chars": 10**19}
-    return size_of(widest | numbers) + 1
+    widest = {key: "x" * length for key, length in _CLIP.items()}
+    return size_of(widest | {"duration_ms": _MAX_DURATION_MS, "result_chars": 10**12}) + 1
 
 
 RUN_ITEM_MAX_BYTES = _worst_item_bytes()
@@ -154,7 +159,7 @@ def cancel_outcome(agent_id: str, run_id: str, run: Run | None, *, refused: bool
 
 def get_run_budget(arguments: Mapping[str, Any]) -> float:
     """Seconds for one get_run call: the reads, the wait, and the activity walk when asked for."""
-    return 20.0 + arguments.get("wait_seconds", 0) + (15.0 if arguments.get("activity") else 0.0)
+    return 15.0 + arguments.get("wait_seconds", 0) + (0.0 if arguments.get("activity") is False else 30.0)
 
 
 def register(kit: Toolkit) -> None:
@@ -165,13 +170,16 @@ def register(kit: Toolkit) -> None:
         """List one page of an agent's runs, newest first; read one with cursor_get_run."""
         used = page_limit(kit, limit)
         page = await kit.api.list_runs(agent_id, limit=used, cursor=cursor)
-        return {
-            "agent_id": agent_id,
-            "runs": [run_item(run) for run in page.items],
-            "next_cursor": page.next_cursor,
-            "has_more": page.next_cursor is not None,
-            "limit_used": used if used < limit else None,
-        }
+        return prepare(
+            kit,
+            {
+                "agent_id": agent_id,
+                "runs": [run_item(run) for run in page.items],
+                "next_cursor": page.next_cursor,
+                "has_more": page.next_cursor is not None,
+                "limit_used": used if used < limit else None,
+            },
+        )
 
     @kit.tool(title="Get run", budget=get_run_budget, shrink_hint="pass a smaller result_limit or activity=false")
     async def cursor_get_run(
@@ -197,7 +205,7 @@ def register(kit: Toolkit) -> None:
         if activity or (activity is None and run.is_terminal and not run.result):
             answer["activity"] = await activity_summary.summarize(kit, agent_id, run.id, terminal=run.is_terminal)
         if run.result is None:
-            return answer
+            return prepare(kit, answer)
         text = prepare_text(kit, run.result)
         return slice_text(
             kit, prepare(kit, answer), "result", text, offset=result_offset, limit=result_limit,
@@ -214,5 +222,7 @@ def register(kit: Toolkit) -> None:
         try:
             await kit.api.cancel_run(agent_id, run_id)
         except RunNotCancellableError:
-            return cancel_outcome(agent_id, run_id, await read_quietly(kit, agent_id, run_id), refused=True)
-        return cancel_outcome(agent_id, run_id, await observe_cancel(kit, agent_id, run_id), refused=False)
+            seen, refused = await read_quietly(kit, agent_id, run_id), True
+        else:
+            seen, refused = await observe_cancel(kit, agent_id, run_id), False
+        return prepare(kit, cancel_outcome(agent_id, run_id, seen, refused=refused))

@@ -10,6 +10,7 @@ stay stable from one call to the next.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -22,18 +23,37 @@ from cursor_cloud_agents.server.untrusted import clean_data
 SAFETY_BYTES = 64
 # Below this much room for a text, a window stops rather than return slivers.
 MIN_TEXT_BYTES = 200
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _ESCAPED = {'"': 2, "\\": 2, "\n": 2, "\r": 2, "\t": 2, "\b": 2, "\f": 2}
 
 
 def prepare(kit: Toolkit, data: Any) -> Any:
-    """`data` as the toolkit will send it: cleaned of hidden characters and masked (idempotent)."""
-    return kit.redactor.mask_data(clean_data(data))
+    """`data` as the toolkit will send it: cleaned of hidden characters and masked (idempotent).
+
+    Lone surrogates (a JSON `\\ud800` escape decodes to one) cannot be encoded as UTF-8 and would
+    break the answer: they become U+FFFD first.
+    """
+    return kit.redactor.mask_data(clean_data(_encodable(data)))
 
 
 def prepare_text(kit: Toolkit, text: str) -> str:
-    """A text as the toolkit will send it, with lone surrogates (which UTF-8 cannot carry) replaced."""
-    whole = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return cast(str, prepare(kit, whole))
+    """One text prepared as `prepare` does."""
+    return cast(str, prepare(kit, text))
+
+
+def _encodable(data: Any) -> Any:
+    if isinstance(data, str):
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError:
+            return _SURROGATE.sub("\N{REPLACEMENT CHARACTER}", data)
+        return data
+    if isinstance(data, dict):
+        items = cast(dict[str, Any], data).items()
+        return {_encodable(key): _encodable(value) for key, value in items}
+    if isinstance(data, list | tuple):
+        return [_encodable(item) for item in cast(list[Any], data)]
+    return data
 
 
 def _without_nulls(data: Any) -> Any:
