@@ -25,6 +25,8 @@ EXCERPT_SECONDS = 20
 TAIL_SECONDS = 45
 MAX_EVENTS = 100
 REPLAY_MAX_BYTES = 16 * 1024 * 1024
+REPLAY_ENDS = ("result", "done", "live", "heartbeat")
+"""The signals that prove a replay is over (a closed connection, a timeout or the byte cap do not)."""
 HEAD_BYTES = 1_500
 """Room kept in the result cap for the fields around the events."""
 AfterEventId = Annotated[
@@ -75,7 +77,7 @@ async def read_tail(kit: Toolkit, agent_id: str, run_id: str, n: int, wait: floa
     tail = Tail(n)
     interrupted = False
 
-    async def walk() -> bool:
+    async def walk() -> str | None:
         nonlocal interrupted
         try:
             outcome = await kit.api.walk_replay(
@@ -83,10 +85,10 @@ async def read_tail(kit: Toolkit, agent_id: str, run_id: str, n: int, wait: floa
             )
         except StreamError:
             interrupted = True
-            return False
-        return outcome.replay_complete and outcome.ended_by != "closed"
+            return None
+        return outcome.ended_by
 
-    complete = await with_progress(walk, lambda: f"walked {tail.scanned} events")
+    ended_by = await with_progress(walk, lambda: f"walked {tail.scanned} events")
     views, left_out = tail.views(kit.settings.max_result_bytes - HEAD_BYTES)
     moment = event_time_ms(tail.last_id)
     return {
@@ -94,7 +96,8 @@ async def read_tail(kit: Toolkit, agent_id: str, run_id: str, n: int, wait: floa
         "last_event_id": tail.last_id,
         "last_event_at": None if moment is None else iso_of_ms(moment),
         "scanned_events": tail.scanned,
-        "complete": bool(complete),
+        "complete": ended_by in REPLAY_ENDS,
+        "ended_by": ended_by,
         "finished": tail.finished,
         "left_out": left_out or None,
         "stream_error": tail.error,
