@@ -98,8 +98,8 @@ class RequestEngine:
         """The HTTP session (for the stream)."""
         return self._session
 
-    async def throttle(self) -> None:
-        """Wait for the client-side rate limiter, or raise when the wait does not fit the deadline.
+    async def throttle(self, *, keep: float = _SEND_MARGIN_SECONDS) -> None:
+        """Wait for the client-side rate limiter, or raise when the wait would leave less than `keep` seconds.
 
         Raises:
             RateLimitError: code `client_rate_limited`, with `retry_after`; nothing was sent.
@@ -107,7 +107,7 @@ class RequestEngine:
         now = self._clock()
         wait = self._bucket.wait_needed(now)
         left = time_left()
-        if wait > 0 and left is not None and wait + _SEND_MARGIN_SECONDS >= left:
+        if wait > 0 and left is not None and wait + keep >= left:
             raise RateLimitError(
                 f"client-side rate limit: next request possible in {wait:.2f} s, after the deadline",
                 code="client_rate_limited",
@@ -236,7 +236,8 @@ class RequestEngine:
             raise DeadlineTooShortError(
                 f"{method} {path} not sent: {left:.1f} s left, at least {MIN_MUTATION_SECONDS:.0f} s needed"
             )
-        await self.throttle()
+        # After the limiter's wait, the 5 s rule must still hold.
+        await self.throttle(keep=MIN_MUTATION_SECONDS)
         unknown = _UnknownOutcome(method, path, ids)
         try:
             answer = await self._session.request(
