@@ -47,6 +47,7 @@ class Harness:
     sim: RunningSimulator
     api: CursorClient
     mcp: Client
+    redactor: Redactor
     progress: list[str] = field(default_factory=list[str])
 
     async def call(self, tool: str, arguments: dict[str, Any] | None = None) -> Reply:
@@ -79,16 +80,17 @@ OpenHarness = Callable[..., AbstractAsyncContextManager[Harness]]
 
 @asynccontextmanager
 async def open_harness(
-    world: World | None = None, *, faults: Faults | None = None, **settings: Any
+    world: World | None = None, *, faults: Faults | None = None, api_key: str = SIMULATED_API_KEY, **settings: Any
 ) -> AsyncGenerator[Harness, None]:
     """A harness over `world` (a fresh one by default); `settings` override Settings fields.
 
-    Writes are on by default (tests of the gates turn them off); deletion is off.
+    Writes are on by default (tests of the gates turn them off); deletion is off. `api_key` must be
+    one the world accepts (`world.add_api_key`).
     """
     clock = world.clock if world is not None else ManualClock()
     assert isinstance(clock, ManualClock)
     world = world if world is not None else World(clock)
-    options: dict[str, Any] = {"api_key": Secret(SIMULATED_API_KEY), "allow_writes": True} | settings
+    options: dict[str, Any] = {"api_key": Secret(api_key), "allow_writes": True} | settings
     config = Settings(**options)
 
     async def advance(seconds: float) -> None:
@@ -96,7 +98,7 @@ async def open_harness(
         await anyio.lowlevel.checkpoint()
 
     async with serve(world, faults=faults) as sim:
-        api = CursorClient(sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True, sleep=advance)
+        api = CursorClient(sim.base_url, api_key, allow_loopback_artifacts=True, sleep=advance)
 
         @asynccontextmanager
         async def borrow() -> AsyncGenerator[CursorClient, None]:
@@ -105,7 +107,7 @@ async def open_harness(
         redactor = Redactor(config.secrets())
         server = build_server(config, redactor, borrow, clock=clock.now, sleep=advance, hard_stop_grace=0.5)
         async with api, Client(server, mode="legacy") as client:
-            yield Harness(clock, world, sim, api, client)
+            yield Harness(clock, world, sim, api, client, redactor)
 
 
 @pytest.fixture
