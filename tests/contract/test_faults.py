@@ -1,0 +1,196 @@
+"""Contract: network faults on a real socket (RELIABILITY.md §2.1, §2.2), client against the simulator.
+
+Mutations are sent once and a lost answer is "outcome unknown" with every id known; reads retry
+what issue 3 lets them retry (429, 5xx, failures before sending), within the deadline and budget.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cursor_cloud_agents.api import (
+    CreateAgentRequest,
+    CreateRunRequest,
+    CursorClient,
+    MutationOutcomeUnknownError,
+    Prompt,
+    RateLimitError,
+    ReadFailedError,
+    RepoSpec,
+    ServerError,
+    UsageLimitExceededError,
+    _core,
+    deadline_after,
+)
+from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunningSimulator, World
+
+from .conftest import Sleeps
+
+pytestmark = pytest.mark.anyio
+CREATE = CreateAgentRequest(prompt=Prompt(text="Add a README"), repos=[RepoSpec(url="https://github.com/acme/web")])
+SOCKET_FAULTS = [Fault.cut_after_request(), Fault.reset(), Fault.cut_mid_body()]
+SOCKET_IDS = ["cut-after-request-read", "reset", "cut-mid-body"]
+
+
+@pytest.mark.parametrize("fault", SOCKET_FAULTS, ids=SOCKET_IDS)
+async def test_cut_after_request_read_is_outcome_unknown_and_the_agent_exists(
+    client: CursorClient, world: World, faults: Faults, fault: Fault
+) -> None:
+    """RELIABILITY.md F-01/F-02/F-03: exactly one POST; MutationOutcomeUnknownError names the agent that exists."""
+    faults.inject("POST", "/v1/agents", fault)
+    with pytest.raises(MutationOutcomeUnknownError) as caught:
+        await client.create_agent(CREATE)
+    context = caught.value.context
+    assert (context.method, context.path) == ("POST", "/v1/agents")
+    assert faults.count("POST", "/v1/agents") == 1 and list(world.agents) == [context.ids["agent_id"]]
+
+
+async def test_a_dripping_create_is_outcome_unknown_at_the_total_deadline(
+    client: CursorClient, world: World, faults: Faults, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RELIABILITY.md F-05: one byte at a time cannot hold a create past its deadline; 1 POST, unknown."""
+    monkeypatch.setattr(_core, "MIN_MUTATION_SECONDS", 0.2)  # the 5 s floor, shrunk so the test takes 0.5 s
+    faults.inject("POST", "/v1/agents", Fault.drip(20))
+    with deadline_after(0.5), pytest.raises(MutationOutcomeUnknownError) as caught:
+        await client.create_agent(CREATE)
+    assert faults.count("POST", "/v1/agents") == 1 and list(world.agents) == [caught.value.context.ids["agent_id"]]
+
+
+async def test_a_server_error_on_create_is_outcome_unknown_and_never_retried(
+    client: CursorClient, faults: Faults, sim: RunningSimulator
+) -> None:
+    """RELIABILITY.md F-10: 500/502 on create → unknown, with the status and the request id; 1 POST."""
+    faults.inject("POST", "/v1/agents", Fault.server_error(502, "upstream_error"), times=None)
+    with pytest.raises(MutationOutcomeUnknownError) as caught:
+        await client.create_agent(CREATE)
+    context = caught.value.context
+    assert context.status_code == 502 and context.request_id == sim.requests[-1].request_id
+    assert faults.count("POST", "/v1/agents") == 1 and "agent_id" in context.ids
+
+
+async def test_a_rate_limited_create_is_not_retried(client: CursorClient, faults: Faults, sleeps: Sleeps) -> None:
+    """CONTRACT.md §1 Latency: never auto-retry a POST, even on 429 with Retry-After."""
+    faults.inject("POST", "/v1/agents", Fault.rate_limited(2), times=None)
+    with pytest.raises(RateLimitError) as caught:
+        await client.create_agent(CREATE)
+    assert caught.value.retry_after == 2 and faults.count("POST", "/v1/agents") == 1 and sleeps.waits == []
+
+
+async def test_usage_limit_exceeded_on_create_is_not_retried(client: CursorClient, faults: Faults) -> None:
+    """RELIABILITY.md F-08: 429 `usage_limit_exceeded` → no retry, no wait; 1 POST."""
+    faults.inject("POST", "/v1/agents", Fault.rate_limited(2, code="usage_limit_exceeded"), times=None)
+    with pytest.raises(UsageLimitExceededError):
+        await client.create_agent(CREATE)
+    assert faults.count("POST", "/v1/agents") == 1
+
+
+@pytest.mark.parametrize("fault", SOCKET_FAULTS, ids=SOCKET_IDS)
+async def test_a_cut_follow_up_is_outcome_unknown_with_the_agent_and_previous_run(
+    client: CursorClient, world: World, faults: Faults, fault: Fault
+) -> None:
+    """RELIABILITY.md F-01 on POST /runs: 1 POST; the error carries the agent and the previous latest run."""
+    agent = world.add_agent(created_ago=3600)
+    previous = agent.runs[0].id
+    faults.inject("POST", "/v1/agents/{id}/runs", fault)
+    with pytest.raises(MutationOutcomeUnknownError) as caught:
+        await client.create_run(agent.id, CreateRunRequest(prompt=Prompt(text="more")), previous_run_id=previous)
+    assert caught.value.context.ids == {"agent_id": agent.id, "previous_run_id": previous}
+    assert faults.count("POST", "/v1/agents/*/runs") == 1 and len(agent.runs) == 2
+
+
+async def test_a_cut_delete_is_outcome_unknown_and_the_agent_is_gone(
+    client: CursorClient, world: World, faults: Faults
+) -> None:
+    """RELIABILITY.md F-23: a DELETE cut after it was applied → unknown; reading shows it is gone."""
+    agent = world.add_agent(created_ago=3600)
+    faults.inject("DELETE", "/v1/agents/{id}", Fault.cut_after_request())
+    with pytest.raises(MutationOutcomeUnknownError) as caught:
+        await client.delete_agent(agent.id)
+    assert caught.value.context.ids == {"agent_id": agent.id} and world.agents == {}
+    assert faults.count("DELETE", "/v1/agents/*") == 1
+
+
+async def test_a_read_answered_503_twice_then_200_succeeds_after_two_backoffs(
+    client: CursorClient, world: World, faults: Faults, sleeps: Sleeps
+) -> None:
+    """RELIABILITY.md F-20: 503, 503, 200 → success; capped exponential backoff with jitter (base 0.5 s)."""
+    agent = world.add_agent(created_ago=3600)
+    faults.inject("GET", "/v1/agents/{id}", Fault.server_error(503), times=2)
+    assert (await client.get_agent(agent.id)).id == agent.id
+    assert faults.count("GET", "/v1/agents/*") == 3 and len(sleeps.waits) == 2
+    assert 0 <= sleeps.waits[0] <= 0.5 and 0 <= sleeps.waits[1] <= 0.5
+
+
+async def test_a_read_rate_limited_with_retry_after_waits_that_long_then_succeeds(
+    client: CursorClient, faults: Faults, sleeps: Sleeps
+) -> None:
+    """RELIABILITY.md F-21: 429 `Retry-After: 2` on a GET → wait 2 s (injected), retry, success."""
+    faults.inject("GET", "/v1/me", Fault.rate_limited(2))
+    await client.me()
+    assert sleeps.waits == [2.0] and faults.count("GET", "/v1/me") == 2
+
+
+async def test_a_read_rate_limited_past_the_deadline_is_returned_not_slept(
+    client: CursorClient, faults: Faults, sleeps: Sleeps
+) -> None:
+    """RELIABILITY.md F-21: `Retry-After: 600` does not fit a 60 s call → RateLimitError(retry_after=600) at once."""
+    faults.inject("GET", "/v1/me", Fault.rate_limited(600))
+    with deadline_after(60), pytest.raises(RateLimitError) as caught:
+        await client.me()
+    assert caught.value.retry_after == 600 and sleeps.waits == [] and faults.count("GET", "/v1/me") == 1
+
+
+async def test_a_retry_after_http_date_is_honoured(
+    client: CursorClient, faults: Faults, sleeps: Sleeps, clock: ManualClock
+) -> None:
+    """CONTRACT.md §1 Rate limits, RFC 9110 §10.2.3: `Retry-After` as an HTTP date, read on the wall clock."""
+    faults.inject("GET", "/v1/me", Fault.rate_limited("Tue, 06 Oct 2026 12:00:05 GMT"))
+    clock.set(1791288000.0)  # 2026-10-06T12:00:00Z
+    await client.me()
+    assert sleeps.waits == [5.0]
+
+
+async def test_a_429_storm_is_not_amplified_by_retries(client: CursorClient, faults: Faults) -> None:
+    """RELIABILITY.md F-22: every GET 429 → retries stay within the budget (3 plus 10% of first attempts)."""
+    faults.inject("GET", "/v1/me", Fault.rate_limited(1), times=None)
+    for _ in range(10):
+        with pytest.raises(RateLimitError):
+            await client.me()
+    assert faults.count("GET", "/v1/me") - 10 <= 4
+
+
+async def test_a_server_error_storm_gives_up_after_four_attempts(client: CursorClient, faults: Faults) -> None:
+    """RELIABILITY.md F-20: attempts ≤ 4 for one read."""
+    faults.inject("GET", "/v1/me", Fault.server_error(500), times=None)
+    with pytest.raises(ServerError):
+        await client.me()
+    assert faults.count("GET", "/v1/me") <= 4
+
+
+@pytest.mark.parametrize("fault", SOCKET_FAULTS, ids=SOCKET_IDS)
+async def test_a_read_broken_after_sending_is_read_failed_and_the_next_read_succeeds(
+    client: CursorClient, world: World, faults: Faults, fault: Fault
+) -> None:
+    """Issue 3 §5: reads retry only failures before sending; a cut after is ReadFailedError (1 GET), then reads work."""
+    agent = world.add_agent(created_ago=3600)
+    faults.inject("GET", "/v1/agents/{id}", fault)
+    with pytest.raises(ReadFailedError):
+        await client.get_agent(agent.id)
+    assert faults.count("GET", "/v1/agents/*") == 1
+    assert (await client.get_agent(agent.id)).id == agent.id
+
+
+async def test_a_dripping_read_completes_within_its_deadline(client: CursorClient, faults: Faults) -> None:
+    """RELIABILITY.md F-05 on a read: one byte every half millisecond still arrives whole inside the deadline."""
+    faults.inject("GET", "/v1/me", Fault.drip(0.5))
+    with deadline_after(5):
+        me = await client.me()
+    assert me.api_key_name == "Simulated API Key"
+
+
+async def test_a_dripping_read_past_its_deadline_fails_at_the_deadline(client: CursorClient, faults: Faults) -> None:
+    """RELIABILITY.md §1.12: the read timeout is per chunk, so only a total deadline stops a drip."""
+    faults.inject("GET", "/v1/me", Fault.drip(50))
+    with deadline_after(0.3), pytest.raises(ReadFailedError):
+        await client.me()
+    assert faults.count("GET", "/v1/me") == 1
