@@ -371,3 +371,22 @@ async def test_agent_tools_declare_their_access_in_the_annotations(harness: Harn
         "cursor_delete_agent": (False, True, True),
         "cursor_create_run": (False, True, False),
     }
+
+
+async def test_a_page_of_agents_with_the_longest_names_is_shortened_to_fit_and_resumes_exactly(
+    harness_factory: OpenHarness,
+) -> None:
+    """Tool contract 6: 100 agents with 100-character names would pass the result cap; the page is cut before
+    the cap, never silently: next_cursor resumes right after the last agent shown."""
+    world = World(ManualClock())
+    for n in range(100):
+        agent = world.add_agent(f"task {n}", name=f"{n:03d} " + "x" * 96, created_ago=3600)
+        agent.env = {"type": "pool", "name": "acme-any-repo"}
+    async with harness_factory(world) as h:
+        first = await h.call("cursor_list_agents", {"limit": 100})
+        rest = await h.call("cursor_list_agents", {"limit": 100, "cursor": first.data["next_cursor"]})
+    assert not first.is_error and first.size < 38_000
+    assert 80 < len(first.data["agents"]) < 100
+    names = [agent["name"] for agent in first.data["agents"] + rest.data["agents"]]
+    assert sorted(names) == sorted(agent.name for agent in world.agents.values())
+    assert "next_cursor" not in rest.data

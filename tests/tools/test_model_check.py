@@ -87,7 +87,10 @@ def test_the_compact_view_names_the_reasoning_param_defaults_and_restricted_comb
 def test_a_published_combination_is_sent_whole_with_the_defaults_filled_in() -> None:
     """Reference: checked against the variants before sending; ours: the full variant is sent, no silent default."""
     chosen = model_check.select(MODELS, "big", "low", {"fast": "true"})
-    assert chosen.wire() == {"id": "opus-a", "params": [{"id": "effort", "value": "low"}, {"id": "fast", "value": "true"}]}
+    assert chosen.wire() == {
+        "id": "opus-a",
+        "params": [{"id": "effort", "value": "low"}, {"id": "fast", "value": "true"}],
+    }
     only_effort = model_check.select(MODELS, "opus-a", "low", {})
     assert model_check.describe(only_effort) == {"id": "opus-a", "params": {"effort": "low", "fast": "false"}}
     assert model_check.select(MODELS, "gpt", None, {}).wire() == {"id": "gpt"}

@@ -9,8 +9,10 @@ reading the agent, since both are idempotent in effect.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
@@ -35,6 +37,7 @@ from cursor_cloud_agents.server.tools.params import AgentId, PageCursor, PageLim
 # A real create took more than 40 s (CONTRACT.md quirk 16); the toolkit caps this at the call limit.
 CREATE_BUDGET = 95.0
 WEB_URL = "https://cursor.com/agents/"
+LIST_ENVELOPE_BYTES = 600  # next_cursor, has_more, scanned and the braces around the agents
 
 Text = Annotated[str, Field(min_length=1)]
 ModelId = Annotated[str | None, Field(description="Model id or alias naming one model; default: account's.")]
@@ -57,6 +60,44 @@ def env_view(agent: AgentSummary) -> dict[str, Any] | None:
 def name_filter(needle: str) -> Callable[[AgentSummary], bool]:
     """Whether an agent's name contains `needle` (lowercase), as the name filter keeps it."""
     return lambda agent: needle in (agent.name or "").lower()
+
+
+@dataclass(frozen=True)
+class AgentFilters:
+    """The filters of an agent listing: a lowercase name substring (ours), a PR URL and archived (the API's)."""
+
+    needle: str | None
+    pr_url: str | None
+    include_archived: bool
+
+
+def fitting(items: list[AgentSummary], max_bytes: int) -> int:
+    """How many of `items`, as listed, fit in `max_bytes` of JSON."""
+    used = 0
+    for count, agent in enumerate(items):
+        used += len(json.dumps(summary_view(agent), ensure_ascii=False, separators=(",", ":")).encode()) + 1
+        if used > max_bytes:
+            return count
+    return len(items)
+
+
+async def list_page(kit: Toolkit, filters: AgentFilters, limit: int, cursor: str | None) -> scan.ScanPage:
+    """One page of agents that fits the result cap: when long names overflow it, the page is read again shorter,
+    so that next_cursor resumes exactly after the last agent shown."""
+    keep = None if filters.needle is None else name_filter(filters.needle)
+    mark = scan.fingerprint(filters.needle, filters.pr_url, filters.include_archived)
+
+    async def read(count: int) -> scan.ScanPage:
+        return await scan.scan_agents(
+            kit.api, limit=count, cursor=cursor, keep=keep, mark=mark,
+            pr_url=filters.pr_url, include_archived=filters.include_archived,
+        )  # fmt: skip
+
+    page = await read(limit)
+    fits = fitting(page.items, kit.settings.max_result_bytes - LIST_ENVELOPE_BYTES)
+    if fits < len(page.items):
+        page = await read(max(fits, 1))
+    return page
 
 
 def summary_view(agent: AgentSummary) -> dict[str, Any]:
@@ -141,16 +182,13 @@ def _register_reads(kit: Toolkit) -> None:
         with the same filters.
         """
         needle = name.lower() if name else None
-        keep = None if needle is None else name_filter(needle)
-        page = await scan.scan_agents(
-            kit.api, limit=limit, cursor=cursor, keep=keep, mark=scan.fingerprint(needle, pr_url, include_archived),
-            pr_url=pr_url, include_archived=include_archived,
-        )  # fmt: skip
+        filters = AgentFilters(needle, pr_url, include_archived)
+        page = await list_page(kit, filters, limit, cursor)
         return {
             "agents": [summary_view(agent) for agent in page.items],
             "next_cursor": page.next_cursor,
             "has_more": page.next_cursor is not None,
-            "scanned": page.scanned if keep is not None else None,
+            "scanned": page.scanned if needle is not None else None,
         }
 
     @kit.tool(title="Get agent")
@@ -197,7 +235,7 @@ def _register_create(kit: Toolkit) -> None:
         current_call().note(agent_id=minted, name=name)
         request = CreateAgentRequest(
             prompt=Prompt(text=prompt), agent_id=minted, name=name, model=model, env=env, repos=repos or None,
-            work_on_current_branch=False, autoCreatePR=auto_create_pr, env_vars=variables.values or None,
+            work_on_current_branch=False, auto_create_pr=auto_create_pr, env_vars=variables.values or None,
         )  # fmt: skip
         return created_view(await send_create(kit, request), model_check.describe(model))
 
