@@ -123,8 +123,10 @@ async def test_get_run_of_an_error_run_without_cause_adds_activity_and_says_why(
     world, agent_id, run_id = world_with(RunScript(outcome="ERROR"), created_ago=3600)
     async with harness_factory(world) as h:
         reply = await h.call("cursor_get_run", {"agent_id": agent_id, "run_id": run_id})
+        paths = [record.path for record in h.requests()]
     assert reply.data["status"] == "ERROR"
     assert "activity" in reply.data and "no cause" in reply.data["note"]
+    assert paths[-1] == f"/v1/agents/{agent_id}/runs/{run_id}/stream"
     assert "error" not in reply.data and "result" not in reply.data
 
 
@@ -396,3 +398,15 @@ async def test_a_lone_surrogate_in_a_result_is_replaced_not_a_crash(harness_fact
         reply = await h.call("cursor_get_run", {"agent_id": agent_id, "run_id": run_id})
     assert not reply.is_error
     assert (reply.data["result"], reply.data["status"]) == ("a\ufffdb", "FINISHED\ufffd")
+
+
+async def test_the_result_slice_leaves_room_for_the_activity_summary(harness_factory: OpenHarness) -> None:
+    """The room for the result is what the rest of the answer (activity included) leaves under the cap."""
+    world = build_world("huge", ManualClock())
+    agent = next(iter(world.agents.values()))
+    async with harness_factory(world, max_result_bytes=6000) as h:
+        args = {"agent_id": agent.id, "run_id": agent.runs[-1].id, "activity": True, "result_limit": 20_000}
+        reply = await h.call("cursor_get_run", args)
+    assert not reply.is_error and reply.size <= 6000
+    assert reply.data["activity"] and reply.data["result"]
+    assert reply.data["result_next_offset"] == len(reply.data["result"])
