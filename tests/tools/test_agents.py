@@ -240,6 +240,17 @@ async def test_a_create_failing_with_5xx_is_outcome_unknown_never_retried(harnes
     assert len(posts(harness)) == 1
 
 
+async def test_exhausted_usage_on_create_answers_quota_at_once_with_one_post(harness: Harness) -> None:
+    """RELIABILITY F-08 / CONTRACT quirk 11: usage exhausted (a 429) is QUOTA, not retried, with the minted id."""
+    harness.world.usage_exhausted = True
+    reply = await create(harness)
+    assert reply.code == "QUOTA"
+    assert "included" in reply.data["message"]
+    assert reply.data["agent_id"] == posts(harness)[0].json()["agentId"]
+    assert len(posts(harness)) == 1
+    assert harness.world.agents == {}
+
+
 async def test_forwarded_values_reach_the_agent_but_never_the_model_or_the_log(
     harness_factory: OpenHarness, caplog: pytest.LogCaptureFixture
 ) -> None:

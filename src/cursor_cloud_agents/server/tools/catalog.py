@@ -28,7 +28,7 @@ def environment_view(environment: Environment) -> dict[str, Any]:
 def register(kit: Toolkit) -> None:
     """Declare the catalogue tools on `kit`."""
 
-    @kit.tool(title="List models")
+    @kit.tool(title="List models", shrink_hint="pass model_id for one model")
     async def cursor_list_models(
         model_id: Annotated[str | None, Field(description="One model (id or alias): adds its variants.")] = None,
     ) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def register(kit: Toolkit) -> None:
             return {"model": model_check.detailed(model_check.find_model(models, model_id))}
         return {"models": [model_check.compact(model) for model in models], "count": len(models)}
 
-    @kit.tool(title="List repositories", budget=lambda _args: REPOSITORIES_BUDGET)
+    @kit.tool(title="List repositories", budget=lambda _args: REPOSITORIES_BUDGET, shrink_hint="pass a smaller limit")
     async def cursor_list_repositories(
         query: Annotated[str | None, Field(description="Keep URLs containing this (case-insensitive).")] = None,
         limit: Annotated[int, Field(ge=1, le=300, description="URLs per answer, 1-300.")] = 100,
