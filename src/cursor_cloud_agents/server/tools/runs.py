@@ -140,18 +140,18 @@ async def read_quietly(kit: Toolkit, agent_id: str, run_id: str) -> Run | None:
 def cancel_outcome(agent_id: str, run_id: str, run: Run | None, *, refused: bool) -> dict[str, Any]:
     """The cancel answer: what the re-read showed, confirmed only for a CANCELLED read after our cancel."""
     status = None if run is None else run.status
+    said = "Cursor refused the cancel (run_not_cancellable)" if refused else "Cursor accepted the cancel"
     if run is None:
-        outcome, message = "unknown", "The run could not be re-read; check it with cursor_get_run."
+        outcome, message = "unknown", f"{said} but the run could not be re-read; check it with cursor_get_run."
     elif not run.is_terminal:
-        outcome, message = "still_running", f"The run still reads {status}; check again with cursor_get_run."
+        outcome = "still_running"
+        message = f"{said} but the run still reads {status} (cancelling is asynchronous); check with cursor_get_run."
     elif refused:
         outcome, message = "ended_without_cancel", f"The run had already ended as {status}; nothing was cancelled."
     elif status == "CANCELLED":
         outcome, message = "cancelled", "The run is CANCELLED. Commits it already pushed stay."
     else:
         outcome, message = "ended_without_cancel", f"The run ended as {status} before the cancel took effect."
-    if refused and run is None:
-        message = "Cursor refused the cancel (run_not_cancellable) and the run could not be read."
     confirmed = outcome == "cancelled"
     return {"agent_id": agent_id, "run_id": run_id, "outcome": outcome, "outcome_confirmed": confirmed,
             "status": status, "message": message}  # fmt: skip
