@@ -15,6 +15,8 @@ No retries, no error mapping, no MCP here.
 
 from __future__ import annotations
 
+import functools
+import ssl
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -122,8 +124,18 @@ async def _read_capped(response: httpx2.Response, limit: int, request_id: str | 
     return bytes(buffer)
 
 
+@functools.cache
+def _verified_tls() -> ssl.SSLContext:
+    """One verified TLS context for the process: building one reads the CA bundle (about 0.1 s)."""
+    return httpx2.create_ssl_context(trust_env=False)
+
+
 class HttpSession:
-    """One long-lived httpx2 client: fixed headers, no redirects, no environment, bounded connections."""
+    """One long-lived httpx2 client: fixed headers, no redirects, no environment, bounded connections.
+
+    The client is built on first use, so that a server which has not called the API yet (start-up,
+    `tools/list`) has not paid for its TLS setup.
+    """
 
     def __init__(
         self,
@@ -133,20 +145,34 @@ class HttpSession:
         transport: Transport | None,
         max_connections: int = 16,
     ) -> None:
-        self._client = httpx2.AsyncClient(
-            base_url=base_url,
-            headers=dict(headers),
-            transport=transport,
-            follow_redirects=False,
-            # Proxies and .netrc from the environment would send the key elsewhere: configuration is explicit.
-            trust_env=False,
-            limits=httpx2.Limits(max_connections=max_connections, max_keepalive_connections=max_connections),
-            timeout=_timeout(30.0),
-        )
+        self._base_url = base_url
+        self._headers = dict(headers)
+        self._transport = transport
+        self._max_connections = max_connections
+        self._opened: httpx2.AsyncClient | None = None
+
+    @property
+    def _client(self) -> httpx2.AsyncClient:
+        if self._opened is None:
+            self._opened = httpx2.AsyncClient(
+                base_url=self._base_url,
+                headers=self._headers,
+                transport=self._transport,
+                verify=_verified_tls() if self._transport is None else True,
+                follow_redirects=False,
+                # Proxies and .netrc from the environment would send the key elsewhere: configuration is explicit.
+                trust_env=False,
+                limits=httpx2.Limits(
+                    max_connections=self._max_connections, max_keepalive_connections=self._max_connections
+                ),
+                timeout=_timeout(30.0),
+            )
+        return self._opened
 
     async def aclose(self) -> None:
-        """Close the pooled connections."""
-        await self._client.aclose()
+        """Close the pooled connections (if any were opened)."""
+        if self._opened is not None:
+            await self._opened.aclose()
 
     async def request(
         self,
