@@ -83,6 +83,11 @@ def add_failing_tools(kit: Toolkit) -> None:
         """Fail with a bug."""
         raise RuntimeError(f"secret internal detail {KEY}")
 
+    @kit.tool(title="Surrogate")
+    async def cursor_surrogate() -> dict[str, Any]:
+        """Return agent text holding a lone surrogate, as a decoded JSON escape can."""
+        return {"result": "a\ud800b"}
+
     @kit.tool(title="Upstream")
     async def cursor_upstream(form: str) -> dict[str, Any]:
         """Fail with an upstream error that echoes the key."""
@@ -328,3 +333,10 @@ async def test_a_missing_key_answers_configuration_missing_and_the_tool_never_ru
     assert data["code"] == "CONFIGURATION_MISSING"
     assert "CURSOR_API_KEY" in data["message"]
     assert ran == []
+
+
+async def test_a_lone_surrogate_in_agent_text_is_dropped_instead_of_crashing_the_answer() -> None:
+    """Tool contract 7: a JSON escape like \\ud800 decodes to a lone surrogate, which UTF-8 cannot encode."""
+    kit, _ = make_kit()
+    data = body(await call(kit, "cursor_surrogate"))
+    assert data["result"] == "ab"

@@ -3,7 +3,7 @@
 A Cloud Agent's result, events, branch names and artifacts are data, not instructions. Text can
 hide instructions from a human reviewer with invisible or direction-changing characters, so they
 are removed: zero-width and format characters, bidi overrides and isolates, Unicode tag characters
-(used to smuggle ASCII), variation selectors, and C0/C1 control characters other than newline and
+(used to smuggle ASCII), variation selectors, lone surrogates, and C0/C1 control characters other than newline and
 tab (ANSI escapes start with one). The cleaning is idempotent: `clean(clean(x)) == clean(x)`.
 """
 
@@ -19,6 +19,7 @@ _HIDDEN = re.compile(
     "\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
     "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+    "\ud800-\udfff"  # lone surrogates (a JSON escape can carry one): they cannot even be encoded as UTF-8
     "]"
 )
 
