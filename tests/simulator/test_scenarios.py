@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import time
 from pathlib import Path
 
 import anyio
@@ -82,35 +81,37 @@ def test_failing_has_an_error_without_cause_and_a_background_task_left_running()
 
 
 @pytest.mark.anyio
-async def test_fleet_pages_fast_over_http() -> None:
-    """500 agents page through in 5 requests of 100, quickly."""
+async def test_fleet_pages_through_500_agents_in_five_requests_of_100() -> None:
+    """The fleet scenario: 500 agents, paged by the documented limit maximum (speed: bench/simulator.py)."""
     world = build_scenario("fleet", ManualClock())
     async with serve(world) as sim, httpx2.AsyncClient(base_url=sim.base_url, headers=AUTH) as http:
-        started, seen, cursor = time.perf_counter(), 0, None
+        seen, cursor, requests = 0, None, 0
         while True:
+            requests += 1
             params = {"limit": "100"} | ({"cursor": cursor} if cursor else {})
             page = (await http.get("/v1/agents", params=params)).json()
             seen += len(page["items"])
             cursor = page.get("nextCursor")
             if cursor is None:
                 break
-    assert seen == 500 and time.perf_counter() - started < 2.0
+    assert (seen, requests) == (500, 5)
 
 
 @pytest.mark.anyio
-async def test_a_16_mib_replay_is_served_well_over_100_mb_per_second(clock: ManualClock) -> None:
-    """The benchmark replay: 16 MiB of realistic events over loopback, fast enough to measure the client."""
+async def test_a_seeded_16_mib_replay_is_served_whole_and_ends_with_result_and_done(clock: ManualClock) -> None:
+    """The benchmark replay: 16 MiB of events over loopback, ending like a terminal run (speed: bench/simulator.py)."""
     world = World(clock)
     agent, run = seed_replay_run(world, 16 * 1024 * 1024)
+    tail = b""
+    size = 0
     async with serve(world) as sim, httpx2.AsyncClient(base_url=sim.base_url, headers=AUTH) as http:
-        started, size = time.perf_counter(), 0
         with anyio.fail_after(30):
             async with http.stream("GET", f"/v1/agents/{agent.id}/runs/{run.id}/stream") as response:
                 async for chunk in response.aiter_raw(1 << 20):
                     size += len(chunk)
-        elapsed = time.perf_counter() - started
+                    tail = (tail + chunk)[-4096:]
     assert size >= 16 * 1024 * 1024
-    assert size / elapsed > 100e6, f"{size / elapsed / 1e6:.0f} MB/s"
+    assert b"event: result\n" in tail and tail.rstrip().endswith(b"data: {}")
 
 
 def test_the_simulator_imports_neither_the_client_nor_the_server_nor_reads_the_environment() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from functools import partial
 
 import anyio
@@ -22,15 +21,13 @@ async def test_serve_binds_an_ephemeral_loopback_port_and_answers_me(client: htt
 
 
 @pytest.mark.anyio
-async def test_serve_starts_fast_and_closes_open_streams_on_exit() -> None:
-    """Start-up is far below the 0.2 s budget; leaving the block ends a live stream."""
+async def test_serve_closes_open_streams_on_exit() -> None:
+    """Leaving the block ends a live stream (start-up time is measured by bench/simulator.py)."""
     clock = ManualClock()
     world = World(clock)
     agent = world.add_agent()
-    started = time.perf_counter()
     with anyio.fail_after(10):
         async with serve(world) as sim:
-            assert time.perf_counter() - started < 0.2
             headers = {"Authorization": f"Bearer {SIMULATED_API_KEY}"}
             async with httpx2.AsyncClient(base_url=sim.base_url, headers=headers) as http:
                 url = f"/v1/agents/{agent.id}/runs/{agent.runs[0].id}/stream"
