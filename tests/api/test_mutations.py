@@ -195,7 +195,7 @@ async def test_follow_up_returns_the_new_run() -> None:
 async def test_a_limiter_wait_never_eats_into_the_five_seconds_of_a_mutation() -> None:
     """The 5 s rule holds after the client-side limiter: a wait that would break it raises, nothing sent."""
     recorder = Recorder(json_response(200, example("docs/archive-agent.response.200.json")))
-    async with make_client(recorder, requests_per_second=0.5) as client:
+    async with make_client(recorder, requests_per_second=0.5, burst=1) as client:
         await client.archive_agent(AGENT)
         with deadline_after(6.5), pytest.raises(RateLimitError):
             await client.archive_agent(AGENT)

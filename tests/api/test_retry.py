@@ -17,6 +17,7 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.api._limits import SlidingWindowGate, TokenBucket
 from cursor_cloud_agents.api._retry import RetryBudget, backoff_seconds, parse_retry_after
+from cursor_cloud_agents.api.client import DEFAULT_BURST
 from tests.api.helpers import FakeTime, Recorder, example, json_response, make_client
 
 ME = example("docs/me.user-key.response.200.json")
@@ -241,7 +242,7 @@ async def test_a_429_storm_stays_under_the_limiter_and_the_retry_budget() -> Non
 
     first_attempts = 600
     failures = 0
-    async with make_client(handler, time=time, requests_per_second=5.0) as client:
+    async with make_client(handler, time=time, requests_per_second=5.0, burst=5) as client:
         for _ in range(first_attempts):
             try:
                 await client.me()
@@ -261,7 +262,7 @@ async def test_limiter_refuses_instead_of_waiting_past_the_deadline() -> None:
     """Never hang: a limiter wait longer than the time left raises RateLimitError with retry_after."""
     time = FakeTime()
     recorder = Recorder(json_response(200, ME))
-    async with make_client(recorder, time=time, requests_per_second=0.1) as client:
+    async with make_client(recorder, time=time, requests_per_second=0.1, burst=1) as client:
         await client.me()
         with deadline_after(3), pytest.raises(RateLimitError) as caught:
             await client.me()
@@ -318,3 +319,25 @@ async def test_concurrent_repository_calls_share_one_request() -> None:
             group.start_soon(call)
     assert results == [1, 1]
     assert len(recorder.requests) == 1
+
+
+@pytest.mark.anyio
+async def test_a_fleet_pass_goes_at_full_speed_then_the_sustained_rate_applies() -> None:
+    """Issues 3 and 6: 10 requests/s sustained, with a burst that covers one pass over a 500-agent fleet."""
+    time = FakeTime()
+    calls = 0
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        del request
+        nonlocal calls
+        calls += 1
+        return httpx2.Response(200, json={"items": []})
+
+    async with make_client(handler, time=time) as client:
+        for _ in range(int(DEFAULT_BURST)):
+            await client.list_agents()
+        assert sum(time.sleeps) == 0.0
+        for _ in range(10):
+            await client.list_agents()
+    assert calls == int(DEFAULT_BURST) + 10
+    assert 0.9 <= sum(time.sleeps) <= 1.1

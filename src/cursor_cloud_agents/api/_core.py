@@ -80,6 +80,7 @@ class RequestEngine:
         session: HttpSession,
         *,
         requests_per_second: float,
+        burst: float | None = None,
         clock: Callable[[], float],
         wall_clock: Callable[[], float],
         sleep: Callable[[float], Awaitable[None]],
@@ -90,7 +91,7 @@ class RequestEngine:
         self._wall_clock = wall_clock
         self._sleep = sleep
         self._secret = secret
-        self._bucket = TokenBucket(rate=requests_per_second, now=clock())
+        self._bucket = TokenBucket(rate=requests_per_second, burst=burst, now=clock())
         self.budget = _retry.RetryBudget()
 
     @property

@@ -49,6 +49,10 @@ REPOSITORIES_CACHE_SECONDS = 300.0
 ARTIFACT_TEXT_CAP_BYTES = 5 * 1024 * 1024
 
 
+# One supervision pass over a 500-agent fleet: five list pages and a read of each latest run, plus margin.
+DEFAULT_BURST = 600.0
+
+
 class CursorClient:
     """A typed async client of the Cursor Cloud Agents API v1, with one long-lived connection pool.
 
@@ -62,7 +66,10 @@ class CursorClient:
         artifact_transport: The transport for presigned artifact URLs.
         artifact_host_suffixes: Hosts a presigned URL may point to.
         allow_loopback_artifacts: Accept `http://127.0.0.1`/`localhost` artifact URLs (tests, simulator).
-        requests_per_second: The client-side rate limit (token bucket).
+        requests_per_second: The sustained client-side rate (token bucket refill), 10 by default.
+        burst: How many requests may go at once before the rate applies. The default lets one
+            supervision pass over a 500-agent fleet run at full speed; a runaway loop is still held
+            to `requests_per_second` once the burst is spent.
         clock: Monotonic seconds for the limiter and the repositories cache (injected in tests).
         wall_clock: Unix seconds, for `Retry-After` dates and the stream's connection time.
         sleep: How to wait (injected in tests so nothing really sleeps).
@@ -79,6 +86,7 @@ class CursorClient:
         artifact_host_suffixes: Sequence[str] = (".amazonaws.com",),
         allow_loopback_artifacts: bool = False,
         requests_per_second: float = 10.0,
+        burst: float = DEFAULT_BURST,
         clock: Callable[[], float] | None = None,
         wall_clock: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[None]] | None = None,
@@ -96,6 +104,7 @@ class CursorClient:
         self._engine = RequestEngine(
             session,
             requests_per_second=requests_per_second,
+            burst=burst,
             clock=self._clock,
             wall_clock=self._wall_clock,
             sleep=sleep or anyio.sleep,
