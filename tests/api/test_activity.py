@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cursor_cloud_agents.api import ActivityFold, RawEvent
@@ -63,3 +65,51 @@ async def test_fold_and_per_event_path_agree() -> None:
         slow.last_tool_call,
         slow.background_tasks,
     )
+
+
+def test_thinking_closes_a_message_and_the_next_fragments_start_a_new_one() -> None:
+    """CONTRACT.md §3.11: assistant deltas between other frames belong to separate messages."""
+    fold = _fold_blocks(
+        b'id: 1-0\nevent: assistant\ndata: {"text":"First."}\n\n'
+        b'id: 2-0\nevent: thinking\ndata: {"text":"hmm"}\n\n'
+        b'id: 3-0\nevent: assistant\ndata: {"text":"Second "}\n\n'
+        b'id: 4-0\nevent: assistant\ndata: {"text":"message."}\n\n'
+    )
+    assert fold.last_assistant_text == "Second message."
+
+
+def test_a_launch_is_starting_until_its_shell_id_arrives() -> None:
+    """CONTRACT.md quirk 18: the running frame of a background command has no shell id yet."""
+    fold = ActivityFold()
+    launch = {"callId": "c1", "name": "run_terminal_cmd", "args": {"command": "make", "isBackground": True}}
+    running = json.dumps(launch | {"status": "running"})
+    fold(RawEvent("tool_call", running, "1-0"))
+    assert [task.state for task in fold.background_tasks.values()] == ["starting"]
+    done = json.dumps(launch | {"status": "completed", "result": {"success": {"shellId": "77"}}})
+    fold(RawEvent("tool_call", done, "2-0"))
+    assert [(task.task_id, task.state) for task in fold.background_tasks.values()] == [("77", "running")]
+    poll = json.dumps(
+        {
+            "callId": "c2",
+            "name": "await",
+            "status": "completed",
+            "args": {"taskId": "77"},
+            "result": {"success": {"complete": {}}},
+        }
+    )
+    fold(RawEvent("tool_call", poll, "3-0"))
+    assert fold.background_tasks["77"].state == "complete"
+
+
+def test_errors_results_summaries_and_the_last_id_are_noted() -> None:
+    """CONTRACT.md §3.11: an `error` frame is kept (not an end); `result`/`done` end; heartbeats carry no liveness."""
+    fold = _fold_blocks(
+        b'id: 5-0\nevent: interaction_update\ndata: {"type":"summary-started"}\n\n'
+        b'id: 6-0\nevent: error\ndata: {"code":"stream_unavailable","message":"try later"}\n\n'
+        b'id: 7-0\nevent: result\ndata: {"status":"FINISHED"}\n\n'
+        b"id: 8-0\nevent: heartbeat\ndata: {}\n\n"
+    )
+    assert fold.summarized and not fold.summaries
+    assert fold.error == {"code": "stream_unavailable", "message": "try later"}
+    assert fold.finished and fold.frames == 4
+    assert fold.last_event_id == "7-0"

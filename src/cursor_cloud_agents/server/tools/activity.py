@@ -2,10 +2,10 @@
 
 The API hides what matters most: `FINISHED` only means the agent ended its turn (a background
 command may still run), a RUNNING run's `updatedAt` never moves, an ERROR run carries no cause. The
-stream's replay says more, and this module folds it in one pass, decoding JSON only for the few
-frames it needs: the last assistant message, the last tool call, background commands
-(`run_terminal_cmd` with `isBackground`, then `await` polls on their shell id), and the SDK's
-summary updates. Event ids are millisecond timestamps: the only liveness clock.
+stream's replay says more: the client's `ActivityFold` folds it in one pass (last assistant message,
+last tool call, background commands and their `await` state, summaries, stream errors), and this
+module turns the fold into the compact summary. Event ids are millisecond timestamps: the only
+liveness clock.
 
 `cursor_get_run` calls `summarize` (the signature is the contract between the two modules);
 `cursor_supervise` calls `fold_activity` for many rows under its own progress. A terminal run's
@@ -15,14 +15,14 @@ complete summary is cached for the life of the toolkit, `idle_seconds` recompute
 from __future__ import annotations
 
 import weakref
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
-from cursor_cloud_agents.api import CursorError, RawEvent, StreamError, StreamExpiredError
+from cursor_cloud_agents.api import ActivityFold, CursorError, StreamError, StreamExpiredError
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.toolkit import Toolkit
-from cursor_cloud_agents.server.tools.eventviews import clip, event_time_ms, fragment_text, iso_of_ms
+from cursor_cloud_agents.server.tools.eventviews import clip, event_time_ms, iso_of_ms
 from cursor_cloud_agents.server.tools.waits import with_progress
 
 REPLAY_MAX_BYTES = 16 * 1024 * 1024
@@ -31,118 +31,47 @@ TEXT_CHARS = 500
 COMMAND_CHARS = 120
 MAX_TASKS_SHOWN = 10
 CACHE_SIZE = 512
-_FRAGMENTS_KEPT = 256
 
 
-def _payload(raw: RawEvent) -> dict[str, Any]:
-    try:
-        data = raw.payload()
-    except ValueError:
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    payload = cast(dict[str, Any], data)
-    inner = payload.get("data")
-    if "callId" not in payload and isinstance(inner, dict):
-        return cast(dict[str, Any], inner)  # the SDK's nested tool_call form
-    return payload
+def _tasks_view(fold: ActivityFold) -> list[dict[str, Any]]:
+    return [
+        {"task_id": task.task_id, "command": None if task.command is None else clip(task.command, COMMAND_CHARS)[0],
+         "state": task.state}
+        for task in fold.background_tasks.values()
+    ]  # fmt: skip
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}  # pyright: ignore[reportUnknownVariableType]  # JSON object
+def _last_text(fold: ActivityFold) -> tuple[str | None, bool]:
+    """The end of the last assistant message, and whether it was clipped."""
+    text = fold.last_assistant_text
+    if not text:
+        return None, False
+    return (text, False) if len(text) <= TEXT_CHARS else ("…" + text[-TEXT_CHARS:], True)
+
+
+def summary_of(fold: ActivityFold, *, complete: bool) -> dict[str, Any]:
+    """The summary a fold adds up to, without `idle_seconds` (computed at each read)."""
+    moment = event_time_ms(fold.last_event_id)
+    text, clipped = _last_text(fold)
+    tool = fold.last_tool_call or {}
+    tasks = _tasks_view(fold)
+    error = fold.error
+    return {
+        "last_event_at": None if moment is None else iso_of_ms(moment),
+        "last_text": text,
+        "last_text_clipped": clipped or None,
+        "last_tool": {"name": tool.get("name"), "status": tool.get("status")} if tool else None,
+        "background_tasks": tasks[-MAX_TASKS_SHOWN:] or None,
+        "unfinished_background_tasks": sum(1 for task in tasks if task["state"] != "complete"),
+        "summarized": fold.summarized,
+        "stream_error": None if error is None else {"code": error.get("code"), "message": _short(error)},
+        "complete": complete,
+        "scanned_events": fold.frames,
+    }
 
 
 def _short(error: dict[str, Any]) -> str:
     return clip(str(error.get("message", "")), 200)[0]
-
-
-class ActivityFold:
-    """A replay consumer: keeps only what the summary needs, decoding JSON for few frames."""
-
-    def __init__(self) -> None:
-        self.events = 0
-        self.last_id: str | None = None
-        self.fragments: deque[RawEvent] = deque(maxlen=_FRAGMENTS_KEPT)
-        self.message_closed = False
-        self.last_tool: RawEvent | None = None
-        self.tasks: dict[str, dict[str, str]] = {}
-        self.starting: dict[str, str] = {}
-        self.summarized = False
-        self.finished = False
-        self.error: dict[str, Any] | None = None
-
-    def __call__(self, raw: RawEvent, /) -> None:
-        self.events += 1
-        kind = raw.event
-        if raw.id is not None and kind != "heartbeat":
-            self.last_id = raw.id
-        if kind == "assistant":
-            if self.message_closed:
-                self.fragments.clear()
-                self.message_closed = False
-            self.fragments.append(raw)
-        elif kind == "tool_call":
-            self._tool_call(raw)
-        elif kind == "thinking":
-            self.message_closed = True
-        elif kind == "interaction_update":
-            if not self.summarized and '"summary' in raw.data:
-                self.summarized = str(_payload(raw).get("type", "")).startswith("summary")
-        elif kind in ("result", "done"):
-            self.finished = True
-        elif kind == "error":
-            self.error = _payload(raw)
-
-    def _tool_call(self, raw: RawEvent) -> None:
-        self.message_closed = True
-        self.last_tool = raw
-        if "isBackground" in raw.data or "await" in raw.data:  # cheap test before decoding
-            self._background(_payload(raw))
-
-    def _background(self, call: dict[str, Any]) -> None:
-        args, result = _dict(call.get("args")), _dict(call.get("result"))
-        name, call_id = call.get("name"), str(call.get("callId", ""))
-        if name == "run_terminal_cmd" and args.get("isBackground") is True:
-            command = clip(str(args.get("command", "")), COMMAND_CHARS)[0]
-            shell = _dict(result.get("success")).get("shellId")
-            if shell is None:
-                self.starting[call_id] = command
-                return
-            self.starting.pop(call_id, None)
-            self.tasks[str(shell)] = {"task_id": str(shell), "command": command, "state": "running"}
-        elif name == "await" and call.get("status") == "completed":
-            success = _dict(result.get("success"))
-            state = "running" if "stillRunning" in success else "complete" if "complete" in success else None
-            task_id = str(args.get("taskId", ""))
-            if state is not None and task_id:
-                self.tasks.setdefault(task_id, {"task_id": task_id}).update(state=state)
-
-    def last_text(self) -> tuple[str | None, bool]:
-        """The end of the last assistant message, and whether it was clipped."""
-        text = "".join(fragment_text(raw) for raw in self.fragments)
-        if not text:
-            return None, False
-        return (text, False) if len(text) <= TEXT_CHARS else ("…" + text[-TEXT_CHARS:], True)
-
-    def summary(self, *, complete: bool) -> dict[str, Any]:
-        """The summary without `idle_seconds` (computed at each read)."""
-        moment = event_time_ms(self.last_id)
-        text, clipped = self.last_text()
-        tool = _payload(self.last_tool) if self.last_tool is not None else {}
-        tasks = list(self.tasks.values()) + [{"command": c, "state": "starting"} for c in self.starting.values()]
-        error = self.error
-        return {
-            "last_event_at": None if moment is None else iso_of_ms(moment),
-            "last_text": text,
-            "last_text_clipped": clipped or None,
-            "last_tool": {"name": tool.get("name"), "status": tool.get("status")} if tool else None,
-            "background_tasks": tasks[-MAX_TASKS_SHOWN:] or None,
-            "unfinished_background_tasks": sum(1 for task in tasks if task.get("state") != "complete"),
-            "summarized": self.summarized,
-            "stream_error": None if error is None else {"code": error.get("code"), "message": _short(error)},
-            "complete": complete,
-            "scanned_events": self.events,
-        }
 
 
 @dataclass(frozen=True)
@@ -181,12 +110,13 @@ async def fold_activity(
     except StreamExpiredError:
         return {"activity_error": "STREAM_EXPIRED", "complete": False}
     except StreamError:
-        partial = _Cached(fold.summary(complete=False), event_time_ms(fold.last_id))
+        partial = _Cached(summary_of(fold, complete=False), event_time_ms(fold.last_event_id))
         return _with_idle(kit, partial) | {"activity_error": "UPSTREAM", "interrupted": True}
     except CursorError as exc:
         return {"activity_error": failures.from_api_error(exc).code, "complete": False}
+    # A closed connection proves nothing (it may follow an `error` frame): only the four signals do.
     complete = outcome.ended_by in ("result", "done", "live", "heartbeat")
-    result = _Cached(fold.summary(complete=complete), event_time_ms(fold.last_id))
+    result = _Cached(summary_of(fold, complete=complete), event_time_ms(fold.last_event_id))
     if complete and (terminal or fold.finished) and fold.error is None:
         _remember(kit, key, result)
     return _with_idle(kit, result)
