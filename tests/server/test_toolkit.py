@@ -340,3 +340,22 @@ async def test_a_lone_surrogate_in_agent_text_is_dropped_instead_of_crashing_the
     kit, _ = make_kit()
     data = body(await call(kit, "cursor_surrogate"))
     assert data["result"] == "ab"
+
+
+async def test_an_expected_failure_raised_inside_a_task_group_keeps_its_code() -> None:
+    """Tool contract 4: a tool's own failure is not a bug because it crossed a task group."""
+    kit, _ = make_kit()
+
+    @kit.tool(title="Grouped")
+    async def cursor_grouped() -> dict[str, Any]:
+        """Fail inside a task group."""
+
+        async def fail() -> None:
+            raise api_errors.NotFoundError("agent not found", status_code=404, code="agent_not_found")
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(fail)
+        return {}
+
+    data = body(await call(kit, "cursor_grouped"))
+    assert data["code"] == "NOT_FOUND"

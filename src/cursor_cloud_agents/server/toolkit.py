@@ -185,6 +185,13 @@ def _without_nulls(data: Any) -> Any:
     return data
 
 
+def _single(exc: Exception) -> Exception:
+    """The one error inside a task group's exception group (as many levels deep as it is), else `exc`."""
+    candidate: object = exc  # narrowed on its own, so that `exc` keeps its type
+    grouped = cast(ExceptionGroup[Exception], candidate).exceptions if isinstance(candidate, ExceptionGroup) else ()
+    return _single(grouped[0]) if len(grouped) == 1 else exc
+
+
 def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -297,11 +304,13 @@ class Toolkit:
             arguments = self._validate(strict, raw)
             self._gate(spec, arguments)
             return await self._invoke(spec, arguments)
-        except ToolFailure as failure:
-            return failure.with_ids(call.ids)
-        except api_errors.CursorError as exc:
-            return failures.from_api_error(exc).with_ids(call.ids)
-        except Exception:  # the one top-level guard: a bug in our code, never shown to the model
+        except Exception as raised:  # the one top-level guard
+            exc = _single(raised)
+            if isinstance(exc, ToolFailure):
+                return exc.with_ids(call.ids)
+            if isinstance(exc, api_errors.CursorError):
+                return failures.from_api_error(exc).with_ids(call.ids)
+            # A bug in our code: the traceback goes to the log, never to the model.
             logger.exception("internal error in %s", spec.name)
             return ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}; see the server log.")
 
