@@ -106,10 +106,24 @@ class FaultMiddleware:
         faults = self.faults
         faults.in_flight += 1
         faults.max_in_flight = max(faults.max_in_flight, faults.in_flight)
+        done = False
+
+        def finish() -> None:
+            nonlocal done
+            if not done:
+                done = True
+                faults.in_flight -= 1
+
+        async def watched_receive() -> Message:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                finish()  # the client hung up: its request is over, however long the handler takes to stop
+            return message
+
         try:
-            await self._handle(scope, receive, send)
+            await self._handle(scope, watched_receive, send)
         finally:
-            faults.in_flight -= 1
+            finish()
 
     async def _handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = await _read_body(receive)

@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 import anyio
+from anyio.abc import TaskGroup
 
 from cursor_cloud_agents.api import AgentSummary, CursorError, Run
 from cursor_cloud_agents.server import failures
@@ -60,6 +61,7 @@ class Row:
     charged_cents: float | None = None
     usage_error: str | None = None
     cost_known: bool = field(default=False)
+    replay_queued: bool = False
 
     @property
     def active(self) -> bool:
@@ -103,6 +105,7 @@ class Fleet:
         self.scanned = 0
         self.statuses_read = 0
         self.replays_read = 0
+        self._replays: TaskGroup | None = None
 
     async def _limited(self, request: Callable[[], Awaitable[Any]]) -> Any:
         async with self.limiter:
@@ -113,7 +116,7 @@ class Fleet:
             for row in rows:
                 group.start_soon(work, row)
 
-    async def _read_run(self, row: Row) -> None:
+    async def _read_run(self, row: Row, *, shown: bool = False) -> None:
         run_id = row.agent.latest_run_id
         assert run_id is not None  # only rows with a run are read
         try:
@@ -121,6 +124,15 @@ class Fleet:
         except CursorError as exc:
             row.read_error = failures.from_api_error(exc).code
         self.statuses_read += 1
+        if shown and self._keep(row):
+            self._queue_replay(row)
+
+    def _queue_replay(self, row: Row) -> None:
+        # The limiter serves callers in arrival order and every status of the chunk was queued first,
+        # so a replay only takes a slot no status is waiting for.
+        if self._replays is not None and row.agent.latest_run_id and not row.replay_queued:
+            row.replay_queued = True
+            self._replays.start_soon(self._replay, row)
 
     def _keep(self, row: Row) -> bool:
         if self.query.status == "all":
@@ -135,7 +147,9 @@ class Fleet:
             chunk = candidates[start : start + max(limit - len(self.rows), IN_FLIGHT)]
             start += len(chunk)
             rows = [Row(agent) for _, agent in chunk]
-            await self._each([row for row in rows if row.agent.latest_run_id], self._read_run)
+            # When the whole chunk fits the page, each kept row is sure to be shown as soon as it is read.
+            read = partial(self._read_run, shown=len(chunk) <= limit - len(self.rows))
+            await self._each([row for row in rows if row.agent.latest_run_id], read)
             for (index, _), row in zip(chunk, rows, strict=True):
                 if len(self.rows) < limit and self._keep(row):
                     self.rows.append(row)
@@ -172,19 +186,27 @@ class Fleet:
                 break
         return scan.encode(position)
 
-    async def add_activity(self) -> None:
-        """Each row's activity summary from its replay, 8 at a time."""
+    async def gather(self, limit: int, cursor: str | None, *, activity: bool, usage: bool) -> str | None:
+        """Rows, statuses, then usage and activity: the cursor resuming right after the last row."""
+        next_cursor: str | None = None
+        async with anyio.create_task_group() as replays:
+            self._replays = replays if activity else None
+            next_cursor = await self.collect(limit, cursor)
+            for row in self.rows:
+                self._queue_replay(row)
+            if usage:
+                await self.add_usage()
+        self._replays = None
+        return next_cursor
 
-        async def one(row: Row) -> None:
-            run_id = row.agent.latest_run_id
-            assert run_id is not None
-            terminal = row.run is not None and row.run.is_terminal
-            row.activity = await self._limited(
-                lambda: fold_activity(self.kit, row.agent.id, run_id, terminal=terminal, max_seconds=seconds_left(1e9))
-            )
-            self.replays_read += 1
-
-        await self._each([row for row in self.rows if row.agent.latest_run_id], one)
+    async def _replay(self, row: Row) -> None:
+        run_id = row.agent.latest_run_id
+        assert run_id is not None
+        terminal = row.run is not None and row.run.is_terminal
+        row.activity = await self._limited(
+            lambda: fold_activity(self.kit, row.agent.id, run_id, terminal=terminal, max_seconds=seconds_left(1e9))
+        )
+        self.replays_read += 1
 
     async def add_usage(self) -> None:
         """Each agent's charged cents, 8 at a time."""

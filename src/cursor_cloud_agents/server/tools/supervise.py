@@ -3,7 +3,7 @@
 Which agents are running, which are stuck, which ended with a background job still going, and what
 each last did: the API answers none of these directly (no listing of runs across agents, a frozen
 `updatedAt`, no end-of-replay marker). The scan, the 8-at-a-time reads and the summary live in
-`fleet.py`; statuses are all read before any replay, so a slow replay never costs a row its status.
+`fleet.py`; every status is queued before any replay, so a slow replay never costs a row its status.
 """
 
 from __future__ import annotations
@@ -50,12 +50,7 @@ def register(kit: Toolkit) -> None:
         fleet = Fleet(kit, Query(status, name, pr_url, include_archived))
 
         async def work() -> str | None:
-            next_cursor = await fleet.collect(limit, cursor)
-            if usage:
-                await fleet.add_usage()
-            if activity:
-                await fleet.add_activity()
-            return next_cursor
+            return await fleet.gather(limit, cursor, activity=activity, usage=usage)
 
         describe = lambda: f"{fleet.statuses_read} runs and {fleet.replays_read} replays read"  # noqa: E731
         next_cursor = await with_progress(work, describe)
