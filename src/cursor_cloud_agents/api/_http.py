@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import functools
 import ssl
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -288,20 +288,12 @@ class OpenStream:
         """
         self._check_sse()
         decoder = FrameDecoder(self._max_event_size)
-        try:
+        with self._stream_errors(FrameTooLargeError):
             async for chunk in self._response.aiter_bytes():
                 batch = decoder.feed_blocks(chunk)
                 if batch is not None:
                     self.last_event_id = batch.last_id(end=len(batch.blocks)) or self.last_event_id
                     yield batch
-        except FrameTooLargeError as exc:
-            raise StreamError(
-                f"stream refused: {exc}", last_event_id=self.last_event_id, request_id=self.request_id
-            ) from None
-        except httpx2.TransportError as exc:
-            raise StreamError(
-                f"the stream broke ({type(exc).__name__})", last_event_id=self.last_event_id, request_id=self.request_id
-            ) from None
 
     async def events(self) -> AsyncIterator[RawEvent]:
         """The stream's events, each at most `max_event_size` bytes, decoded by httpx2's SSE parser.
@@ -318,13 +310,19 @@ class OpenStream:
                 request_id=self.request_id,
             )
         source = httpx2.EventSource(self._response, max_event_size=self._max_event_size)
-        try:
+        with self._stream_errors(httpx2.SSEError):
             async for sse in source:
                 # httpx2 carries the last id seen onto frames without one (the SSE "last event id" buffer).
                 event_id = sse.id or None
                 self.last_event_id = event_id
                 yield RawEvent(sse.event, sse.data, event_id)
-        except httpx2.SSEError as exc:
+
+    @contextmanager
+    def _stream_errors(self, too_large: type[Exception]) -> Generator[None, None, None]:
+        """Turn a broken connection or an oversized event into a StreamError that says where to resume."""
+        try:
+            yield
+        except too_large as exc:
             raise StreamError(
                 f"stream refused: {exc}", last_event_id=self.last_event_id, request_id=self.request_id
             ) from None

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field
-
-from cursor_cloud_agents.api.models.common import WireModel
+from cursor_cloud_agents.api.models.common import AutoCreatePR, WireModel
 from cursor_cloud_agents.api.models.runs import Run
 
 AGENT_STATUSES = ("ACTIVE", "IDLE", "ARCHIVED")
@@ -47,11 +45,7 @@ class Agent(AgentSummary):
 
     repos: list[RepoRef] | None = None
     work_on_current_branch: bool | None = None
-    auto_create_pr: bool | None = Field(
-        default=None,
-        validation_alias=AliasChoices("autoCreatePR", "auto_create_pr"),
-        serialization_alias="autoCreatePR",
-    )
+    auto_create_pr: AutoCreatePR = None
     skip_reviewer_request: bool | None = None
     open_as_cursor_github_app: bool | None = None
     metadata: dict[str, str] | None = None

@@ -6,9 +6,9 @@ Answers accept unknown fields (the vendor adds fields in a beta) and keep option
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 T = TypeVar("T")
@@ -37,3 +37,13 @@ class Page(WireModel, Generic[T]):
     """The items of this page (may be fewer than the limit even when more pages follow)."""
     next_cursor: str | None = None
     """Opaque cursor of the next page; None at the end."""
+
+
+AutoCreatePR = Annotated[
+    bool | None,
+    Field(
+        validation_alias=AliasChoices("autoCreatePR", "auto_create_pr"),
+        serialization_alias="autoCreatePR",
+    ),
+]
+"""`autoCreatePR`: the one field whose acronym the camelCase alias generator would spell `autoCreatePr`."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import Field
 
-from cursor_cloud_agents.api.models.common import RequestModel
+from cursor_cloud_agents.api.models.common import AutoCreatePR, RequestModel
 
 
 class ImageDimension(RequestModel):
@@ -94,11 +94,7 @@ class CreateAgentRequest(RequestModel):
     env: EnvSpec | None = None
     repos: list[RepoSpec] | None = Field(default=None, max_length=20)
     work_on_current_branch: bool | None = None
-    auto_create_pr: bool | None = Field(
-        default=None,
-        validation_alias=AliasChoices("autoCreatePR", "auto_create_pr"),
-        serialization_alias="autoCreatePR",
-    )
+    auto_create_pr: AutoCreatePR = None
     skip_reviewer_request: bool | None = None
     env_vars: dict[str, str] | None = None
     mcp_servers: list[McpServerSpec] | None = Field(default=None, max_length=50)
