@@ -98,7 +98,10 @@ async def open_harness(
         await anyio.lowlevel.checkpoint()
 
     async with serve(world, faults=faults) as sim:
-        api = CursorClient(sim.base_url, api_key, allow_loopback_artifacts=True, sleep=advance)
+        # The client's caches, limiter and stream connection time run on the world's clock too.
+        api = CursorClient(
+            sim.base_url, api_key, allow_loopback_artifacts=True, clock=clock.now, wall_clock=clock.now, sleep=advance
+        )
 
         @asynccontextmanager
         async def borrow() -> AsyncGenerator[CursorClient, None]:
