@@ -72,7 +72,7 @@ LONG_TASK = "Also write a CONTRIBUTING guide [sim:seconds=120]"
 REDIRECT = "Drop that; add a LICENSE file instead [sim:seconds=120]"
 
 
-async def _story(walk: Walk) -> None:
+async def story(walk: Walk) -> None:
     """Account, models, create, wait, result, usage, follow-up, replace, cancel, archive, delete."""
     await walk.call("cursor_get_account")
     await walk.call("cursor_list_models")
@@ -101,7 +101,7 @@ async def _walk() -> int:
         tools = await client.list_tools()
         _say(f"tools/list → {len(tools.tools)} tools: {', '.join(tool.name for tool in tools.tools)}")
         walk = Walk(client)
-        await _story(walk)
+        await story(walk)
         _say(
             f"Done in {time.perf_counter() - started:.1f} s; largest result {walk.largest} bytes; {walk.errors} errors."
         )
