@@ -31,15 +31,14 @@ from typing import TYPE_CHECKING, Any, cast
 import anyio
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools.base import Tool
-from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel
 
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.server import arguments, failures
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.untrusted import clean_data
 
@@ -130,51 +129,6 @@ def current_call() -> Call:
     return call
 
 
-class _RawArguments(ArgModelBase):
-    """Hands the arguments to our guard untouched, so that our strict model is the one that judges them."""
-
-    model_config = ConfigDict(extra="allow")
-
-    def model_dump_one_level(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
-
-
-def _strict_model(tool: Tool) -> type[BaseModel]:
-    base = tool.fn_metadata.arg_model
-    config = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
-    return type(base.__name__, (base,), {"model_config": config, "__module__": __name__})
-
-
-def _compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """The input schema as clients read best: references inlined, `X | None` shown as X, no generated titles.
-
-    Omitting an optional argument is how a caller says "none", so the null alternative only costs
-    catalogue bytes; the strict model still accepts an explicit null.
-    """
-    definitions: dict[str, Any] = schema.get("$defs", {})
-    return _compact_node({key: value for key, value in schema.items() if key != "$defs"}, definitions)
-
-
-def _compact_node(node: Any, definitions: dict[str, Any]) -> Any:
-    if isinstance(node, list):
-        return [_compact_node(item, definitions) for item in node]  # pyright: ignore[reportUnknownVariableType]  # JSON schema
-    if not isinstance(node, dict):
-        return node
-    node = cast(dict[str, Any], node)
-    if "$ref" in node:
-        return _compact_node(definitions[node["$ref"].rsplit("/", 1)[-1]], definitions)
-    alternatives: list[Any] = node.get("anyOf", [])
-    kept = [option for option in alternatives if option != {"type": "null"}]
-    if alternatives and len(kept) == 1:
-        merged = {key: value for key, value in node.items() if key != "anyOf"} | kept[0]
-        return _compact_node(merged, definitions)
-    return {
-        key: _compact_node(value, definitions)
-        for key, value in node.items()
-        if not (key == "title" and isinstance(value, str)) and not (key == "default" and value is None)
-    }
-
-
 def _without_nulls(data: Any) -> Any:
     if isinstance(data, BaseModel):
         data = data.model_dump(mode="json", exclude_none=True)
@@ -194,16 +148,6 @@ def _single(exc: Exception) -> Exception:
 
 def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def _validation_failure(exc: ValidationError) -> ToolFailure:
-    # Messages only name fields and rules: input values may hold secrets (env_vars).
-    problems: list[str] = []
-    for error in exc.errors(include_url=False, include_input=False):
-        where = ".".join(str(part) for part in error["loc"]) or "arguments"
-        rule = "unknown argument" if error["type"] == "extra_forbidden" else error["msg"]
-        problems.append(f"{where}: {rule}")
-    return ToolFailure(failures.VALIDATION, "Invalid arguments, nothing was sent: " + "; ".join(problems))
 
 
 class Toolkit:
@@ -261,10 +205,10 @@ class Toolkit:
 
     def _build_one(self, spec: ToolSpec) -> Tool:
         tool = Tool.from_function(spec.fn, name=spec.name, annotations=spec.annotations(), structured_output=False)
-        strict = _strict_model(tool)
-        tool.parameters = _compact_schema(strict.model_json_schema(by_alias=True))
+        strict = arguments.strict_model(tool)
+        tool.parameters = arguments.compact_schema(strict.model_json_schema(by_alias=True))
         tool.description = " ".join((spec.fn.__doc__ or "").split())
-        tool.fn_metadata.arg_model = _RawArguments
+        tool.fn_metadata.arg_model = arguments.RawArguments
 
         async def guarded(ctx: Context, **arguments: Any) -> CallToolResult:
             return await self._run(spec, strict, ctx, arguments)
@@ -301,9 +245,9 @@ class Toolkit:
     ) -> dict[str, Any] | ToolFailure:
         """The success payload, or the failure for anything expected to go wrong."""
         try:
-            arguments = self._validate(strict, raw)
-            self._gate(spec, arguments)
-            return await self._invoke(spec, arguments)
+            validated = arguments.validate(strict, raw)
+            self._gate(spec, validated)
+            return await self._invoke(spec, validated)
         except Exception as raised:  # the one top-level guard
             exc = _single(raised)
             if isinstance(exc, ToolFailure):
@@ -313,13 +257,6 @@ class Toolkit:
             # A bug in our code: the traceback goes to the log, never to the model.
             logger.exception("internal error in %s", spec.name)
             return ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}; see the server log.")
-
-    def _validate(self, strict: type[BaseModel], raw: dict[str, Any]) -> dict[str, Any]:
-        try:
-            model = strict.model_validate_json(json.dumps(raw))
-        except ValidationError as exc:
-            raise _validation_failure(exc) from None
-        return {name: getattr(model, name) for name in type(model).model_fields}
 
     def _gate(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
         if spec.access is Access.READ:
