@@ -96,7 +96,12 @@ VARIABLES: tuple[Variable, ...] = (
     Variable(
         "CURSOR_MCP_ARTIFACT_HOSTS", ".amazonaws.com", "Comma-separated host suffixes allowed for artifact downloads."
     ),
-    Variable("CURSOR_MCP_STATE_DIR", "~/.local/state/cursor-cloud-agents", "Where the server keeps local state."),
+    Variable(
+        "CURSOR_MCP_STATE_DIR",
+        "~/.local/state/cursor-cloud-agents",
+        "Where the server keeps its journal of "
+        "paid creations, so a lost answer is never paid twice (no prompt, no secret in it).",
+    ),
 )
 
 _PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\{env:[^}]*\}")
@@ -129,7 +134,7 @@ class Settings:
     max_call_seconds: float = 55.0
     max_result_bytes: int = 38_000
     artifact_hosts: tuple[str, ...] = (".amazonaws.com",)
-    state_dir: Path = Path("~/.local/state/cursor-cloud-agents").expanduser()
+    state_dir: Path | None = None  # None: state kept in memory only (from_env always names a folder)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:

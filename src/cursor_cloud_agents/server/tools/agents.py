@@ -19,7 +19,6 @@ from pydantic import AfterValidator, Field
 
 from cursor_cloud_agents.api import (
     Agent,
-    AgentIdConflictError,
     AgentSummary,
     CreateAgentRequest,
     CreatedAgent,
@@ -28,10 +27,11 @@ from cursor_cloud_agents.api import (
     Prompt,
     ids,
 )
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.server.journal import CreationJournal
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 from cursor_cloud_agents.server.tools import creation, model_check, scan
 from cursor_cloud_agents.server.tools.creation import RepoInput
+from cursor_cloud_agents.server.tools.paid import create_once
 from cursor_cloud_agents.server.tools.params import AgentId, PageCursor, PageLimit
 
 # A real create took more than 40 s (CONTRACT.md quirk 16); the toolkit caps this at the call limit.
@@ -137,18 +137,6 @@ def created_view(created: CreatedAgent, model: dict[str, Any] | None) -> dict[st
     }
 
 
-async def send_create(kit: Toolkit, request: CreateAgentRequest) -> CreatedAgent:
-    """POST the creation once; an id conflict means an earlier attempt with this id created the agent."""
-    try:
-        return await kit.api.create_agent(request)
-    except AgentIdConflictError as exc:
-        raise ToolFailure(
-            "CONFLICT", f"Agent {request.agent_id} already exists: an earlier call with this agent_id created it, "
-            "so nothing new was created. Read it with cursor_get_agent.",
-            agent_id=request.agent_id, http_status=exc.status_code,
-        ) from None  # fmt: skip
-
-
 async def resolve_by_read(kit: Toolkit, agent_id: str, unknown: MutationOutcomeUnknownError, *, want: str) -> None:
     """After a lost answer to archive, unarchive or delete: return if a read shows it happened, else re-raise."""
     try:
@@ -201,6 +189,8 @@ def _register_reads(kit: Toolkit) -> None:
 
 
 def _register_create(kit: Toolkit) -> None:
+    journal = CreationJournal(kit.settings.state_dir)
+
     @kit.tool(title="Create agent", access=Access.WRITE, idempotent=False, budget=lambda _args: CREATE_BUDGET)
     async def cursor_create_agent(
         prompt: Text,
@@ -237,7 +227,8 @@ def _register_create(kit: Toolkit) -> None:
             prompt=Prompt(text=prompt), agent_id=minted, name=name, model=model, env=env, repos=repos or None,
             work_on_current_branch=False, auto_create_pr=auto_create_pr, env_vars=variables.values or None,
         )  # fmt: skip
-        return created_view(await send_create(kit, request), model_check.describe(model))
+        created = await create_once(kit, journal, request)
+        return created if isinstance(created, dict) else created_view(created, model_check.describe(model))
 
 
 def _register_cleanup(kit: Toolkit) -> None:

@@ -1,0 +1,107 @@
+"""A journal of paid creations, kept on disk, so that an answer lost on the way back is never paid twice.
+
+The agent id is minted before the POST and every answer carries it, even `MUTATION_OUTCOME_UNKNOWN`.
+But an answer can be lost before it reaches the model at all: the client cancels the call, or the
+server process dies, while the POST is on its way. The model then knows no id, and a retry would mint
+a new one and pay again. So each creation is written (and flushed) before it is sent, with its state
+`sent`, and settled `done` or `failed` when the answer comes. An identical creation (same
+fingerprint) asked again while an earlier one is still `sent` is first resolved by reading.
+
+The journal holds no prompt and no secret: a digest of the request (the agent id left out, and
+`env_vars` reduced to their names), the minted id, the name, a time and a state. Entries older than
+the window are dropped. Without a state directory it lives in memory only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger("cursor_cloud_agents.journal")
+
+WINDOW_SECONDS = 600.0
+"""How long an unsettled creation is remembered: a retry comes within minutes, not hours."""
+FILE_NAME = "creations.jsonl"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One creation as the journal knows it."""
+
+    at: float
+    fingerprint: str
+    agent_id: str | None
+    name: str | None
+    state: str  # "sent", "done" or "failed"
+
+
+def fingerprint(body: dict[str, Any]) -> str:
+    """A digest of a creation request: what makes two requests the same creation."""
+    same = {key: value for key, value in body.items() if key != "agentId"}
+    if isinstance(same.get("envVars"), dict):
+        same["envVars"] = sorted(same["envVars"])  # names only: values are secrets and never hashed
+    return hashlib.sha256(json.dumps(same, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class CreationJournal:
+    """Append-only lines of attempts; the latest line of a fingerprint is its state."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self._path = None if directory is None else directory / FILE_NAME
+        self._latest: dict[str, Attempt] = {}
+        self._load()
+
+    def unsettled(self, print_: str, now: float) -> Attempt | None:
+        """The earlier attempt of this creation whose answer never came, if it is recent."""
+        attempt = self._latest.get(print_)
+        if attempt is None or attempt.state != "sent" or now - attempt.at > WINDOW_SECONDS:
+            return None
+        return attempt
+
+    def write(self, attempt: Attempt) -> None:
+        """Record an attempt (flushed to disk before this returns, when there is a disk)."""
+        self._latest[attempt.fingerprint] = attempt
+        if self._path is None:
+            return
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            descriptor = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            with os.fdopen(descriptor, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(asdict(attempt)) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            # The creation still goes out: the journal guards against a lost answer, it must not block work.
+            logger.warning("creation journal not written (%s): kept in memory only", type(exc).__name__)
+
+    def _load(self) -> None:
+        if self._path is None or not self._path.exists():
+            return
+        try:
+            lines = self._path.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            logger.warning("creation journal not read (%s)", type(exc).__name__)
+            return
+        for line in lines:
+            try:
+                attempt = Attempt(**json.loads(line))
+            except (ValueError, TypeError):
+                continue  # a torn last line after a crash: the lines before it still count
+            self._latest[attempt.fingerprint] = attempt
+        self._compact(max((a.at for a in self._latest.values()), default=0.0))
+
+    def _compact(self, newest: float) -> None:
+        """Keep only recent fingerprints, so the file never grows without bound."""
+        kept = {key: a for key, a in self._latest.items() if newest - a.at <= WINDOW_SECONDS}
+        if len(kept) == len(self._latest) or self._path is None:
+            return
+        self._latest = kept
+        temporary = self._path.with_suffix(".tmp")
+        temporary.write_text("".join(json.dumps(asdict(a)) + "\n" for a in kept.values()), encoding="utf-8")
+        temporary.chmod(0o600)
+        temporary.replace(self._path)
