@@ -189,7 +189,8 @@ def _register_reads(kit: Toolkit) -> None:
 
 
 def _register_create(kit: Toolkit) -> None:
-    journal = CreationJournal(kit.settings.state_dir)
+    # Simulated agents never enter the journal of real ones: in simulated mode it stays in memory.
+    journal = CreationJournal(None if kit.settings.simulated else kit.settings.state_dir)
 
     @kit.tool(title="Create agent", access=Access.WRITE, idempotent=False, budget=lambda _args: CREATE_BUDGET)
     async def cursor_create_agent(
