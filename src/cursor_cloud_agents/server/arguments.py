@@ -55,7 +55,8 @@ def _compact_node(node: Any, definitions: dict[str, Any]) -> Any:
     alternatives: list[Any] = node.get("anyOf", [])
     kept = [option for option in alternatives if option != {"type": "null"}]
     if alternatives and len(kept) == 1:
-        merged = {key: value for key, value in node.items() if key != "anyOf"} | kept[0]
+        # The field's own keys (its description above all) win over those of the type it wraps.
+        merged = kept[0] | {key: value for key, value in node.items() if key != "anyOf"}
         return _compact_node(merged, definitions)
     return {
         key: _compact_node(value, definitions)
