@@ -1,7 +1,8 @@
 """The command line and composition root: the only module that knows the server, the client and the simulator.
 
 Bare, `cursor-cloud-agents` serves MCP on stdio (what clients start). `demo` walks the tools through a
-real MCP client against the embedded simulator; `simulate` serves the simulator on loopback.
+real MCP client against the embedded simulator; `simulate` serves the simulator on loopback; `doctor`
+checks the settings and one call; `config CLIENT` prints the registration for a client.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import anyio
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.api.client import CursorClient
+from cursor_cloud_agents.clients import CLIENTS, command_path, snippet
 from cursor_cloud_agents.config import ConfigError, Settings, is_loopback_host
+from cursor_cloud_agents.doctor import diagnose
 from cursor_cloud_agents.logs import setup_logging
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import build_server
@@ -38,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("demo", help="walk the tools through a real MCP client against the embedded simulator")
+    commands.add_parser("doctor", help="check the settings and one call to Cursor; prints no secret")
+    config = commands.add_parser("config", help="print the registration of this server for an MCP client")
+    config.add_argument("client", choices=CLIENTS, help="the client to register the server in")
     simulate = commands.add_parser("simulate", help="serve the Cursor API simulator on 127.0.0.1 until interrupted")
     simulate.add_argument("--port", type=int, default=0, help="port to listen on (default: any free port)")
     simulate.add_argument(
@@ -57,6 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_demo()
         if args.command == "simulate":
             return _simulate(args.port, args.scenario, args.speed)
+        if args.command == "doctor":
+            return anyio.run(diagnose, os.environ, open_client, sys.stdout.write)
+        if args.command == "config":
+            return _config(args.client)
         return _serve()
     except ConfigError as exc:
         sys.stderr.write(f"cursor-cloud-agents: {exc}\n")
@@ -111,6 +121,12 @@ async def _open_simulated_client() -> AsyncGenerator[CursorClient, None]:
     world = build_scenario("demo", RealClock())
     async with serve(world) as sim, CursorClient(sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True) as c:
         yield c
+
+
+def _config(client: str) -> int:
+    found = snippet(client, command_path())
+    sys.stdout.write(f"# {found.where}\n{found.text}\n# then check: {found.check}\n")
+    return 0
 
 
 def _simulate(port: int, scenario: str, speed: float) -> int:

@@ -1,0 +1,67 @@
+"""Registration snippets for the four clients, printed by `cursor-cloud-agents config CLIENT`.
+
+Each snippet names the server by the absolute path of this command (a client started from a desktop
+launcher may not have the shell's PATH), passes the key from the client's own environment (never
+written into a file), and starts with writes off: the user turns them on knowingly.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+SERVER_NAME = "cursor"
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """Where a client's configuration goes, what to put there, and how to check it took."""
+
+    where: str
+    text: str
+    check: str
+
+
+def command_path() -> str:
+    """The absolute path of this command, as a client should start it."""
+    found = shutil.which("cursor-cloud-agents")
+    if found:
+        return str(Path(found).resolve())
+    return str(Path(sys.argv[0]).resolve())
+
+
+def _json(data: object) -> str:
+    return json.dumps(data, indent=2)
+
+
+def snippet(client: str, command: str) -> Snippet:
+    """The registration of this server for `client` (claude, codex, opencode or cursor)."""
+    writes_off = {"CURSOR_MCP_ALLOW_WRITES": "0"}
+    if client == "claude":
+        server = {"type": "stdio", "command": command, "env": {"CURSOR_API_KEY": "${CURSOR_API_KEY}"} | writes_off}
+        text = _json({"mcpServers": {SERVER_NAME: server}})
+        return Snippet(".mcp.json in your project (merge into mcpServers)", text, "claude mcp list, then /mcp")
+    if client == "codex":
+        text = (
+            f"[mcp_servers.{SERVER_NAME}]\ncommand = {json.dumps(command)}\n"
+            'env_vars = ["CURSOR_API_KEY"]  # Codex passes only the variables listed here\n'
+            'env = { CURSOR_MCP_ALLOW_WRITES = "0" }\ntool_timeout_sec = 100\n'
+        )
+        return Snippet("~/.codex/config.toml", text, "codex mcp list")
+    if client == "opencode":
+        server = {"type": "local", "command": [command], "enabled": True, "timeout": 100_000,
+                  "environment": {"CURSOR_API_KEY": "{env:CURSOR_API_KEY}"} | writes_off}  # fmt: skip
+        data = {"$schema": "https://opencode.ai/config.json", "mcp": {SERVER_NAME: server}}
+        return Snippet("opencode.json in your project (merge into mcp)", _json(data), "opencode debug config")
+    if client == "cursor":
+        server = {"command": command, "env": {"CURSOR_API_KEY": "${env:CURSOR_API_KEY}"} | writes_off}
+        text = _json({"mcpServers": {SERVER_NAME: server}})
+        check = f"cursor-agent mcp enable {SERVER_NAME} && cursor-agent mcp list-tools {SERVER_NAME}"
+        return Snippet(".cursor/mcp.json in your project (merge into mcpServers)", text, check)
+    raise ValueError(f"unknown client {client!r}: claude, codex, opencode or cursor")
+
+
+CLIENTS = ("claude", "codex", "opencode", "cursor")
