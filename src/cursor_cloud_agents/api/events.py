@@ -56,7 +56,7 @@ class RawEvent:
 
 class _Event(WireModel):
     # Payload keys only by their wire (camelCase) name, so no payload key can set `event_id`.
-    model_config = ConfigDict(populate_by_name=False)
+    model_config = ConfigDict(populate_by_name=False, defer_build=True)
 
     event: ClassVar[str] = "message"
     event_id: str | None = None

@@ -29,9 +29,16 @@ class RawArguments(ArgModelBase):
 
 
 def strict_model(tool: Tool) -> type[BaseModel]:
+    """A strict copy of the tool's argument model, built on the tool's first call (not at start-up)."""
     base = tool.fn_metadata.arg_model
-    config = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
+    config = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True, defer_build=True)
     return type(base.__name__, (base,), {"model_config": config, "__module__": __name__})
+
+
+def advertised_schema(tool: Tool) -> dict[str, Any]:
+    """The schema of the strict model, from the one the SDK already built: strictness adds no keyword but
+    `additionalProperties: false`."""
+    return compact_schema(tool.parameters | {"additionalProperties": False})
 
 
 def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:

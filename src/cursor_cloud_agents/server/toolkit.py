@@ -206,7 +206,7 @@ class Toolkit:
     def _build_one(self, spec: ToolSpec) -> Tool:
         tool = Tool.from_function(spec.fn, name=spec.name, annotations=spec.annotations(), structured_output=False)
         strict = arguments.strict_model(tool)
-        tool.parameters = arguments.compact_schema(strict.model_json_schema(by_alias=True))
+        tool.parameters = arguments.advertised_schema(tool)
         tool.description = " ".join((spec.fn.__doc__ or "").split())
         tool.fn_metadata.arg_model = arguments.RawArguments
 

@@ -17,13 +17,14 @@ T = TypeVar("T")
 class WireModel(BaseModel):
     """An object the API sends: camelCase on the wire, snake_case in Python, unknown fields kept."""
 
-    model_config = ConfigDict(extra="allow", alias_generator=to_camel, populate_by_name=True)
+    # defer_build: validators are built on first use, so start-up does not pay for models not yet needed.
+    model_config = ConfigDict(extra="allow", alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
 
 class RequestModel(BaseModel):
     """An object we send: unknown keywords refused (a typo fails here, not on a paid call)."""
 
-    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
     def wire(self) -> dict[str, Any]:
         """The JSON body: camelCase keys, only the fields that were set, never a null."""
