@@ -8,12 +8,15 @@ from pathlib import Path
 import anyio
 
 from cursor_cloud_agents.catalogue import list_tools
+from cursor_cloud_agents.server import schemacache
 
 SNAPSHOT = Path(__file__).resolve().parent.parent / "tests" / "snapshots" / "tools_list.json"
 
 
 async def main() -> None:
-    SNAPSHOT.write_text(json.dumps(await list_tools(), indent=1, ensure_ascii=False) + "\n")
+    tools = await list_tools(cached=False)
+    SNAPSHOT.write_text(json.dumps(tools, indent=1, ensure_ascii=False) + "\n")
+    schemacache.write({tool["name"]: tool["inputSchema"] for tool in tools})
 
 
 if __name__ == "__main__":

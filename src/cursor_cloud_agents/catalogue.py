@@ -12,9 +12,12 @@ from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_toolkit
 
 
-async def list_tools(settings: Settings | None = None) -> list[dict[str, Any]]:
-    """Every tool in wire form (camelCase, no nulls), as a client lists them over JSON-RPC."""
+async def list_tools(settings: Settings | None = None, *, cached: bool = True) -> list[dict[str, Any]]:
+    """Every tool in wire form (camelCase, no nulls), as a client lists them over JSON-RPC.
+
+    `cached=False` builds every schema from the code, ignoring the schema cache.
+    """
     kit = build_toolkit(settings or Settings(), Redactor())
-    async with Client(MCPServer("catalogue", tools=kit.build()), mode="legacy") as client:
+    async with Client(MCPServer("catalogue", tools=kit.build(cached=cached)), mode="legacy") as client:
         listed = await client.list_tools()
     return [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in listed.tools]

@@ -20,7 +20,6 @@ from cursor_cloud_agents import __version__
 from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.clients import CLIENTS, command_path, snippet
 from cursor_cloud_agents.config import ConfigError, Settings, is_loopback_host
-from cursor_cloud_agents.doctor import diagnose
 from cursor_cloud_agents.logs import setup_logging
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import build_server
@@ -64,6 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "simulate":
             return _simulate(args.port, args.scenario, args.speed)
         if args.command == "doctor":
+            from cursor_cloud_agents.doctor import diagnose  # the commands load what only they need
+
             return anyio.run(diagnose, os.environ, open_client, sys.stdout.write)
         if args.command == "config":
             return _config(args.client)

@@ -9,10 +9,11 @@ and nothing is sent. The advertised schema is the strict one, made compact for t
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, cast
 
 from mcp.server.mcpserver.tools.base import Tool
-from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, func_metadata
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cursor_cloud_agents.server import failures
@@ -28,11 +29,19 @@ class RawArguments(ArgModelBase):
         return dict(self.model_extra or {})
 
 
-def strict_model(tool: Tool) -> type[BaseModel]:
-    """A strict copy of the tool's argument model, built on the tool's first call (not at start-up)."""
-    base = tool.fn_metadata.arg_model
-    config = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True, defer_build=True)
-    return type(base.__name__, (base,), {"model_config": config, "__module__": __name__})
+class StrictArguments:
+    """The strict argument model of a tool function, built on the tool's first call (not at start-up)."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self._fn = fn
+        self._model: type[BaseModel] | None = None
+
+    def model(self) -> type[BaseModel]:
+        if self._model is None:
+            base = func_metadata(self._fn, structured_output=False).arg_model
+            config = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
+            self._model = type(base.__name__, (base,), {"model_config": config, "__module__": __name__})
+        return self._model
 
 
 def advertised_schema(tool: Tool) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, cast
 import anyio
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools.base import Tool
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel
 
@@ -38,7 +39,7 @@ from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import arguments, failures
+from cursor_cloud_agents.server import arguments, failures, schemacache
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.untrusted import clean_data
 
@@ -199,24 +200,31 @@ class Toolkit:
 
         return register
 
-    def build(self) -> list[Tool]:
-        """The SDK tools, each running through the guard."""
-        return [self._build_one(spec) for spec in self.specs]
+    def build(self, *, cached: bool = True) -> list[Tool]:
+        """The SDK tools, each running through the guard; `cached=False` builds every schema afresh."""
+        schemas = schemacache.load() if cached else {}
+        return [self._build_one(spec, schemas.get(spec.name)) for spec in self.specs]
 
-    def _build_one(self, spec: ToolSpec) -> Tool:
-        tool = Tool.from_function(spec.fn, name=spec.name, annotations=spec.annotations(), structured_output=False)
-        strict = arguments.strict_model(tool)
-        tool.parameters = arguments.advertised_schema(tool)
-        tool.description = " ".join((spec.fn.__doc__ or "").split())
-        tool.fn_metadata.arg_model = arguments.RawArguments
+    def _build_one(self, spec: ToolSpec, schema: dict[str, Any] | None) -> Tool:
+        if schema is None:
+            described = Tool.from_function(spec.fn, name=spec.name, structured_output=False)
+            schema = arguments.advertised_schema(described)
+        strict = arguments.StrictArguments(spec.fn)
 
-        async def guarded(ctx: Context, **arguments: Any) -> CallToolResult:
-            return await self._run(spec, strict, ctx, arguments)
+        async def guarded(ctx: Context, **raw: Any) -> CallToolResult:
+            return await self._run(spec, strict.model(), ctx, raw)
 
-        tool.fn = guarded
-        tool.context_kwarg = "ctx"
-        tool.is_async = True
-        return tool
+        return Tool(
+            fn=guarded,
+            name=spec.name,
+            title=None,  # the title travels in the annotations, as clients read it there
+            description=" ".join((spec.fn.__doc__ or "").split()),
+            parameters=schema,
+            fn_metadata=FuncMetadata(arg_model=arguments.RawArguments),
+            is_async=True,
+            context_kwarg="ctx",
+            annotations=spec.annotations(),
+        )
 
     async def _run(self, spec: ToolSpec, strict: type[BaseModel], ctx: Context, raw: dict[str, Any]) -> CallToolResult:
         async def report(progress: float, message: str) -> None:
