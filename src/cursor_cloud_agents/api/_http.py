@@ -302,13 +302,7 @@ class OpenStream:
             IncompatibleResponseError: the answer is not `text/event-stream`.
             StreamError: the connection broke, or an event went past the size cap.
         """
-        content_type = self.headers.get("content-type", "").partition(";")[0].strip().lower()
-        if content_type != "text/event-stream":
-            raise IncompatibleResponseError(
-                f"expected text/event-stream, got {content_type[:60]!r}",
-                status_code=self.status,
-                request_id=self.request_id,
-            )
+        self._check_sse()
         source = httpx2.EventSource(self._response, max_event_size=self._max_event_size)
         with self._stream_errors(httpx2.SSEError):
             async for sse in source:
