@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from cursor_cloud_agents.server.tools import textcache
 from cursor_cloud_agents.simulator import ArtifactSpec, Fault, Faults, ManualClock, Quirks, RunScript, World
 from tests.tools.conftest import Harness, OpenHarness
 
@@ -156,6 +157,20 @@ async def test_a_text_artifact_is_read_in_pages_that_fit_the_cap(harness_factory
         downloads = [r for r in h.requests("GET") if r.path.startswith("/sim/artifacts/")]
     assert "".join(pages) == artifact_content(path, size)
     assert len(pages) >= 6 and all("authorization" not in r.headers for r in downloads)
+    assert len(downloads) == 1, "reading page by page downloads the file once"
+
+
+async def test_an_artifact_read_again_after_a_few_minutes_is_downloaded_afresh(harness_factory: OpenHarness) -> None:
+    """The kept copy is short-lived: a later read sees the file as it is then."""
+    path, size = "artifacts/report.md", 3_000
+    world, agent_id = world_with(RunScript(artifacts=(ArtifactSpec(path, size),)))
+    async with harness_factory(world) as h:
+        await read_artifact(h, agent_id, path)
+        await read_artifact(h, agent_id, path)
+        h.clock.advance(textcache.SECONDS + 1)
+        await read_artifact(h, agent_id, path)
+        downloads = [r for r in h.requests("GET") if r.path.startswith("/sim/artifacts/")]
+    assert len(downloads) == 2
 
 
 async def test_a_binary_artifact_gives_its_url_with_text_unavailable(harness_factory: OpenHarness) -> None:

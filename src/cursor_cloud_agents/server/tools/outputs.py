@@ -26,6 +26,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
+from cursor_cloud_agents.server.tools import textcache
 from cursor_cloud_agents.server.tools.params import AgentId, RunId
 from cursor_cloud_agents.server.tools.slicing import (
     MIN_TEXT_BYTES,
@@ -232,18 +233,21 @@ def register(kit: Toolkit) -> None:
         Binary or over 5 MiB: text_unavailable and a 15-min download URL; url_only: just the URL.
         """
         current_call().note(agent_id=agent_id)
-        link = await download_link(kit, agent_id, check_artifact_path(path))
         head = {"agent_id": agent_id, "path": path}
-        if url_only:
-            return link_answer(kit, head, link, None)
-        try:
-            body = await kit.api.download_artifact(link.url, max_bytes=ARTIFACT_TEXT_MAX_BYTES)
-        except ResponseTooLargeError:
-            return link_answer(kit, head, link, "larger than 5 MiB")
-        text = decode_text(body)
-        if text is None:
-            return link_answer(kit, head | {"size_bytes": len(body)}, link, "binary (not UTF-8 text)")
-        prepared = prepare_text(kit, text)
+        prepared = None if url_only else textcache.recall(kit, agent_id, path)
+        if prepared is None:
+            link = await download_link(kit, agent_id, check_artifact_path(path))
+            if url_only:
+                return link_answer(kit, head, link, None)
+            try:
+                body = await kit.api.download_artifact(link.url, max_bytes=ARTIFACT_TEXT_MAX_BYTES)
+            except ResponseTooLargeError:
+                return link_answer(kit, head, link, "larger than 5 MiB")
+            text = decode_text(body)
+            if text is None:
+                return link_answer(kit, head | {"size_bytes": len(body)}, link, "binary (not UTF-8 text)")
+            prepared = prepare_text(kit, text)
+            textcache.remember(kit, agent_id, path, prepared)
         return slice_text(kit, prepare(kit, head), "text", prepared, offset=offset, limit=limit, next_key="next_offset")
 
     @kit.tool(title="Read conversation", shrink_hint="pass a smaller limit")
