@@ -10,47 +10,25 @@ Run: `.venv/bin/python bench/events.py [--runs 5]`
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import statistics
 import sys
 import time
 from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import anyio
+from _mcp import answer_of, mcp_server_at
 from mcp import Client
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult
 
-from cursor_cloud_agents.api import CursorClient
-from cursor_cloud_agents.config import Secret, Settings
-from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import build_server
-from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, World, build_scenario, serve
-
-
-def answer_of(result: CallToolResult) -> tuple[dict[str, Any], int]:
-    """The tool's JSON answer and its size in bytes."""
-    block = result.content[0]
-    assert isinstance(block, TextContent)
-    data: dict[str, Any] = json.loads(block.text)
-    return data, len(block.text.encode())
+from cursor_cloud_agents.simulator import RealClock, World, build_scenario, serve
 
 
 @asynccontextmanager
-async def mcp_over(world: World) -> AsyncGenerator[Client, None]:
-    settings = Settings(api_key=Secret(SIMULATED_API_KEY))
-    async with serve(world) as sim:
-        api = CursorClient(sim.base_url, SIMULATED_API_KEY)
-
-        @asynccontextmanager
-        async def borrow() -> AsyncGenerator[CursorClient, None]:
-            yield api
-
-        server = build_server(settings, Redactor(settings.secrets()), borrow)
-        async with api, Client(server, mode="legacy") as client:
-            yield client
+async def mcp_world(world: World) -> AsyncGenerator[Client, None]:
+    async with serve(world) as sim, mcp_server_at(sim.base_url) as client:
+        yield client
 
 
 async def main(runs: int) -> None:
@@ -59,7 +37,7 @@ async def main(runs: int) -> None:
     arguments = {"agent_id": agent.id, "run_id": agent.runs[-1].id, "tail": 20}
     samples: list[float] = []
     result: CallToolResult | None = None
-    async with mcp_over(world) as client:
+    async with mcp_world(world) as client:
         for _ in range(runs):
             started = time.perf_counter()
             result = await client.call_tool("cursor_read_run_events", arguments)

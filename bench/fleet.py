@@ -21,28 +21,21 @@ Run: `.venv/bin/python bench/fleet.py [--runs 5]`
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import multiprocessing
 import statistics
 import sys
 import time
-from collections.abc import AsyncGenerator, Generator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Generator
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any
 
 import anyio
-from mcp import Client
-from mcp_types import CallToolResult, TextContent
+from _mcp import answer_of, mcp_server_at
 
-from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.api.client import DEFAULT_BURST
-from cursor_cloud_agents.config import Secret, Settings
-from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import build_server
 from cursor_cloud_agents.simulator import (
-    SIMULATED_API_KEY,
     BackgroundTask,
     Faults,
     RealClock,
@@ -66,14 +59,6 @@ def fifty_agents() -> World:
         else:
             world.add_agent(f"done {index}", created_ago=3600.0 + index)
     return world
-
-
-def answer_of(result: CallToolResult) -> tuple[dict[str, Any], int]:
-    """The tool's JSON answer and its size in bytes."""
-    block = result.content[0]
-    assert isinstance(block, TextContent)
-    data: dict[str, Any] = json.loads(block.text)
-    return data, len(block.text.encode())
 
 
 def serve_in_child(scenario: str, conn: Connection) -> None:
@@ -107,23 +92,8 @@ def max_in_flight(conn: Connection) -> int:
     return conn.recv()
 
 
-@asynccontextmanager
-async def mcp_over(base_url: str) -> AsyncGenerator[Client, None]:
-    """A fresh MCP server (no activity cache carried over) with the API client as it ships."""
-    settings = Settings(api_key=Secret(SIMULATED_API_KEY))
-    api = CursorClient(base_url, SIMULATED_API_KEY)
-
-    @asynccontextmanager
-    async def borrow() -> AsyncGenerator[CursorClient, None]:
-        yield api
-
-    server = build_server(settings, Redactor(settings.secrets()), borrow)
-    async with api, Client(server, mode="legacy") as client:
-        yield client
-
-
 async def fifty(base_url: str) -> tuple[float, int, int]:
-    async with mcp_over(base_url) as client:
+    async with mcp_server_at(base_url) as client:
         started = time.perf_counter()
         result = await client.call_tool("cursor_supervise", {"status": "all", "activity": True})
         seconds = time.perf_counter() - started
@@ -132,7 +102,7 @@ async def fifty(base_url: str) -> tuple[float, int, int]:
 
 
 async def page_fleet(base_url: str) -> tuple[float, int, int]:
-    async with mcp_over(base_url) as client:
+    async with mcp_server_at(base_url) as client:
         started = time.perf_counter()
         rows, largest = 0, 0
         cursor: str | None = None
