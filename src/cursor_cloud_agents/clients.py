@@ -29,8 +29,8 @@ def command_path() -> str:
     """The absolute path of this command, as a client should start it."""
     found = shutil.which("cursor-cloud-agents")
     if found:
-        return str(Path(found).resolve())
-    return str(Path(sys.argv[0]).resolve())
+        return str(Path(found).absolute())
+    return str(Path(sys.argv[0]).absolute())
 
 
 def _json(data: object) -> str:
