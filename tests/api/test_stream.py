@@ -38,10 +38,8 @@ SSE_HEADERS = {"content-type": "text/event-stream", "x-cursor-stream-retention-s
 WALL = 1_790_000_000.0  # FakeTime's wall clock at start: connection time 1790000000000 ms
 
 
-async def _chunks(parts: Sequence[bytes], *, then_hang: bool = False, pause: float = 0.0) -> AsyncIterator[bytes]:
+async def _chunks(parts: Sequence[bytes], *, then_hang: bool = False) -> AsyncIterator[bytes]:
     for part in parts:
-        if pause:
-            await anyio.sleep(pause)
         yield part
     if then_hang:
         await anyio.sleep_forever()
@@ -305,10 +303,30 @@ async def test_walk_ends_on_the_first_heartbeat() -> None:
 
 @pytest.mark.anyio
 async def test_walk_never_decides_on_a_silence() -> None:
-    """CONTRACT.md quirk 4: pauses inside a replay are not its end; only a signal is."""
-    frames = [*_replay(3), _frame("done", "{}", _old(9))]
-    outcome, _ = await _walk(sse_response(frames, pause=0.15))
-    assert outcome.ended_by == "done"
+    """CONTRACT.md quirk 4: a pause inside a replay is not its end; only a signal is."""
+    silence = anyio.Event()
+    outcomes: list[Any] = []
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for part in _replay(3):
+            yield part
+        await silence.wait()  # the server says nothing for as long as the test likes
+        yield _frame("done", "{}", _old(9))
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        del request
+        return httpx2.Response(200, headers=SSE_HEADERS, content=chunks())
+
+    async def walk() -> None:
+        outcomes.append((await _walk(handler))[0])
+
+    with anyio.fail_after(10):
+        async with anyio.create_task_group() as group:
+            group.start_soon(walk)
+            await anyio.wait_all_tasks_blocked()  # the replay is read and the stream is silent
+            assert outcomes == [], "the walk ended on a silence"
+            silence.set()
+    assert outcomes[0].ended_by == "done"
 
 
 @pytest.mark.anyio

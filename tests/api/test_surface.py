@@ -104,7 +104,8 @@ async def test_fifty_concurrent_calls_complete_on_one_client() -> None:
     async def handler(request: httpx2.Request) -> httpx2.Response:
         in_flight["now"] += 1
         in_flight["max"] = max(in_flight["max"], in_flight["now"])
-        await anyio.sleep(0.01)
+        for _ in range(10):
+            await anyio.lowlevel.checkpoint()  # stay in flight while the others start (no real time)
         in_flight["now"] -= 1
         return json_response(200, example("docs/me.user-key.response.200.json"))
 
