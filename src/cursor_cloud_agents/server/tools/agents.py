@@ -45,6 +45,9 @@ Reasoning = Annotated[str | None, Field(description="Value of the model's reason
 ModelParams = Annotated[dict[str, str] | None, Field(description='Other params, e.g. {"fast":"false"}.')]
 
 
+FOLLOW_THE_RUN = "cursor_get_run(agent_id, run_id, wait_seconds=60) until the run ends"
+
+
 def web_url(agent: AgentSummary) -> str:
     """The agent's page in Cursor's web interface."""
     return agent.url or WEB_URL + agent.id
@@ -133,7 +136,21 @@ def created_view(created: CreatedAgent, model: dict[str, Any] | None) -> dict[st
         "name": created.agent.name,
         "run_status": created.run.status,
         "model": model,
-        "next": "cursor_get_run(agent_id, run_id, wait_seconds=60) until the run ends",
+        "next": FOLLOW_THE_RUN,
+    }
+
+
+def resumed_view(agent: AgentSummary) -> dict[str, Any]:
+    """The answer when an earlier identical creation went through but its answer never arrived."""
+    return {
+        "agent_id": agent.id,
+        "run_id": agent.latest_run_id,
+        "url": web_url(agent),
+        "name": agent.name,
+        "resumed": True,
+        "note": "An identical creation sent earlier went through but its answer was lost before it reached you "
+        "(the call was cut). Nothing new was created: this is that agent.",
+        "next": FOLLOW_THE_RUN,
     }
 
 
@@ -229,7 +246,9 @@ def _register_create(kit: Toolkit) -> None:
             work_on_current_branch=False, auto_create_pr=auto_create_pr, env_vars=variables.values or None,
         )  # fmt: skip
         created = await create_once(kit, journal, request)
-        return created if isinstance(created, dict) else created_view(created, model_check.describe(model))
+        if isinstance(created, CreatedAgent):
+            return created_view(created, model_check.describe(model))
+        return resumed_view(created)
 
 
 def _register_cleanup(kit: Toolkit) -> None:

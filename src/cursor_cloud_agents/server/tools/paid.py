@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from cursor_cloud_agents.api import (
     Agent,
@@ -45,8 +44,8 @@ async def send_create(kit: Toolkit, request: CreateAgentRequest) -> CreatedAgent
 
 async def create_once(
     kit: Toolkit, journal: CreationJournal, request: CreateAgentRequest
-) -> CreatedAgent | dict[str, Any]:
-    """The created agent, or the view of the agent an earlier identical call created but never reported."""
+) -> CreatedAgent | Agent | AgentSummary:
+    """The created agent, or the agent an earlier identical call created but never reported."""
     print_ = fingerprint(request.wire())
     earlier = journal.unsettled(print_, kit.now())
     if earlier is not None:
@@ -66,22 +65,11 @@ async def create_once(
     return created
 
 
-async def _resolve(kit: Toolkit, journal: CreationJournal, earlier: Attempt) -> dict[str, Any] | None:
-    """Read whether the earlier attempt created its agent: its view if so, None if it provably did not."""
+async def _resolve(kit: Toolkit, journal: CreationJournal, earlier: Attempt) -> Agent | AgentSummary | None:
+    """Read whether the earlier attempt created its agent: that agent if so, None if it provably did not."""
     agent = await _by_id(kit, earlier.agent_id) if earlier.agent_id else await _by_name(kit, earlier)
     journal.write(replace(earlier, state="failed" if agent is None else "done"))
-    if agent is None:
-        return None
-    return {
-        "agent_id": agent.id,
-        "run_id": agent.latest_run_id,
-        "url": agent.url,
-        "name": agent.name,
-        "resumed": True,
-        "note": "An identical creation sent earlier went through but its answer was lost before it reached you "
-        "(the call was cut). Nothing new was created: this is that agent.",
-        "next": "cursor_get_run(agent_id, run_id, wait_seconds=60) until the run ends",
-    }
+    return agent
 
 
 async def _by_id(kit: Toolkit, agent_id: str | None) -> Agent | None:
