@@ -151,6 +151,12 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+def encoded_size(data: Any) -> int:
+    """Bytes of `data` as an answer carries it: nulls dropped, compact JSON, UTF-8 (never raising on a
+    lone surrogate, which the answer's cleaning removes anyway)."""
+    return len(_dumps(_without_nulls(data)).encode("utf-8", "surrogatepass"))
+
+
 class Toolkit:
     """Declares tools, holds what they share (settings, redactor, API client) and runs every call."""
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cursor_cloud_agents.api import RawEvent, parse_event_id
+from cursor_cloud_agents.api.activity import payload
 
 MERGE_CHARS = 4_000
 """Merged text events stop growing at this many characters."""
@@ -43,14 +44,6 @@ def event_time_ms(event_id: str | None) -> int | None:
 def clip(text: str, limit: int = CLIP_CHARS) -> tuple[str, bool]:
     """`text` cut to `limit` characters, and whether it was cut."""
     return (text, False) if len(text) <= limit else (text[:limit] + "…", True)
-
-
-def _payload(raw: RawEvent) -> dict[str, Any]:
-    try:
-        data = raw.payload()
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}  # pyright: ignore[reportUnknownVariableType]  # JSON object
 
 
 def _str(data: dict[str, Any], key: str) -> str | None:
@@ -86,7 +79,7 @@ class Entry:
         head: dict[str, Any] = {"type": self.kind, "id": self.last_id}
         if self.kind in TEXT_TYPES:
             return head | {"text": self.text, "clipped": self.clipped or None}
-        data = _payload(self.raw)
+        data = payload(self.raw)
         if self.kind == "tool_call":
             return head | _tool_view(data)
         if self.kind == "status":
@@ -100,9 +93,6 @@ class Entry:
 
 
 def _tool_view(data: dict[str, Any]) -> dict[str, Any]:
-    inner = data.get("data")
-    if "callId" not in data and isinstance(inner, dict):
-        data = inner  # pyright: ignore[reportUnknownVariableType]  # the SDK's nested form
     truncated = data.get("truncated")
     return {
         "name": _str(data, "name"),
@@ -116,7 +106,7 @@ def _tool_view(data: dict[str, Any]) -> dict[str, Any]:
 
 def fragment_text(raw: RawEvent) -> str:
     """The text of an `assistant`/`thinking` fragment ('' when unusable)."""
-    return _str(_payload(raw), "text") or ""
+    return _str(payload(raw), "text") or ""
 
 
 def merge(last: Entry | None, raw: RawEvent, text: str) -> Entry | None:
@@ -209,7 +199,7 @@ class Excerpt:
         """Consume one frame; True when the excerpt is over (finished or full)."""
         kind = raw.event
         if raw.id is None and kind == "status":
-            self.run_status = _str(_payload(raw), "status")  # the leading frame of the connection
+            self.run_status = _str(payload(raw), "status")  # the leading frame of the connection
             return False
         if kind in FINISH_TYPES:
             self.finished = True

@@ -9,14 +9,13 @@ stay stable from one call to the next.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any, cast
 
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.toolkit import Toolkit
+from cursor_cloud_agents.server.toolkit import Toolkit, encoded_size
 from cursor_cloud_agents.server.untrusted import clean_data
 
 # Bytes kept free for what measuring cannot foresee (a short secret masked anew inside a slice).
@@ -56,19 +55,9 @@ def _encodable(data: Any) -> Any:
     return data
 
 
-def _without_nulls(data: Any) -> Any:
-    if isinstance(data, dict):
-        items = cast(dict[str, Any], data).items()
-        return {key: _without_nulls(value) for key, value in items if value is not None}
-    if isinstance(data, list):
-        return [_without_nulls(item) for item in cast(list[Any], data)]
-    return data
-
-
 def size_of(data: Any) -> int:
     """Bytes of `data` once serialised as the toolkit does (compact, UTF-8, nulls dropped)."""
-    text = json.dumps(_without_nulls(data), ensure_ascii=False, separators=(",", ":"))
-    return len(text.encode("utf-8", "surrogatepass"))
+    return encoded_size(data)
 
 
 def char_cost(char: str) -> int:
