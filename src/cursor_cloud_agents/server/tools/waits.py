@@ -15,8 +15,7 @@ from typing import TypeVar
 
 import anyio
 
-from cursor_cloud_agents.api import CursorError, time_left
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.api import time_left
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
 
 T = TypeVar("T")
@@ -48,11 +47,11 @@ class Pacer:
 async def with_progress(work: Callable[[], Awaitable[T]], describe: Callable[[], str]) -> T:
     """Run `work`, reporting `describe()` as progress every 5 s of real time while it runs.
 
-    Expected failures (client errors, tool failures) come out as themselves, not in a group.
+    A failure of `work` leaves inside the task group's exception group; the toolkit takes a lone
+    failure out of its group, so it keeps its code.
     """
     call = current_call()
     results: list[T] = []
-    failures: list[CursorError | ToolFailure] = []
 
     async def tick() -> None:
         while True:
@@ -62,11 +61,6 @@ async def with_progress(work: Callable[[], Awaitable[T]], describe: Callable[[],
 
     async with anyio.create_task_group() as group:
         group.start_soon(tick)
-        try:
-            results.append(await work())
-        except (CursorError, ToolFailure) as exc:
-            failures.append(exc)
+        results.append(await work())
         group.cancel_scope.cancel()
-    if failures:
-        raise failures[0]
     return results[0]
