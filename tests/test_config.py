@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.config import ConfigError, Secret, Settings
 
 
@@ -120,3 +121,12 @@ def test_tuning_values_are_read() -> None:
     assert settings.artifact_hosts == (".amazonaws.com", ".example.org")
     assert settings.state_dir == Path("/tmp/state")
     assert settings.log_level == "DEBUG"
+
+
+@pytest.mark.parametrize(
+    "url", ["https://api.cursor.com", "http://127.0.0.1:8080", "http://127.0.0.2:9", "http://[::1]:9"]
+)
+def test_every_base_url_the_settings_accept_the_client_accepts_too(url: str) -> None:
+    """One loopback rule (net.is_loopback_host): a setting accepted at start-up never fails when the client opens."""
+    settings = Settings.from_env({"CURSOR_API_BASE_URL": url})
+    CursorClient(settings.base_url, None)  # raises ValueError for a URL the client refuses

@@ -13,14 +13,16 @@ import os
 import sys
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import asynccontextmanager
+from urllib.parse import urlsplit
 
 import anyio
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.clients import CLIENTS, command_path, snippet
-from cursor_cloud_agents.config import ConfigError, Settings, is_loopback_host
+from cursor_cloud_agents.config import ConfigError, Settings
 from cursor_cloud_agents.logs import setup_logging
+from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import build_server
 
@@ -104,12 +106,11 @@ async def open_client(settings: Settings) -> AsyncGenerator[CursorClient, None]:
             yield client
         return
     key = None if settings.api_key is None else settings.api_key.reveal()
-    host = settings.base_url.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[0]
     async with CursorClient(
         settings.base_url,
         key,
         artifact_host_suffixes=settings.artifact_hosts,
-        allow_loopback_artifacts=is_loopback_host(host),
+        allow_loopback_artifacts=is_loopback_host(urlsplit(settings.base_url).hostname or ""),
     ) as client:
         yield client
 

@@ -12,12 +12,13 @@ tools, and every call answers with the problem, so the model can tell the user w
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from cursor_cloud_agents.net import is_loopback_host
 
 
 class ConfigError(ValueError):
@@ -230,16 +231,6 @@ def _log_level(env: Mapping[str, str]) -> str:
     if value not in _LOG_LEVELS:
         raise ConfigError(f"CURSOR_MCP_LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}")
     return value
-
-
-def is_loopback_host(host: str) -> bool:
-    """Whether `host` names this machine (localhost or a loopback address)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def _base_url(env: Mapping[str, str]) -> str:

@@ -12,8 +12,7 @@ from urllib.parse import urlsplit
 
 from cursor_cloud_agents.api._http import HttpSession, SendFailure, Transport
 from cursor_cloud_agents.api.errors import APIConnectionError, APIStatusError, ArtifactURLRefusedError, ReadFailedError
-
-_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+from cursor_cloud_agents.net import is_loopback_host
 
 
 def check_artifact_url(url: str, *, host_suffixes: tuple[str, ...], allow_loopback: bool) -> str:
@@ -30,7 +29,7 @@ def check_artifact_url(url: str, *, host_suffixes: tuple[str, ...], allow_loopba
         raise ArtifactURLRefusedError("artifact URL refused: unreadable URL") from None
     if parts.username is not None or parts.password is not None:
         raise ArtifactURLRefusedError("artifact URL refused: credentials in the URL")
-    if allow_loopback and host in _LOOPBACK_HOSTS and parts.scheme in ("http", "https"):
+    if allow_loopback and is_loopback_host(host) and parts.scheme in ("http", "https"):
         return url
     if parts.scheme != "https":
         raise ArtifactURLRefusedError(f"artifact URL refused: scheme {parts.scheme[:10]!r} is not https")

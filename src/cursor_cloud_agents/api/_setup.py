@@ -5,8 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from cursor_cloud_agents import __version__
-
-_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
+from cursor_cloud_agents.net import is_loopback_host
 
 
 def check_base_url(base_url: str) -> str:
@@ -19,7 +18,7 @@ def check_base_url(base_url: str) -> str:
     parts = urlsplit(base_url)
     if parts.username or parts.password or parts.query or parts.fragment:
         raise ValueError("base_url must not carry credentials, a query or a fragment")
-    if parts.scheme == "https" or (parts.scheme == "http" and (parts.hostname or "") in _LOOPBACK_HOSTS):
+    if parts.scheme == "https" or (parts.scheme == "http" and is_loopback_host(parts.hostname or "")):
         return base_url.rstrip("/")
     raise ValueError("base_url must be https (http only for a loopback simulator)")
 
