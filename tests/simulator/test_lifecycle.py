@@ -11,7 +11,7 @@ PROMPT = {"prompt": {"text": "Add a README"}, "repos": [{"url": "https://github.
 
 
 def _create(world: World, body: dict[str, object] | None = None) -> tuple[str, str]:
-    agent, run = world.create_agent(body or PROMPT, world.keys[SIMULATED_API_KEY])
+    agent, run = world.landed(world.create_agent(body or PROMPT, world.keys[SIMULATED_API_KEY]))
     return agent.id, run.id
 
 
@@ -196,3 +196,18 @@ def test_uppercase_hex_ids_are_accepted_and_answered_lowercase(world: World) -> 
     """Quirk 15: ids in uppercase hex find the agent, whose id stays lowercase."""
     agent_id, _ = _create(world)
     assert world.agent(agent_id.upper().replace("BC-", "bc-")).id == agent_id
+
+
+def test_a_slow_creation_exists_only_once_its_time_has_come_and_its_id_is_taken_at_once(clock: ManualClock) -> None:
+    """Quirk 16: a create can take over 40 s; meanwhile its id reads 404 and a second POST of it answers 409."""
+    world = World(clock, quirks=Quirks(creation_seconds=14))
+    body = PROMPT | {"agentId": "bc-00000000-0000-4000-8000-000000000001"}
+    creation = world.create_agent(body, world.keys[SIMULATED_API_KEY])
+    with pytest.raises(ApiError) as missing:
+        world.agent(creation.agent_id)
+    with pytest.raises(ApiError) as taken:
+        world.create_agent(body, world.keys[SIMULATED_API_KEY])
+    clock.advance(14)
+    assert missing.value.status == 404 and taken.value.code == "agent_id_conflict"
+    assert list(world.agents) == [creation.agent_id]
+    assert world.landed(creation)[1].status(world.now()) == "CREATING"

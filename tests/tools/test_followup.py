@@ -176,7 +176,7 @@ async def test_an_agent_created_on_its_current_branch_takes_no_follow_up(harness
     clock = ManualClock()
     world = World(clock)
     body = {"prompt": {"text": "x"}, "repos": [{"url": "https://github.com/a/b"}], "workOnCurrentBranch": True}
-    agent, _ = world.create_agent(body, world.keys[SIMULATED_API_KEY])
+    agent, _ = world.landed(world.create_agent(body, world.keys[SIMULATED_API_KEY]))
     clock.advance(3600)
     async with harness_factory(world) as h:
         reply = await follow_up(h, agent)

@@ -7,6 +7,7 @@ model never learns the minted id. An identical creation asked again is resolved 
 from __future__ import annotations
 
 import json
+import random
 import stat
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,8 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.server.journal import FILE_NAME, WINDOW_SECONDS, Attempt, CreationJournal, fingerprint
-from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
+from cursor_cloud_agents.server.tools.paid import API_CREATION_SECONDS, iso
+from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
 from tests.tools.conftest import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
@@ -24,12 +26,22 @@ REQUEST = {"prompt": "Add a README with setup instructions", "repository": "http
 SECRET_VALUE = "journal_secret_value_0123456789"
 
 
+CREATE_SECONDS = 14.0
+"""How long Cursor takes to answer the creations of these tests (the issue's reproduction: 14 s)."""
+
+
+def slow_world() -> World:
+    """A world where a creation lands CREATE_SECONDS after its POST arrived (CONTRACT.md quirk 16)."""
+    return World(ManualClock(), quirks=Quirks(creation_seconds=CREATE_SECONDS))
+
+
 async def lose_the_answer(h: Harness, arguments: dict[str, Any], *, applied: bool = True) -> None:
-    """Start a creation, wait until the simulator has it (applied to the world, or only received), then cancel."""
+    """Start a creation, wait until the simulator has it (taken by the world, or only received), then cancel
+    the call: its answer never reaches the model, as after a client's cancel or the call's deadline."""
     with anyio.fail_after(10):
         async with anyio.create_task_group() as group:
             group.start_soon(h.call, "cursor_create_agent", arguments)
-            while not (h.world.agents if applied else h.requests("POST")):
+            while not ((h.world.creating or h.world.agents) if applied else h.requests("POST")):
                 await anyio.wait_all_tasks_blocked()  # no sleep: resume whenever every task waits on I/O
             group.cancel_scope.cancel()
 
@@ -40,56 +52,172 @@ def slow_answers(fault: Fault) -> Faults:
     return faults
 
 
+def posted_ids(h: Harness) -> list[str | None]:
+    """The agentId of every creation POST the simulator received, oldest first."""
+    return [record.json().get("agentId") for record in h.requests("POST")]
+
+
+async def test_a_creation_asked_again_while_the_first_is_in_flight_resends_its_id_and_creates_one_agent(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """F-14 (issue 9): the same creation asked again while Cursor is still creating the first re-sends the same
+    agentId (409: CREATION_IN_FLIGHT); once it landed, again: resumed. One agent, every POST with one id."""
+    world = slow_world()
+    async with harness_factory(world, state_dir=tmp_path) as h:
+        await lose_the_answer(h, REQUEST)
+        during = await h.call("cursor_create_agent", REQUEST)
+        h.clock.advance(CREATE_SECONDS)
+        after = await h.call("cursor_create_agent", REQUEST)
+        ids = posted_ids(h)
+    assert during.code == "CREATION_IN_FLIGHT" and during.data["agent_id"] == ids[0]
+    assert after.data["resumed"] is True and after.data["agent_id"] == ids[0]
+    assert len(world.agents) == 1 and ids == [ids[0]] * 3
+
+
+async def test_reading_an_agent_still_being_created_says_so_instead_of_not_found(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """F-13 (issue 9): cursor_get_agent on an id the journal holds as sent and unresolved answers
+    creation_pending with when it was sent, so the model does not conclude it was never created."""
+    world = slow_world()
+    async with harness_factory(world, state_dir=tmp_path) as h:
+        sent_at = h.clock.now()
+        await lose_the_answer(h, REQUEST)
+        (agent_id,) = posted_ids(h)
+        pending = await h.call("cursor_get_agent", {"agent_id": agent_id})
+        unknown = await h.call("cursor_get_agent", {"agent_id": "bc-00000000-0000-4000-8000-0000000000ff"})
+        h.clock.advance(CREATE_SECONDS)
+        landed = await h.call("cursor_get_agent", {"agent_id": agent_id})
+    assert not pending.is_error and pending.data["creation_pending"] is True
+    assert pending.data["sent_at"] == iso(sent_at)
+    assert unknown.code == "NOT_FOUND"
+    assert landed.data["id"] == agent_id and "creation_pending" not in landed.data
+
+
+async def test_a_creation_asked_again_after_the_first_completed_is_resumed(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """F-14: the first POST completed at Cursor after its call ended; asking again re-sends its id (409) and
+    answers that agent as resumed."""
+    world = slow_world()
+    async with harness_factory(world, state_dir=tmp_path) as h:
+        await lose_the_answer(h, REQUEST)
+        h.clock.advance(CREATE_SECONDS)
+        again = await h.call("cursor_create_agent", REQUEST)
+        ids = posted_ids(h)
+    assert again.data["resumed"] is True and again.data["agent_id"] == ids[0]
+    assert len(world.agents) == 1 and ids == [ids[0]] * 2
+
+
+async def test_a_creation_lost_with_its_process_is_asked_again_with_its_id_after_a_restart(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """F-12: the journal is on disk; a new server process on the same state directory re-sends the same id,
+    so the POST still in flight and the new one make one agent."""
+    world = slow_world()
+    async with harness_factory(world, state_dir=tmp_path) as first:
+        await lose_the_answer(first, REQUEST)
+        (agent_id,) = posted_ids(first)
+    async with harness_factory(world, state_dir=tmp_path) as second:
+        during = await second.call("cursor_create_agent", REQUEST)
+        second.clock.advance(CREATE_SECONDS)
+        after = await second.call("cursor_create_agent", REQUEST)
+        ids = posted_ids(second)
+    assert during.code == "CREATION_IN_FLIGHT" and after.data["resumed"] is True
+    assert after.data["agent_id"] == agent_id and ids == [agent_id, agent_id]
+    assert len(world.agents) == 1
+
+
 async def test_a_creation_cancelled_after_it_reached_cursor_is_returned_not_paid_again(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """F-14: the call is cancelled mid-answer; the same creation asked again returns that agent, one POST."""
+    """F-14: the call is cancelled mid-answer (the agent exists); the same creation asked again returns that
+    agent: its id re-sent once, answered 409, one agent."""
     world = World(ManualClock())
     async with harness_factory(world, faults=slow_answers(Fault.drip(200)), state_dir=tmp_path) as h:
         await lose_the_answer(h, REQUEST)
         again = await h.call("cursor_create_agent", REQUEST)
-        posts = len(h.requests("POST"))
+        ids = posted_ids(h)
     assert not again.is_error and again.data["resumed"] is True
-    assert again.data["agent_id"] == next(iter(world.agents))
-    assert posts == 1 and len(world.agents) == 1
+    assert again.data["agent_id"] == next(iter(world.agents)) == ids[0]
+    assert ids == [ids[0]] * 2 and len(world.agents) == 1
 
 
-async def test_a_creation_lost_with_its_process_is_resolved_on_the_next_start(
+async def test_a_creation_that_never_reached_cursor_is_sent_with_the_same_id_when_asked_again(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """F-12: the journal is on disk; a new server process reads it before creating again."""
-    world = World(ManualClock())
-    async with harness_factory(world, faults=slow_answers(Fault.drip(200)), state_dir=tmp_path) as first:
-        await lose_the_answer(first, REQUEST)
-    async with harness_factory(world, state_dir=tmp_path) as second:
-        again = await second.call("cursor_create_agent", REQUEST)
-        posts = len(second.requests("POST"))
-    assert again.data["resumed"] is True and posts == 0 and len(world.agents) == 1
-
-
-async def test_a_creation_that_never_reached_cursor_is_sent_when_asked_again(
-    harness_factory: OpenHarness, tmp_path: Path
-) -> None:
-    """F-14: the earlier attempt provably did nothing (its agent is unknown), so this one is sent."""
+    """F-14: the earlier POST never reached Cursor, so the same id is sent again and creates the agent now."""
     world = World(ManualClock())
     async with harness_factory(world, faults=slow_answers(Fault.slow(float("inf"))), state_dir=tmp_path) as h:
         await lose_the_answer(h, REQUEST, applied=False)
         again = await h.call("cursor_create_agent", REQUEST)
+        ids = posted_ids(h)
     assert not again.is_error and "resumed" not in again.data
-    assert list(world.agents) == [again.data["agent_id"]]
+    assert list(world.agents) == [again.data["agent_id"]] == [ids[0]] and ids == [ids[0]] * 2
 
 
-async def test_a_creation_with_env_vars_is_found_again_by_its_name(
+RECONCILE_TRIALS = 1000
+
+
+async def test_asking_again_after_an_unknown_outcome_never_answers_not_created_wrongly(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """The API forbids agentId with envVars: the lost creation is resolved by its name, created around then."""
+    """F-09: after outcome-unknown creations that Cursor did or did not carry out at random (seeded), the
+    same creation asked again ends with exactly one agent each, under the first minted id: 0 false
+    "not created" answers, since a re-sent id is either created now (201) or found (409)."""
+    rng = random.Random(9)
     world = World(ManualClock())
-    arguments = REQUEST | {"name": "nightly build", "env_vars": {"DB_PASSWORD": SECRET_VALUE}}
-    async with harness_factory(world, faults=slow_answers(Fault.drip(200)), state_dir=tmp_path) as h:
-        await lose_the_answer(h, arguments)
-        again = await h.call("cursor_create_agent", arguments)
-    assert again.data["resumed"] is True and again.data["name"] == "nightly build"
-    assert len(world.agents) == 1
+    faults = Faults()
+    async with harness_factory(world, faults=faults, state_dir=tmp_path) as h:
+        for trial in range(RECONCILE_TRIALS):
+            created = rng.random() < 0.5  # a cut after Cursor applied it, or a 502 before it did
+            faults.inject("POST", "/v1/agents", Fault.cut_after_request() if created else Fault.server_error(502))
+            arguments = {"prompt": f"Task {trial}"}
+            first = await h.call("cursor_create_agent", arguments)
+            again = await h.call("cursor_create_agent", arguments)
+            assert first.code == "MUTATION_OUTCOME_UNKNOWN"
+            assert again.data["agent_id"] == first.data["agent_id"]
+            assert again.data.get("resumed", False) is created
+    assert len(world.agents) == RECONCILE_TRIALS
+
+
+ENV_REQUEST = REQUEST | {"name": "nightly build", "env_vars": {"DB_PASSWORD": SECRET_VALUE}}
+
+
+async def test_a_creation_with_env_vars_in_flight_sends_nothing_and_is_found_by_name_once_it_lands(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """Issue 9: with env_vars the API allows no id; inside API_CREATION_SECONDS a name not found yet answers
+    CREATION_IN_FLIGHT (when it was sent, the name to look for, when asking again is safe) and sends nothing."""
+    world = slow_world()
+    async with harness_factory(world, state_dir=tmp_path) as h:
+        sent_at = h.clock.now()
+        await lose_the_answer(h, ENV_REQUEST)
+        during = await h.call("cursor_create_agent", ENV_REQUEST)
+        h.clock.advance(CREATE_SECONDS)
+        after = await h.call("cursor_create_agent", ENV_REQUEST)
+        posts = len(h.requests("POST"))
+    assert during.code == "CREATION_IN_FLIGHT" and during.data["name"] == "nightly build"
+    assert during.data["sent_at"] == iso(sent_at)
+    assert during.data["retry_after_seconds"] == API_CREATION_SECONDS
+    assert after.data["resumed"] is True and after.data["name"] == "nightly build"
+    assert posts == 1 and len(world.agents) == 1
+
+
+async def test_a_creation_with_env_vars_not_found_after_the_creation_window_is_sent_again(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """Issue 9: after API_CREATION_SECONDS, a name still not found means the earlier POST created nothing."""
+    world = World(ManualClock())
+    async with harness_factory(world, faults=slow_answers(Fault.slow(float("inf"))), state_dir=tmp_path) as h:
+        await lose_the_answer(h, ENV_REQUEST, applied=False)
+        inside = await h.call("cursor_create_agent", ENV_REQUEST)
+        h.clock.advance(API_CREATION_SECONDS)
+        after = await h.call("cursor_create_agent", ENV_REQUEST)
+        posts = len(h.requests("POST"))
+    assert inside.code == "CREATION_IN_FLIGHT"
+    assert not after.is_error and "resumed" not in after.data
+    assert posts == 2 and len(world.agents) == 1
 
 
 async def test_a_settled_creation_is_not_resumed_and_may_be_asked_again(harness_factory: OpenHarness) -> None:
@@ -128,3 +256,19 @@ def test_a_torn_last_line_is_skipped_and_old_entries_are_dropped(tmp_path: Path)
     assert journal.unsettled("new", WINDOW_SECONDS + 20) is not None
     assert journal.unsettled("old", 5.0) is None
     assert "bc-o" not in (tmp_path / FILE_NAME).read_text()
+
+
+async def test_an_ambiguous_match_by_name_is_unknown_never_a_guess(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """F-09: two agents carry the lost creation's name (created around its time): the answer is
+    MUTATION_OUTCOME_UNKNOWN naming the name, and nothing is sent."""
+    world = slow_world()
+    async with harness_factory(world, state_dir=tmp_path) as h:
+        await lose_the_answer(h, ENV_REQUEST)
+        world.add_agent(name="nightly build")
+        h.clock.advance(CREATE_SECONDS)
+        again = await h.call("cursor_create_agent", ENV_REQUEST)
+        posts = len(h.requests("POST"))
+    assert again.code == "MUTATION_OUTCOME_UNKNOWN" and again.data["name"] == "nightly build"
+    assert posts == 1

@@ -5,7 +5,8 @@ But an answer can be lost before it reaches the model at all: the client cancels
 server process dies, while the POST is on its way. The model then knows no id, and a retry would mint
 a new one and pay again. So each creation is written (and flushed) before it is sent, with its state
 `sent`, and settled `done` or `failed` when the answer comes. An identical creation (same
-fingerprint) asked again while an earlier one is still `sent` is first resolved by reading.
+fingerprint) asked again while an earlier one is still `sent` reuses the earlier agent id (the API's
+idempotency key), or, with `env_vars` where the API allows no id, is first resolved by reading.
 
 The journal holds no prompt and no secret: a digest of the request (the agent id left out, and
 `env_vars` reduced to their names), the minted id, the name, a time and a state. Entries older than
@@ -62,6 +63,13 @@ class CreationJournal:
         if attempt is None or attempt.state != "sent" or now - attempt.at > WINDOW_SECONDS:
             return None
         return attempt
+
+    def pending(self, agent_id: str, now: float) -> Attempt | None:
+        """The recent creation of `agent_id` that was sent and never settled, if there is one."""
+        for attempt in self._latest.values():
+            if attempt.agent_id == agent_id and attempt.state == "sent" and now - attempt.at <= WINDOW_SECONDS:
+                return attempt
+        return None
 
     def write(self, attempt: Attempt) -> None:
         """Record an attempt (flushed to disk before this returns, when there is a disk)."""

@@ -35,3 +35,7 @@ class Quirks:
     """Heartbeats after the first one (undocumented; 30 s assumed)."""
     cancel_delay_seconds: float = 2.0
     """Cancellation is asynchronous: the run still reads RUNNING this long after the 200 (quirk 12)."""
+    creation_seconds: float = 0.0
+    """`POST /v1/agents` answers this long after it arrived, on the world clock, and the agent exists only
+    from then on (quirk 16: a real create took over 40 s). Meanwhile reads of its id answer 404 and a
+    second POST with the same `agentId` answers 409 `agent_id_conflict` (the id is taken at once)."""

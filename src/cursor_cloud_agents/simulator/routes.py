@@ -96,7 +96,10 @@ class Api:
     async def create_agent(self, request: Request) -> Response:
         """`POST /v1/agents` → 201 `{agent, run}`."""
         key = self._auth(request)
-        agent, run = self.world.create_agent(await json_body(request), key)
+        creation = self.world.create_agent(await json_body(request), key)
+        while self.world.now() < creation.ready_at:  # the clock may wake us early: look again
+            await self.world.clock.wait(creation.ready_at)
+        agent, run = self.world.landed(creation)
         return json_response(
             {"agent": agent.wire(self.world.now()), "run": reads.run_wire(self.world, agent, run)}, 201
         )

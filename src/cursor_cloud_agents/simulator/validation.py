@@ -40,6 +40,15 @@ class CreateRequest:
     extra: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Creation:
+    """A creation Cursor accepted: its agent id is taken now, the agent exists from `ready_at` on."""
+
+    agent_id: str
+    request: CreateRequest
+    ready_at: float
+
+
 def _obj(body: Any) -> dict[str, Any]:
     if body is None:
         raise bad_request("Request body is required", code="missing_body")

@@ -26,7 +26,7 @@ from .ratelimit import RepositoryLimiter
 from .records import Agent, ApiKey, KeyKind, Run
 from .script import RunScript, script_from_prompt
 from .timeline import filler_beats, script_beats
-from .validation import CreateRequest, check_pool, parse_create, parse_follow_up
+from .validation import CreateRequest, Creation, check_pool, parse_create, parse_follow_up
 from .wire import normalise_id
 
 SIMULATED_API_KEY = "sim-key-00000000000000000000000000000000"
@@ -46,7 +46,9 @@ class World:
         self.disconnected_providers: set[str] = set()
         """SCM providers (`github`, `gitlab`...) whose integration is not connected: create and
         `/v1/repositories` answer 400 `integration_not_connected` for them."""
-        self.agents: dict[str, Agent] = {}
+        self._agents: dict[str, Agent] = {}
+        self._landing: dict[str, Creation] = {}
+        """Creations received but not done yet (`Quirks.creation_seconds`), by their agent id."""
         self.keys: dict[str, ApiKey] = {}
         self._rng = random.Random(seed)
         self._queued: deque[RunScript] = deque()
@@ -119,18 +121,46 @@ class World:
 
     # -- mutations ----------------------------------------------------------------------------
 
-    def create_agent(self, body: Any, key: ApiKey) -> tuple[Agent, Run]:
-        """`POST /v1/agents`: validate, then create the agent and its first run (CREATING)."""
+    @property
+    def agents(self) -> dict[str, Agent]:
+        """Every agent that exists now, by id (creations whose time has come land first)."""
+        for creation in [c for c in self._landing.values() if c.ready_at <= self.now()]:
+            self._land(creation)
+        return self._agents
+
+    def _land(self, creation: Creation) -> None:
+        del self._landing[creation.agent_id]
+        request, at = creation.request, creation.ready_at
+        agent = self._new_agent(request, creation.agent_id, at)
+        self.start_run(agent, request.prompt, self._next_script(request.prompt), at)
+
+    @property
+    def creating(self) -> list[str]:
+        """Ids of the agents Cursor is still creating (their POST has not been answered yet)."""
+        return [agent_id for agent_id, c in self._landing.items() if c.ready_at > self.now()]
+
+    def create_agent(self, body: Any, key: ApiKey) -> Creation:
+        """`POST /v1/agents`: validate, take the agent id, and schedule the agent and its first run (CREATING).
+
+        The agent exists `Quirks.creation_seconds` later (at once by default): `landed()` returns it then.
+        """
         request = parse_create(body, accept_sha=self.quirks.accept_full_sha_starting_ref)
         check_pool(request.env, request.repos, POOLS)
         self._check_environment(request.env)
         self._check_integrations(request.repos)
         self._check_account(request, key)
-        if request.agent_id is not None and (request.agent_id in self.agents or request.agent_id in self._deleted):
+        taken = (self.agents, self._deleted, self._landing)
+        if request.agent_id is not None and any(request.agent_id in ids for ids in taken):
             raise conflict("agent_id_conflict", f"Agent {request.agent_id} already exists")
-        agent = self._new_agent(request, self.now())
-        run = self.start_run(agent, request.prompt, self._next_script(request.prompt), self.now())
-        return agent, run
+        agent_id = request.agent_id or f"bc-{self.new_uuid()}"
+        creation = Creation(agent_id, request, self.now() + self.quirks.creation_seconds)
+        self._landing[creation.agent_id] = creation
+        return creation
+
+    def landed(self, creation: Creation) -> tuple[Agent, Run]:
+        """The agent of a creation whose time has come, and its first run."""
+        agent = self.agents[creation.agent_id]
+        return agent, agent.runs[0]
 
     def _check_environment(self, env: dict[str, Any] | None) -> None:
         # A named cloud env must be one of `GET /v1/environments` (its name goes in `env.name`, §3.17).
@@ -165,15 +195,14 @@ class World:
         message = "You've used all included Cloud Agent usage: Enable on-demand usage to continue using Cloud Agents"
         raise ApiError(429, code, message)
 
-    def _new_agent(self, request: CreateRequest, at: float) -> Agent:
-        agent_id = request.agent_id or f"bc-{self.new_uuid()}"
+    def _new_agent(self, request: CreateRequest, agent_id: str, at: float) -> Agent:
         name = request.name or _name_from_prompt(request.prompt)
         env = request.env or {"type": "cloud"}
         agent = Agent(agent_id, name, env, request.repos, at, request.work_on_current_branch, request.auto_create_pr)
         agent.extra = request.extra
         agent.model = request.model
         agent.branches = [self._branch(agent, repo) for repo in request.repos]
-        self.agents[agent_id] = agent
+        self._agents[agent_id] = agent
         self.notify()
         return agent
 
@@ -301,7 +330,7 @@ class World:
             prompt, None, name, None, [{"url": u, "startingRef": "main"} for u in urls],
             agent_id, False, auto_create_pr, {},
         )  # fmt: skip
-        agent = self._new_agent(request, at)
+        agent = self._new_agent(request, agent_id or f"bc-{self.new_uuid()}", at)
         for each in [script or self.default_script, *scripts]:
             run = self.start_run(agent, prompt, each, at)
             at = run.ended_at + 60.0

@@ -27,11 +27,11 @@ from cursor_cloud_agents.api import (
     Prompt,
     ids,
 )
-from cursor_cloud_agents.server.journal import CreationJournal
+from cursor_cloud_agents.server.journal import Attempt, CreationJournal
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 from cursor_cloud_agents.server.tools import creation, model_check, scan
 from cursor_cloud_agents.server.tools.creation import RepoInput
-from cursor_cloud_agents.server.tools.paid import create_once
+from cursor_cloud_agents.server.tools.paid import create_once, iso
 from cursor_cloud_agents.server.tools.params import AgentId, PageCursor, PageLimit
 
 # A real create took more than 40 s (CONTRACT.md quirk 16); the toolkit caps this at the call limit.
@@ -165,14 +165,28 @@ async def resolve_by_read(kit: Toolkit, agent_id: str, unknown: MutationOutcomeU
         raise unknown
 
 
+def pending_view(attempt: Attempt) -> dict[str, Any]:
+    """An agent whose creation was sent and never answered, which Cursor does not show (yet)."""
+    return {
+        "agent_id": attempt.agent_id,
+        "name": attempt.name,
+        "creation_pending": True,
+        "sent_at": iso(attempt.at),
+        "note": "Cursor has not finished creating this agent (it can take minutes): read it again in a minute. "
+        "Asking for the same creation again is safe: it re-sends this agent_id, which Cursor never creates twice.",
+    }
+
+
 def register(kit: Toolkit) -> None:
     """Declare the agent tools on `kit`."""
-    _register_reads(kit)
-    _register_create(kit)
+    # Simulated agents never enter the journal of real ones: in simulated mode it stays in memory.
+    journal = CreationJournal(None if kit.settings.simulated else kit.settings.state_dir)
+    _register_reads(kit, journal)
+    _register_create(kit, journal)
     _register_cleanup(kit)
 
 
-def _register_reads(kit: Toolkit) -> None:
+def _register_reads(kit: Toolkit, journal: CreationJournal) -> None:
     @kit.tool(title="List agents")
     async def cursor_list_agents(
         limit: PageLimit = 20,
@@ -202,12 +216,16 @@ def _register_reads(kit: Toolkit) -> None:
 
         Use it to resolve MUTATION_OUTCOME_UNKNOWN: the agent exists if this finds it.
         """
-        return agent_view(await kit.api.get_agent(agent_id))
+        try:
+            return agent_view(await kit.api.get_agent(agent_id))
+        except NotFoundError:
+            pending = journal.pending(agent_id, kit.now())
+            if pending is None:
+                raise
+            return pending_view(pending)
 
 
-def _register_create(kit: Toolkit) -> None:
-    # Simulated agents never enter the journal of real ones: in simulated mode it stays in memory.
-    journal = CreationJournal(None if kit.settings.simulated else kit.settings.state_dir)
+def _register_create(kit: Toolkit, journal: CreationJournal) -> None:
 
     @kit.tool(title="Create agent", access=Access.WRITE, idempotent=False, budget=lambda _args: CREATE_BUDGET)
     async def cursor_create_agent(

@@ -1,14 +1,16 @@
 """Sending a paid creation exactly once, even when its answer is lost on the way back.
 
-Three guards, from the request outward: the client never resends a POST; an id conflict means an
-earlier attempt with the same id already created the agent; and the creation journal resolves, by
-reading, an identical creation whose earlier answer never came (a cancelled call, a dead process).
+Three guards, from the request outward: the client never resends a POST on its own; the agent id
+minted for a creation is its idempotency key (the API answers `409 agent_id_conflict` to a second
+POST of it), so a creation the journal holds as sent and unresolved is asked again with the **same**
+id, never a new one; and with `env_vars`, where the API allows no id, an unresolved earlier attempt
+is looked for by name and, while Cursor may still be creating it, nothing is sent at all.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 from cursor_cloud_agents.api import (
     Agent,
@@ -23,23 +25,20 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.journal import Attempt, CreationJournal, fingerprint
-from cursor_cloud_agents.server.toolkit import Toolkit
+from cursor_cloud_agents.server.toolkit import Toolkit, current_call
 from cursor_cloud_agents.server.tools import scan
 
+API_CREATION_SECONDS = 180.0
+"""How long Cursor may still be creating an agent after its POST left: a real create took over 40 s
+(CONTRACT.md quirk 16) and our own create budget is 95 s. Inside it, an agent not found yet may
+still appear; after it, not found means not created."""
 # An agent found by name counts as the lost creation only if it was created this close to the attempt.
 NAME_MATCH_SLACK_SECONDS = 120.0
 
 
-async def send_create(kit: Toolkit, request: CreateAgentRequest) -> CreatedAgent:
-    """POST the creation once; an id conflict means an earlier attempt with this id created the agent."""
-    try:
-        return await kit.api.create_agent(request)
-    except AgentIdConflictError as exc:
-        raise ToolFailure(
-            "CONFLICT", f"Agent {request.agent_id} already exists: an earlier call with this agent_id created it, "
-            "so nothing new was created. Read it with cursor_get_agent.",
-            agent_id=request.agent_id, http_status=exc.status_code,
-        ) from None  # fmt: skip
+def iso(seconds: float) -> str:
+    """An epoch time as the API writes it (ISO-8601 UTC)."""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 async def create_once(
@@ -48,16 +47,30 @@ async def create_once(
     """The created agent, or the agent an earlier identical call created but never reported."""
     print_ = fingerprint(request.wire())
     earlier = journal.unsettled(print_, kit.now())
-    if earlier is not None:
-        found = await _resolve(kit, journal, earlier)
+    if earlier is not None and earlier.agent_id is None:
+        found = await _resolve_by_name(kit, journal, earlier)
         if found is not None:
             return found
-    attempt = Attempt(kit.now(), print_, request.agent_id, request.name, "sent")
+    if earlier is not None and earlier.agent_id is not None:
+        # The same creation again: the same id, so that the API itself refuses to create it twice.
+        request = request.model_copy(update={"agent_id": earlier.agent_id})
+        current_call().note(agent_id=earlier.agent_id)
+    # A re-send keeps the first send's time: that is when Cursor may have started creating the agent.
+    attempt = Attempt(kit.now() if earlier is None else earlier.at, print_, request.agent_id, request.name, "sent")
     journal.write(attempt)
     try:
-        created = await send_create(kit, request)
+        created = await kit.api.create_agent(request)
+    except AgentIdConflictError as exc:
+        if earlier is None:
+            journal.write(replace(attempt, state="failed"))
+            raise ToolFailure(
+                "CONFLICT", f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
+                "it, so nothing new was created. Read it with cursor_get_agent.",
+                agent_id=request.agent_id, http_status=exc.status_code,
+            ) from None  # fmt: skip
+        return await _landed(kit, journal, attempt)
     except MutationOutcomeUnknownError:
-        raise  # stays "sent": the next identical call reads before it sends
+        raise  # stays "sent": the next identical call asks again with the same id
     except (CursorError, ToolFailure):
         journal.write(replace(attempt, state="failed"))
         raise
@@ -65,19 +78,48 @@ async def create_once(
     return created
 
 
-async def _resolve(kit: Toolkit, journal: CreationJournal, earlier: Attempt) -> Agent | AgentSummary | None:
-    """Read whether the earlier attempt created its agent: that agent if so, None if it provably did not."""
-    agent = await _by_id(kit, earlier.agent_id) if earlier.agent_id else await _by_name(kit, earlier)
+async def _landed(kit: Toolkit, journal: CreationJournal, attempt: Attempt) -> Agent:
+    """After `409 agent_id_conflict` on our own earlier id: that agent, or CREATION_IN_FLIGHT while Cursor
+    has taken the id but not finished creating it."""
+    assert attempt.agent_id is not None
+    try:
+        agent = await kit.api.get_agent(attempt.agent_id)
+    except NotFoundError:
+        raise in_flight(attempt, kit.now()) from None
+    journal.write(replace(attempt, state="done"))
+    return agent
+
+
+async def _resolve_by_name(kit: Toolkit, journal: CreationJournal, earlier: Attempt) -> AgentSummary | None:
+    """The agent an earlier creation with variables made, None once it provably made none; CREATION_IN_FLIGHT
+    while Cursor may still be creating it (nothing can be sent then: the API allows no id to key it)."""
+    agent = await _by_name(kit, earlier)
+    if agent is None and kit.now() - earlier.at < API_CREATION_SECONDS:
+        raise in_flight(earlier, kit.now())
     journal.write(replace(earlier, state="failed" if agent is None else "done"))
     return agent
 
 
-async def _by_id(kit: Toolkit, agent_id: str | None) -> Agent | None:
-    assert agent_id is not None
-    try:
-        return await kit.api.get_agent(agent_id)
-    except NotFoundError:
-        return None
+def in_flight(attempt: Attempt, now: float) -> ToolFailure:
+    """The answer while an identical creation sent earlier may still be landing at Cursor."""
+    safe_at = attempt.at + API_CREATION_SECONDS
+    retry_after = None if attempt.agent_id is not None else max(0, round(safe_at - now))  # an id is safe anytime
+    if attempt.agent_id is not None:
+        advice = (
+            f"Cursor has taken agent_id {attempt.agent_id} and is still creating it: read it with "
+            "cursor_get_agent in a minute (asking for the same creation again is safe: it re-sends this id)."
+        )
+    else:
+        advice = (
+            f"Look for it with cursor_list_agents(name={attempt.name!r}); if it is not there after {iso(safe_at)}, "
+            "asking again creates it."
+        )
+    return ToolFailure(
+        failures.CREATION_IN_FLIGHT, f"An identical creation sent at {iso(attempt.at)} may still be in progress "
+        f"at Cursor; nothing new was sent. {advice}",
+        agent_id=attempt.agent_id, name=attempt.name, sent_at=iso(attempt.at),
+        retry_after_seconds=retry_after,
+    )  # fmt: skip
 
 
 async def _by_name(kit: Toolkit, earlier: Attempt) -> AgentSummary | None:
@@ -97,8 +139,8 @@ async def _by_name(kit: Toolkit, earlier: Attempt) -> AgentSummary | None:
     return page.items[0] if page.items else None
 
 
-def _seconds(iso: str | None) -> float | None:
+def _seconds(iso_time: str | None) -> float | None:
     try:
-        return None if iso is None else datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+        return None if iso_time is None else datetime.fromisoformat(iso_time.replace("Z", "+00:00")).timestamp()
     except ValueError:
         return None
