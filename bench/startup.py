@@ -2,7 +2,7 @@
 
 Prints, for N runs each (median, min, max): a bare `python -c "import mcp.server.mcpserver"`, our
 server spawned and answering `tools/list`, and the same in simulated mode (which starts the embedded
-simulator in-process). Issue 2 wants ours within 0.1 s of the floor; issue 4, fixture mode within
+simulator in-process). Issue 2 wants ours within 0.1 s of the floor; issue 4, simulated mode within
 0.2 s of ours.
 """
 
@@ -67,7 +67,7 @@ async def main() -> None:
     median = statistics.median
     out.write(f"ours over the bare command (the issue's floor): {median(ours) - median(bare):+.3f} s; over its "
               f"import alone: {median(ours) - median(imported):+.3f} s (budget +0.100)\n")  # fmt: skip
-    out.write(f"fixture mode over ours: {median(simulated) - median(ours):+.3f} s (budget +0.200)\n")
+    out.write(f"simulated mode over ours: {median(simulated) - median(ours):+.3f} s (budget +0.200)\n")
 
 
 if __name__ == "__main__":

@@ -91,7 +91,7 @@ def test_the_catalogue_check_catches_a_broken_tool(broken: dict[str, Any]) -> No
 
 
 def test_the_simulated_mode_is_announced_in_the_instructions() -> None:
-    """Issue 2: fixture mode says SIMULATED MODE in the server instructions."""
-    assert "SIMULATED MODE" in instructions(Settings(fixture=True))
+    """Issue 2: simulated mode says SIMULATED MODE in the server instructions."""
+    assert "SIMULATED MODE" in instructions(Settings(simulated=True))
     assert "SIMULATED MODE" not in instructions(Settings())
     assert "untrusted" in instructions(Settings())

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import pty
+import shlex
 import subprocess
 import sys
 
 import anyio
+import httpx2
 import pytest
 from mcp import Client
 
@@ -63,8 +65,8 @@ def test_started_from_a_terminal_the_server_prints_a_one_line_hint_on_stderr() -
 
 
 @pytest.mark.anyio
-async def test_fixture_mode_serves_the_tools_from_an_embedded_simulator() -> None:
-    """Issue 2: CURSOR_MCP_FIXTURE=1 starts the simulator in-process and points the client at it."""
+async def test_simulated_mode_serves_the_tools_from_an_embedded_simulator() -> None:
+    """Issue 2: simulated mode (CURSOR_MCP_FIXTURE=1) starts the simulator in-process and points the client at it."""
     settings = Settings.from_env({"CURSOR_MCP_FIXTURE": "1"})
     server = build_server(settings, Redactor(), lambda: open_client(settings))
     with anyio.fail_after(20):
@@ -87,3 +89,26 @@ async def test_a_loopback_base_url_points_the_server_at_a_running_simulator() ->
         assert [record.path for record in sim.faults.requests] == ["/v1/me"]
     assert not reply.is_error
     assert "simulated" not in reply.data["server"]
+
+
+def test_simulate_prints_a_base_url_and_a_key_that_its_me_endpoint_accepts() -> None:
+    """README "Simulated mode": the printed `export` line is enough to point a client at `simulate`."""
+    command = [*COMMAND, "simulate", "--scenario", "empty"]
+    env = {"PATH": os.defpath}
+    out, err = subprocess.PIPE, subprocess.PIPE
+    with subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err, text=True) as child:
+        assert child.stdout is not None
+        try:
+            banner, export = child.stdout.readline(), child.stdout.readline()
+            word, *assignments = shlex.split(export)
+            exported = dict(assignment.split("=", 1) for assignment in assignments)
+            with httpx2.Client(base_url=exported["CURSOR_API_BASE_URL"], timeout=10) as http:
+                accepted = http.get("/v1/me", headers={"Authorization": f"Bearer {exported['CURSOR_API_KEY']}"})
+                refused = http.get("/v1/me", headers={"Authorization": f"Bearer wrong-{exported['CURSOR_API_KEY']}"})
+        finally:
+            child.terminate()
+            child.communicate(timeout=30)
+    assert word == "export" and set(exported) == {"CURSOR_API_BASE_URL", "CURSOR_API_KEY"}
+    assert exported["CURSOR_API_BASE_URL"].startswith("http://127.0.0.1:") and exported["CURSOR_API_BASE_URL"] in banner
+    assert accepted.status_code == 200 and accepted.json()["apiKeyName"] == "Simulated API Key"
+    assert refused.status_code == 401

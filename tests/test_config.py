@@ -15,7 +15,7 @@ def test_defaults_without_any_variable_start_read_only_against_the_real_api() ->
     settings = Settings.from_env({"HOME": "/home/u"})
     assert settings.api_key is None
     assert settings.key_problem is not None and "CURSOR_API_KEY" in settings.key_problem
-    assert (settings.allow_writes, settings.allow_delete, settings.fixture) == (False, False, False)
+    assert (settings.allow_writes, settings.allow_delete, settings.simulated) == (False, False, False)
     assert settings.base_url == "https://api.cursor.com"
     assert (settings.max_call_seconds, settings.max_result_bytes) == (55.0, 38_000)
     assert settings.artifact_hosts == (".amazonaws.com",)
@@ -46,10 +46,10 @@ def test_switches_accept_exactly_zero_or_one() -> None:
         Settings.from_env({"CURSOR_MCP_ALLOW_WRITES": "yes"})
 
 
-def test_fixture_mode_with_a_real_key_is_refused() -> None:
+def test_simulated_mode_with_a_real_key_is_refused() -> None:
     """Reference: CURSOR_MCP_FIXTURE=1 with a real key prevents any call."""
     settings = Settings.from_env({"CURSOR_MCP_FIXTURE": "1", "CURSOR_API_KEY": "key_abcdefghijklmnop"})
-    assert settings.fixture and settings.api_key is None
+    assert settings.simulated and settings.api_key is None
     assert settings.key_problem is not None and "CURSOR_MCP_FIXTURE" in settings.key_problem
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from mcp import Client
-from mcp.server.mcpserver import MCPServer
 
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server.app import build_toolkit
+from cursor_cloud_agents.server.app import build_toolkit, serve_toolkit
 
 
 async def list_tools(settings: Settings | None = None, *, cached: bool = True) -> list[dict[str, Any]]:
@@ -18,6 +17,6 @@ async def list_tools(settings: Settings | None = None, *, cached: bool = True) -
     `cached=False` builds every schema from the code, ignoring the schema cache.
     """
     kit = build_toolkit(settings or Settings(), Redactor())
-    async with Client(MCPServer("catalogue", tools=kit.build(cached=cached)), mode="legacy") as client:
+    async with Client(serve_toolkit(kit, name="catalogue", cached=cached), mode="legacy") as client:
         listed = await client.list_tools()
     return [tool.model_dump(by_alias=True, exclude_none=True, mode="json") for tool in listed.tools]

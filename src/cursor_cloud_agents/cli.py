@@ -24,7 +24,7 @@ from cursor_cloud_agents.config import ConfigError, Settings
 from cursor_cloud_agents.logs import setup_logging
 from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import build_server
+from cursor_cloud_agents.server import build_server, run_stdio
 
 logger = logging.getLogger("cursor_cloud_agents")
 
@@ -86,7 +86,7 @@ def _serve() -> int:
         sys.stderr.write(_TERMINAL_HINT)
     _announce(settings)
     server = build_server(settings, redactor, lambda: open_client(settings))
-    anyio.run(server.run_stdio_async)
+    anyio.run(run_stdio, server)
     return 0
 
 
@@ -132,12 +132,16 @@ def _config(client: str) -> int:
 
 
 def _simulate(port: int, scenario: str, speed: float) -> int:
-    from cursor_cloud_agents.simulator import run_simulator
+    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, run_simulator
 
     setup_logging("INFO", Redactor())
 
     def ready(base_url: str) -> None:
-        sys.stdout.write(f"Cursor API simulator ({scenario}) at {base_url}  (Ctrl-C to stop)\n")
+        # The second line is for a shell: `GET /v1/me` with that key answers 200, any other key 401.
+        sys.stdout.write(
+            f"Cursor API simulator ({scenario}) at {base_url}  (Ctrl-C to stop)\n"
+            f"export CURSOR_API_BASE_URL={base_url} CURSOR_API_KEY={SIMULATED_API_KEY}\n"
+        )
         sys.stdout.flush()
 
     anyio.run(lambda: run_simulator(port=port or None, scenario=scenario, speed=speed, ready=ready))

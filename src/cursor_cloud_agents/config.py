@@ -130,7 +130,8 @@ class Settings:
     forward_env: Mapping[str, Secret] = field(default_factory=dict[str, Secret])
     forward_problems: Mapping[str, str] = field(default_factory=dict[str, str])
     log_level: str = "INFO"
-    fixture: bool = False
+    simulated: bool = False
+    """Whether the server talks to the embedded simulator instead of the real API (CURSOR_MCP_FIXTURE=1)."""
     base_url: str = "https://api.cursor.com"
     max_call_seconds: float = 55.0
     max_result_bytes: int = 38_000
@@ -141,8 +142,8 @@ class Settings:
     def from_env(cls, env: Mapping[str, str]) -> Settings:
         """Read the settings from `env`; raise ConfigError for a tuning value the server cannot run with."""
         api_key, key_problem = _read_key(env)
-        fixture = _switch(env, "CURSOR_MCP_FIXTURE")
-        if fixture and api_key is not None:
+        simulated = _switch(env, "CURSOR_MCP_FIXTURE")
+        if simulated and api_key is not None:
             api_key, key_problem = (
                 None,
                 ("CURSOR_MCP_FIXTURE=1 is refused together with CURSOR_API_KEY: simulated mode never uses a real key"),
@@ -156,18 +157,13 @@ class Settings:
             forward_env=forward,
             forward_problems=forward_problems,
             log_level=_log_level(env),
-            fixture=fixture,
+            simulated=simulated,
             base_url=_base_url(env),
             max_call_seconds=_number(env, "CURSOR_MCP_MAX_CALL_SECONDS", 55.0, low=10.0, high=600.0),
             max_result_bytes=int(_number(env, "CURSOR_MCP_MAX_RESULT_BYTES", 38_000, low=4_000, high=1_000_000)),
             artifact_hosts=_host_suffixes(env),
             state_dir=_state_dir(env),
         )
-
-    @property
-    def simulated(self) -> bool:
-        """Whether the server talks to the embedded simulator instead of the real API."""
-        return self.fixture
 
     def secrets(self) -> list[str]:
         """Every secret value known at start-up: the key and the forwarded values (for the redactor)."""

@@ -30,7 +30,7 @@ def variables_table() -> str:
 def tools_table() -> str:
     """The Markdown table of every tool: name, access and the first sentence of its description."""
     rows = ["| Tool | Access | What it does |", "|---|---|---|"]
-    for spec in build_toolkit(Settings(), Redactor()).specs:
+    for spec in build_toolkit(Settings(), Redactor()).specs.values():
         summary = " ".join((spec.fn.__doc__ or "").split()).split(". ")[0].rstrip(".") + "."
         rows.append(f"| `{spec.name}` | {_ACCESS_WORDS[spec.access]} | {summary} |")
     return "\n".join(rows)

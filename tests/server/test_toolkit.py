@@ -13,13 +13,14 @@ from urllib.parse import quote
 import anyio
 import pytest
 from mcp import Client
-from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 from pydantic import Field
 
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server.app import serve_toolkit
+from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 
 pytestmark = pytest.mark.anyio
@@ -32,7 +33,7 @@ AgentId = Annotated[str, Field(pattern=r"^bc-[0-9a-fA-F-]{36}$")]
 def make_kit(**overrides: Any) -> tuple[Toolkit, dict[str, int]]:
     """A toolkit with a few test tools; `calls` counts how many bodies really ran."""
     settings = Settings(api_key=Secret(KEY), **overrides)
-    kit = Toolkit(settings, Redactor(settings.secrets()), hard_stop_grace=0.0)
+    kit = Toolkit(ServerState(settings, Redactor(settings.secrets())), hard_stop_grace=0.0)
     calls = {"count": 0}
 
     @kit.tool(title="Echo")
@@ -108,7 +109,7 @@ def add_failing_tools(kit: Toolkit) -> None:
 
 @asynccontextmanager
 async def connect(kit: Toolkit) -> AsyncGenerator[Client, None]:
-    async with Client(MCPServer("test", tools=kit.build()), mode="legacy") as client:
+    async with Client(serve_toolkit(kit, name="test", cached=False), mode="legacy") as client:
         yield client
 
 
@@ -320,7 +321,7 @@ async def test_each_call_logs_one_line_with_tool_outcome_and_duration_without_ar
 async def test_a_missing_key_answers_configuration_missing_and_the_tool_never_runs() -> None:
     """Settings: without a key the server lists its tools and the first call names the variable."""
     settings = Settings(api_key=None, key_problem="CURSOR_API_KEY is not set in the MCP server's environment")
-    kit = Toolkit(settings, Redactor())
+    kit = Toolkit(ServerState(settings, Redactor()))
     ran: list[bool] = []
 
     @kit.tool(title="Ping")

@@ -8,12 +8,15 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from mcp.server.mcpserver import MCPServer
 
 from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server.app import serve_toolkit
+from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server.domain import activity
+from cursor_cloud_agents.server.domain.activity import ActivitySummary
+from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
-from cursor_cloud_agents.server.tools import activity
 from cursor_cloud_agents.simulator import (
     SIMULATED_API_KEY,
     Fault,
@@ -32,15 +35,16 @@ pytestmark = pytest.mark.anyio
 async def probe(h: Harness) -> AsyncGenerator[Client, None]:
     """A one-tool server calling `summarize` as cursor_get_run does, on the harness's client and clock."""
     settings = Settings(api_key=Secret(SIMULATED_API_KEY))
-    kit = Toolkit(settings, Redactor(settings.secrets()), clock=h.clock.now)
+    state = ServerState(settings, Redactor(settings.secrets()), Clock(h.clock.now), client=h.api)
+    kit = Toolkit(state)
 
     @kit.tool(title="Probe")
-    async def probe_activity(agent_id: str, run_id: str, terminal: bool) -> dict[str, Any]:
+    async def probe_activity(agent_id: str, run_id: str, terminal: bool) -> dict[str, ActivitySummary]:
         """Summarize a run."""
-        return {"activity": await activity.summarize(kit, agent_id, run_id, terminal=terminal)}
+        summary = await activity.summarize(state.api, state.activity, state.clock, agent_id, run_id, terminal=terminal)
+        return {"activity": summary}
 
-    kit.attach(h.api)
-    async with Client(MCPServer("probe", tools=kit.build()), mode="legacy") as client:
+    async with Client(serve_toolkit(kit, name="probe", cached=False), mode="legacy") as client:
         yield client
 
 

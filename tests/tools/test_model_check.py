@@ -8,9 +8,10 @@ import pytest
 
 from cursor_cloud_agents.api import Model
 from cursor_cloud_agents.config import Secret
+from cursor_cloud_agents.server.domain import creation
+from cursor_cloud_agents.server.domain import models as model_check
+from cursor_cloud_agents.server.domain.creation import RepoInput
 from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.tools import creation, model_check
-from cursor_cloud_agents.server.tools.creation import RepoInput
 
 
 def variant(params: dict[str, str], *, default: bool = False) -> dict[str, Any]:

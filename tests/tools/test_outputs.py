@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents.server.tools import textcache
+from cursor_cloud_agents.server.state import ARTIFACT_TEXT_SECONDS
 from cursor_cloud_agents.simulator import ArtifactSpec, Fault, Faults, ManualClock, Quirks, RunScript, World
 from tests.tools.conftest import Harness, OpenHarness
 
@@ -167,7 +167,7 @@ async def test_an_artifact_read_again_after_a_few_minutes_is_downloaded_afresh(h
     async with harness_factory(world) as h:
         await read_artifact(h, agent_id, path)
         await read_artifact(h, agent_id, path)
-        h.clock.advance(textcache.SECONDS + 1)
+        h.clock.advance(ARTIFACT_TEXT_SECONDS + 1)
         await read_artifact(h, agent_id, path)
         downloads = [r for r in h.requests("GET") if r.path.startswith("/sim/artifacts/")]
     assert len(downloads) == 2

@@ -5,7 +5,7 @@ Start with `CursorClient`; every error it raises is a `CursorError` (tree in `er
 
 from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTask
 from cursor_cloud_agents.api.client import CursorClient
-from cursor_cloud_agents.api.deadline import deadline_after, time_left
+from cursor_cloud_agents.api.deadline import Deadline, current_deadline, deadline_after, time_left
 from cursor_cloud_agents.api.errors import (
     AgentArchivedError,
     AgentBusyError,
@@ -131,6 +131,7 @@ __all__ = [
     "CursorClient",
     "CursorError",
     "CustomSubagent",
+    "Deadline",
     "DeadlineTooShortError",
     "DoneEvent",
     "EnvSpec",
@@ -190,6 +191,7 @@ __all__ = [
     "UsageLimitExceededError",
     "VariantParam",
     "agent_id",
+    "current_deadline",
     "deadline_after",
     "environment_id",
     "error_from_response",

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 from cursor_cloud_agents.api import _retry
 from cursor_cloud_agents.api._http import HttpAnswer, HttpSession, SendFailure
 from cursor_cloud_agents.api._limits import TokenBucket
-from cursor_cloud_agents.api.deadline import time_left
+from cursor_cloud_agents.api.deadline import REQUEST_MARGIN_SECONDS, time_left
 from cursor_cloud_agents.api.errors import (
     APIConnectionError,
     APITimeoutError,
@@ -41,7 +41,6 @@ MIN_MUTATION_SECONDS = 5.0
 """A mutation is not sent with less time than this left: its answer could not be read in time."""
 MAX_RETRY_WAIT_WITHOUT_DEADLINE = 60.0
 _SEND_MARGIN_SECONDS = 0.5
-_DEADLINE_MARGIN_SECONDS = 0.1
 _MIN_READ_SECONDS = 0.05
 # Statuses after which a mutation may have been carried out: 3xx (a 303 follows a processed POST),
 # 499 (the server saw the request, then the client vanished) and every 5xx.
@@ -125,7 +124,7 @@ class RequestEngine:
         as ours (e.g. outcome unknown) instead of being swallowed by the caller's cancellation.
         """
         left = time_left()
-        return cap if left is None else max(0.0, min(cap, left - _DEADLINE_MARGIN_SECONDS))
+        return cap if left is None else max(0.0, min(cap, left - REQUEST_MARGIN_SECONDS))
 
     async def read(
         self,

@@ -8,7 +8,6 @@ path is built. The client takes explicit arguments and never reads the environme
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
@@ -198,7 +197,7 @@ class CursorClient:
         """
         self._need_key()
         if body.agent_id is None and body.env_vars is None:
-            body = body.model_copy(update={"agent_id": f"bc-{uuid.uuid4()}"})
+            body = body.model_copy(update={"agent_id": ids.mint_agent_id()})
         known: dict[str, str] = {}
         if body.agent_id is not None:
             known["agent_id"] = ids.agent_id(body.agent_id)

@@ -1,4 +1,4 @@
-"""Identifier checks and parsing: agent ids, run ids and stream event ids.
+"""Identifier checks, parsing and minting: agent ids, run ids and stream event ids.
 
 Ids go into URL paths, so they are checked against their exact shape before any URL is built
 (defence in depth: the MCP layer validates first). The API accepts uppercase hex and answers in
@@ -8,12 +8,19 @@ lowercase, so a valid id is returned lowercased.
 from __future__ import annotations
 
 import re
+import uuid
 
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 _AGENT_ID = re.compile(rf"bc-{_UUID}", re.IGNORECASE)
 _RUN_ID = re.compile(rf"run-{_UUID}", re.IGNORECASE)
 _BARE_UUID = re.compile(_UUID, re.IGNORECASE)
 _EVENT_ID = re.compile(r"([0-9]{1,15})-([0-9]{1,9})")
+
+
+def mint_agent_id() -> str:
+    """A new client-chosen agent id (`bc-<uuid4>`): the key that finds a creation again (the one place ids are
+    minted)."""
+    return f"bc-{uuid.uuid4()}"
 
 
 def agent_id(value: str) -> str:

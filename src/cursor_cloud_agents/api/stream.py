@@ -20,7 +20,7 @@ import anyio
 
 from cursor_cloud_agents.api._frames import FrameBatch, block_type, parse_block
 from cursor_cloud_agents.api._http import HttpAnswer, OpenStream, SendFailure
-from cursor_cloud_agents.api.deadline import time_left
+from cursor_cloud_agents.api.deadline import STREAM_MARGIN_SECONDS, time_left
 from cursor_cloud_agents.api.errors import APIConnectionError, ReadFailedError
 from cursor_cloud_agents.api.events import RawEvent, StreamEvent, parse_event
 from cursor_cloud_agents.api.ids import parse_event_id
@@ -34,7 +34,6 @@ STREAM_IDLE_SECONDS = 90.0
 """No byte for this long means a dead connection: heartbeats come every 30–36 s."""
 STREAM_CONNECT_CAP_SECONDS = 30.0
 _MAX_ERROR_BYTES = 64 * 1024
-_DEADLINE_MARGIN_SECONDS = 0.25
 
 EndSignal = Literal["result", "done", "live", "heartbeat", "closed", "timeout", "byte_limit"]
 
@@ -262,7 +261,7 @@ def _walk_seconds(max_seconds: float | None) -> float:
     limits = [float("inf") if max_seconds is None else max_seconds]
     left = time_left()
     if left is not None:
-        limits.append(max(0.0, left - _DEADLINE_MARGIN_SECONDS))
+        limits.append(max(0.0, left - STREAM_MARGIN_SECONDS))
     return min(limits)
 
 

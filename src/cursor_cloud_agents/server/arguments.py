@@ -1,53 +1,94 @@
-"""Tool arguments: the strict model that judges them and the compact schema that advertises them.
+"""Tool arguments: the strict model that judges them, the compact schema that advertises them, and clamping.
 
-The SDK validates arguments leniently and drops unknown ones before a tool sees them. We hand it a
-pass-through model instead, and validate in the toolkit's guard with a strict copy of the tool's own
-model (unknown names refused, JSON types exact), so a malformed call answers our `VALIDATION` error
-and nothing is sent. The advertised schema is the strict one, made compact for the catalogue.
+A tool's parameters (typed with `Annotated[..., Field(...)]`) become a pydantic model that is strict:
+unknown names refused, JSON types exact. Every call is judged by it, so even a malformed call answers
+our `VALIDATION` error and nothing is sent. The advertised input schema is that model's, made compact
+for the catalogue. A parameter marked `Clamped` (a wait) is brought down to its maximum instead of
+refused: waiting less than asked is harmless, and some clients strip maxima from the schema the model
+sees (Codex), so a refusal would cost a round trip for nothing.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import Any, cast, get_type_hints
 
-from mcp.server.mcpserver.tools.base import Tool
-from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, func_metadata
-from pydantic import BaseModel, ConfigDict, ValidationError
+from annotated_types import Le
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic.fields import FieldInfo
 
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.failures import ToolFailure
 
+_STRICT = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
 
-class RawArguments(ArgModelBase):
-    """Hands the arguments to our guard untouched, so that our strict model is the one that judges them."""
 
-    model_config = ConfigDict(extra="allow")
+@dataclass(frozen=True)
+class Clamped:
+    """Marks an integer parameter whose values above its maximum are brought down to it, not refused."""
 
-    def model_dump_one_level(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
+
+@dataclass(frozen=True)
+class Judged:
+    """Arguments as the tool function takes them, and the values that were clamped (name: value used)."""
+
+    values: dict[str, Any]
+    clamped: dict[str, int]
 
 
 class StrictArguments:
-    """The strict argument model of a tool function, built on the tool's first call (not at start-up)."""
+    """The strict argument model of a tool function, built on first use (not at start-up)."""
 
     def __init__(self, fn: Callable[..., Any]) -> None:
         self._fn = fn
         self._model: type[BaseModel] | None = None
+        self._maxima: dict[str, int] | None = None
 
     def model(self) -> type[BaseModel]:
+        """The model: one field per parameter, with its annotation and default."""
         if self._model is None:
-            base = func_metadata(self._fn, structured_output=False).arg_model
-            config = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
-            self._model = type(base.__name__, (base,), {"model_config": config, "__module__": __name__})
+            hints = get_type_hints(self._fn, include_extras=True)
+            fields: dict[str, Any] = {}
+            for name, parameter in inspect.signature(self._fn).parameters.items():
+                default = ... if parameter.default is inspect.Parameter.empty else parameter.default
+                fields[name] = (hints[name], default)
+            self._model = create_model(f"{self._fn.__name__}Arguments", __config__=_STRICT, **fields)
         return self._model
 
+    def maxima(self) -> dict[str, int]:
+        """The maximum of each clamped parameter."""
+        if self._maxima is None:
+            self._maxima = {name: _maximum(info) for name, info in self.model().model_fields.items() if _clamped(info)}
+        return self._maxima
 
-def advertised_schema(tool: Tool) -> dict[str, Any]:
-    """The schema of the strict model, from the one the SDK already built: strictness adds no keyword but
-    `additionalProperties: false`."""
-    return compact_schema(tool.parameters | {"additionalProperties": False})
+    def schema(self) -> dict[str, Any]:
+        """The input schema clients list, compact."""
+        return compact_schema(self.model().model_json_schema())
+
+    def judge(self, raw: dict[str, Any]) -> Judged:
+        """The arguments as the tool takes them; VALIDATION when the strict model refuses them."""
+        clamped = {
+            name: limit
+            for name, limit in self.maxima().items()
+            if type(raw.get(name)) is int and raw[name] > limit  # bool is not an int here: strictness refuses it
+        }
+        model = self.model()
+        try:
+            validated = model.model_validate_json(json.dumps(raw | clamped))
+        except ValidationError as exc:
+            raise _validation_failure(exc) from None
+        return Judged({name: getattr(validated, name) for name in model.model_fields}, clamped)
+
+
+def _clamped(info: FieldInfo) -> bool:
+    return any(isinstance(item, Clamped) for item in info.metadata)
+
+
+def _maximum(info: FieldInfo) -> int:
+    return next(int(cast(Any, item.le)) for item in info.metadata if isinstance(item, Le))
 
 
 def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -79,15 +120,6 @@ def _compact_node(node: Any, definitions: dict[str, Any]) -> Any:
         for key, value in node.items()
         if not (key == "title" and isinstance(value, str)) and not (key == "default" and value is None)
     }
-
-
-def validate(strict: type[BaseModel], raw: dict[str, Any]) -> dict[str, Any]:
-    """The arguments as the tool function takes them; VALIDATION when the strict model refuses them."""
-    try:
-        model = strict.model_validate_json(json.dumps(raw))
-    except ValidationError as exc:
-        raise _validation_failure(exc) from None
-    return {name: getattr(model, name) for name in type(model).model_fields}
 
 
 def _validation_failure(exc: ValidationError) -> ToolFailure:

@@ -1,59 +1,56 @@
-"""The toolkit: the one wrapper through which every tool is declared and run.
+"""The toolkit: the one wrapper through which every tool is declared, listed and run.
 
 A tool is an async function with typed parameters, a docstring and a small body. Everything the
 tools share lives here, once (ARCHITECTURE.md, "The tool contract"):
 
-1. arguments validated strictly by us (unknown names refused, JSON types exact, ids by pattern),
-   so even a malformed call answers our JSON `VALIDATION` error and nothing is sent;
+1. arguments judged strictly (unknown names refused, JSON types exact, ids by pattern; waits
+   clamped to their maximum), so even a malformed call answers our JSON `VALIDATION` error and
+   nothing is sent;
 2. the write and delete gates;
-3. a hard deadline per call, shared with the API client through `api.deadline`;
+3. a hard deadline per call, one `Deadline` value shared with the API client;
 4. errors as stable `{code, message, ...}` objects; a bug becomes a generic INTERNAL error;
-5. compact JSON, identical in the text content and in `structuredContent`;
+5. compact JSON, identical in the text content and in `structuredContent` (the answer builder);
 6. a byte cap on every result (`RESULT_TOO_LARGE`, never a silent cut);
 7. agent-produced text cleaned of hidden characters;
 8. secrets masked in results, errors and logs;
 9. the four annotation hints set explicitly;
 10. progress reporting for waits (`current_call().progress(...)`), and cancellation left to anyio;
 11. one log line per call on stderr.
+
+It stands on the SDK's public types only: the server (`app.py`) lists `listed()` and hands every
+`tools/call` to `run()`.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import anyio
-from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.tools.base import Tool
-from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel
+from mcp_types import CallToolResult, TextContent, Tool, ToolAnnotations
 
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
-from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import arguments, failures, schemacache
+from cursor_cloud_agents.server import failures, schemacache
+from cursor_cloud_agents.server.arguments import Judged, StrictArguments
+from cursor_cloud_agents.server.deadline import CallTime
 from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.untrusted import clean_data
-
-if TYPE_CHECKING:
-    from cursor_cloud_agents.api.client import CursorClient
+from cursor_cloud_agents.server.state import ServerState
 
 logger = logging.getLogger("cursor_cloud_agents.tools")
 
 ToolFn = Callable[..., Awaitable[Any]]
 Budget = Callable[[Mapping[str, Any]], float]
+Report = Callable[[float, str], Awaitable[None]]
 
-# Past the deadline the API client sees, the hard stop waits this much longer, so that the client's
-# own timeout (which knows whether a mutation was sent) fires first.
 HARD_STOP_GRACE = 1.5
+"""Past the deadline the API client sees, the hard stop waits this much longer, so that the client's
+own timeout (which knows whether a mutation was sent) fires first."""
 MAX_MESSAGE_CHARS = 2_000
 
 
@@ -84,6 +81,7 @@ class ToolSpec:
     idempotent: bool
     budget: Budget | None
     shrink_hint: str
+    arguments: StrictArguments
 
     @property
     def name(self) -> str:
@@ -99,13 +97,23 @@ class ToolSpec:
             open_world_hint=True,
         )
 
+    def listed(self, schema: dict[str, Any] | None) -> Tool:
+        """The tool as `tools/list` shows it (the title travels in the annotations, where clients read it)."""
+        return Tool(
+            name=self.name,
+            description=" ".join((self.fn.__doc__ or "").split()),
+            input_schema=schema if schema is not None else self.arguments.schema(),
+            annotations=self.annotations(),
+        )
+
 
 @dataclass
 class Call:
-    """The call in progress: what a tool may tell the toolkit while it runs."""
+    """The call in progress: its time, and what a tool may tell the toolkit while it runs."""
 
     tool: str
-    report: Callable[[float, str], Awaitable[None]]
+    report: Report
+    time: CallTime
     ids: dict[str, str] = field(default_factory=dict[str, str])
     steps: int = 0
 
@@ -123,21 +131,11 @@ _current: ContextVar[Call | None] = ContextVar("cursor_cloud_agents_call", defau
 
 
 def current_call() -> Call:
-    """The call being served by this task (tools use it for progress and ids)."""
+    """The call being served by this task (tools use it for time, progress and ids)."""
     call = _current.get()
     if call is None:
         raise RuntimeError("current_call() used outside a tool call")
     return call
-
-
-def _without_nulls(data: Any) -> Any:
-    if isinstance(data, BaseModel):
-        data = data.model_dump(mode="json", exclude_none=True)
-    if isinstance(data, dict):
-        return {key: _without_nulls(value) for key, value in data.items() if value is not None}  # pyright: ignore[reportUnknownVariableType]  # JSON object
-    if isinstance(data, list | tuple):
-        return [_without_nulls(item) for item in data]  # pyright: ignore[reportUnknownVariableType]  # JSON array
-    return data
 
 
 def _single(exc: Exception) -> Exception:
@@ -147,46 +145,13 @@ def _single(exc: Exception) -> Exception:
     return _single(grouped[0]) if len(grouped) == 1 else exc
 
 
-def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def encoded_size(data: Any) -> int:
-    """Bytes of `data` as an answer carries it: nulls dropped, compact JSON, UTF-8 (never raising on a
-    lone surrogate, which the answer's cleaning removes anyway)."""
-    return len(_dumps(_without_nulls(data)).encode("utf-8", "surrogatepass"))
-
-
 class Toolkit:
-    """Declares tools, holds what they share (settings, redactor, API client) and runs every call."""
+    """Declares tools and runs every call through the guard, on the server's state."""
 
-    def __init__(
-        self,
-        settings: Settings,
-        redactor: Redactor,
-        *,
-        hard_stop_grace: float = HARD_STOP_GRACE,
-        clock: Callable[[], float] = time.time,
-        sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
-    ) -> None:
-        self.settings = settings
-        self.redactor = redactor
+    def __init__(self, state: ServerState, *, hard_stop_grace: float = HARD_STOP_GRACE) -> None:
+        self.state = state
         self.hard_stop_grace = hard_stop_grace
-        self.now = clock  # wall-clock seconds: tests run tools on the simulator's clock
-        self.sleep = sleep  # how tools pause between re-reads: tests advance a manual clock instead
-        self.specs: list[ToolSpec] = []
-        self._client: CursorClient | None = None
-
-    @property
-    def api(self) -> CursorClient:
-        """The API client of this server (opened by the server's lifespan)."""
-        if self._client is None:
-            raise RuntimeError("the API client is not open")
-        return self._client
-
-    def attach(self, client: CursorClient | None) -> None:
-        """Give the tools their API client (None when the server stops)."""
-        self._client = client
+        self.specs: dict[str, ToolSpec] = {}
 
     def tool(
         self,
@@ -201,47 +166,38 @@ class Toolkit:
 
         def register(fn: ToolFn) -> ToolFn:
             is_idempotent = access in (Access.READ, Access.DELETE) if idempotent is None else idempotent
-            self.specs.append(ToolSpec(fn, title, access, is_idempotent, budget, shrink_hint))
+            spec = ToolSpec(fn, title, access, is_idempotent, budget, shrink_hint, StrictArguments(fn))
+            self.specs[spec.name] = spec
             return fn
 
         return register
 
-    def build(self, *, cached: bool = True) -> list[Tool]:
-        """The SDK tools, each running through the guard; `cached=False` builds every schema afresh."""
+    def listed(self, *, cached: bool = True) -> list[Tool]:
+        """Every tool as `tools/list` shows it; `cached=False` builds every schema afresh."""
         schemas = schemacache.load() if cached else {}
-        return [self._build_one(spec, schemas.get(spec.name)) for spec in self.specs]
+        return [spec.listed(schemas.get(name)) for name, spec in self.specs.items()]
 
-    def _build_one(self, spec: ToolSpec, schema: dict[str, Any] | None) -> Tool:
-        if schema is None:
-            described = Tool.from_function(spec.fn, name=spec.name, structured_output=False)
-            schema = arguments.advertised_schema(described)
-        strict = arguments.StrictArguments(spec.fn)
-
-        async def guarded(ctx: Context, **raw: Any) -> CallToolResult:
-            return await self._run(spec, strict.model(), ctx, raw)
-
-        return Tool(
-            fn=guarded,
-            name=spec.name,
-            title=None,  # the title travels in the annotations, as clients read it there
-            description=" ".join((spec.fn.__doc__ or "").split()),
-            parameters=schema,
-            fn_metadata=FuncMetadata(arg_model=arguments.RawArguments),
-            is_async=True,
-            context_kwarg="ctx",
-            annotations=spec.annotations(),
-        )
-
-    async def _run(self, spec: ToolSpec, strict: type[BaseModel], ctx: Context, raw: dict[str, Any]) -> CallToolResult:
-        async def report(progress: float, message: str) -> None:
-            await ctx.report_progress(progress, None, self.redactor.mask(message))
-
-        call = Call(spec.name, report)
-        token = _current.set(call)
+    async def run(self, name: str, raw: Mapping[str, Any] | None, report: Report) -> CallToolResult:
+        """Run one `tools/call`: the guard, the tool, the answer (never raises but for cancellation)."""
+        spec = self.specs.get(name)
+        if spec is None:
+            return self._error_result(ToolFailure(failures.VALIDATION, f"Unknown tool {name[:100]!r}."))
         started = time.perf_counter()
+        call: Call | None = None
         failure: ToolFailure | None = None
         try:
-            outcome = await self._outcome(spec, strict, raw, call)
+            try:
+                judged = self._admit(spec, dict(raw or {}))
+            except ToolFailure as refused:
+                failure = refused
+                return self._error_result(refused)
+            budget = self._budget(spec, judged.values)
+            outcome: _Success | ToolFailure | None = None
+            with anyio.move_on_after(budget + self.hard_stop_grace), deadline_after(budget) as deadline:
+                call = Call(spec.name, self._masked(report), CallTime(deadline, self.state.clock))
+                outcome = await self._invoke(spec, judged, call)
+            if outcome is None:  # the hard stop cut the call
+                outcome = self._hard_stop(spec, budget).with_ids(call.ids if call is not None else {})
             if isinstance(outcome, ToolFailure):
                 failure = outcome
                 return self._error_result(failure)
@@ -251,17 +207,28 @@ class Toolkit:
             failure = ToolFailure("cancelled", "")
             raise
         finally:
-            _current.reset(token)
-            self._log(call, failure, time.perf_counter() - started)
+            self._log(spec.name, call, failure, time.perf_counter() - started)
 
-    async def _outcome(
-        self, spec: ToolSpec, strict: type[BaseModel], raw: dict[str, Any], call: Call
-    ) -> dict[str, Any] | ToolFailure:
-        """The success payload, or the failure for anything expected to go wrong."""
+    def _masked(self, report: Report) -> Report:
+        async def masked(progress: float, message: str) -> None:
+            await report(progress, self.state.redactor.mask(message))
+
+        return masked
+
+    def _admit(self, spec: ToolSpec, raw: dict[str, Any]) -> Judged:
+        """The judged arguments of a call that may run: VALIDATION, the gates and a missing key refuse it."""
+        judged = spec.arguments.judge(raw)
+        self._gate(spec, judged.values)
+        settings = self.state.settings
+        if settings.key_problem is not None and not settings.simulated:
+            raise ToolFailure(failures.CONFIGURATION_MISSING, settings.key_problem)
+        return judged
+
+    async def _invoke(self, spec: ToolSpec, judged: Judged, call: Call) -> _Success | ToolFailure:
+        """The tool's answer (with what was clamped), or the failure for anything expected to go wrong."""
+        token = _current.set(call)
         try:
-            validated = arguments.validate(strict, raw)
-            self._gate(spec, validated)
-            return await self._invoke(spec, validated)
+            return _Success(await spec.fn(**judged.values), judged.clamped)
         except Exception as raised:  # the one top-level guard
             exc = _single(raised)
             if isinstance(exc, ToolFailure):
@@ -271,11 +238,13 @@ class Toolkit:
             # A bug in our code: the traceback goes to the log, never to the model.
             logger.exception("internal error in %s", spec.name)
             return ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}; see the server log.")
+        finally:
+            _current.reset(token)
 
     def _gate(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
         if spec.access is Access.READ:
             return
-        if not self.settings.allow_writes:
+        if not self.state.settings.allow_writes:
             raise ToolFailure(
                 failures.READ_ONLY, f"{spec.name} changes state and writes are off. The user must set "
                 "CURSOR_MCP_ALLOW_WRITES=1 in this MCP server's environment and restart the client.",
@@ -284,7 +253,7 @@ class Toolkit:
             self._gate_delete(spec, arguments)
 
     def _gate_delete(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
-        if not self.settings.allow_delete:
+        if not self.state.settings.allow_delete:
             raise ToolFailure(
                 failures.DELETE_DISABLED, f"{spec.name} is permanent and deletion is off. The user must set "
                 "CURSOR_MCP_ALLOW_DELETE=1 (with CURSOR_MCP_ALLOW_WRITES=1) and restart the client; "
@@ -296,20 +265,8 @@ class Toolkit:
             )
 
     def _budget(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> float:
-        wanted = self.settings.max_call_seconds if spec.budget is None else spec.budget(arguments)
-        return min(wanted, self.settings.max_call_seconds)
-
-    async def _invoke(self, spec: ToolSpec, arguments: dict[str, Any]) -> dict[str, Any]:
-        if self.settings.key_problem is not None and self._needs_key():
-            raise ToolFailure(failures.CONFIGURATION_MISSING, self.settings.key_problem)
-        budget = self._budget(spec, arguments)
-        with anyio.move_on_after(budget + self.hard_stop_grace) as scope, deadline_after(budget):
-            return _without_nulls(await spec.fn(**arguments))
-        assert scope.cancelled_caught
-        raise self._hard_stop(spec, budget)
-
-    def _needs_key(self) -> bool:
-        return not self.settings.simulated
+        limit = self.state.settings.max_call_seconds
+        return min(limit if spec.budget is None else spec.budget(arguments), limit)
 
     def _hard_stop(self, spec: ToolSpec, budget: float) -> ToolFailure:
         if spec.access is Access.READ:
@@ -323,19 +280,19 @@ class Toolkit:
             "may not have taken effect. Do NOT send it again: read the agent (cursor_get_agent) to find out.",
         )  # fmt: skip
 
-    def _finish(self, payload: Any) -> tuple[Any, str]:
-        data = self.redactor.mask_data(clean_data(payload))
-        return data, _dumps(data)
-
-    def _result(self, payload: dict[str, Any], spec: ToolSpec) -> tuple[CallToolResult, ToolFailure | None]:
-        data, text = self._finish(payload)
+    def _result(self, success: _Success, spec: ToolSpec) -> tuple[CallToolResult, ToolFailure | None]:
+        answers = self.state.answers
+        data = answers.prepare(success.answer)
+        if success.clamped and isinstance(data, dict):
+            data = cast(dict[str, Any], data) | {"clamped": success.clamped}
+        data, text = answers.render(data)
         size = len(text.encode())
-        if size <= self.settings.max_result_bytes:
+        if size <= answers.max_bytes:
             return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data), None
         failure = ToolFailure(
             failures.RESULT_TOO_LARGE, f"The answer would be {size} bytes, over the "
-            f"{self.settings.max_result_bytes}-byte cap (CURSOR_MCP_MAX_RESULT_BYTES). To get it, {spec.shrink_hint}.",
-            size_bytes=size, max_bytes=self.settings.max_result_bytes,
+            f"{answers.max_bytes}-byte cap (CURSOR_MCP_MAX_RESULT_BYTES). To get it, {spec.shrink_hint}.",
+            size_bytes=size, max_bytes=answers.max_bytes,
         )  # fmt: skip
         return self._error_result(failure), failure
 
@@ -343,15 +300,21 @@ class Toolkit:
         payload = failure.payload()
         if len(failure.message) > MAX_MESSAGE_CHARS:
             payload["message"] = failure.message[:MAX_MESSAGE_CHARS] + " [clipped]"
-        data, text = self._finish(payload)
+        data, text = self.state.answers.render(payload)
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data, is_error=True)
 
-    def _log(self, call: Call, failure: ToolFailure | None, seconds: float) -> None:
-        fields = dict(sorted(call.ids.items()))
+    def _log(self, tool: str, call: Call | None, failure: ToolFailure | None, seconds: float) -> None:
+        fields = dict(sorted((call.ids if call is not None else {}).items()))
         if failure is not None:
             fields |= {
                 key: str(failure.context[key]) for key in ("http_status", "request_id") if key in failure.context
             }
         detail = " ".join(f"{key}={value}" for key, value in fields.items())
         outcome = "ok" if failure is None else failure.code
-        logger.info("tool=%s outcome=%s duration_ms=%d %s", call.tool, outcome, seconds * 1000, detail)
+        logger.info("tool=%s outcome=%s duration_ms=%d %s", tool, outcome, seconds * 1000, detail)
+
+
+@dataclass(frozen=True)
+class _Success:
+    answer: Any
+    clamped: dict[str, int]

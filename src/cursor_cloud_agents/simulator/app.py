@@ -18,6 +18,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .asgi import read_body, replay_body
 from .errors import ApiError
 from .faults import SCOPE_KEY, Fault, Faults, RequestRecord
 from .routes import Api, json_response
@@ -126,7 +127,7 @@ class FaultMiddleware:
             finish()
 
     async def _handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        body = await _read_body(receive)
+        body = await read_body(receive)
         method, path = scope["method"], scope["path"]
         query = scope.get("query_string", b"").decode("latin-1")
         record = RequestRecord(method, path, query, _log_headers(scope), body, self.world.now())
@@ -144,7 +145,7 @@ class FaultMiddleware:
             scope[SCOPE_KEY] = fault
         if fault is not None and fault.stream is not None:
             send = stream_fault_send(fault, send)
-        await self.app(scope, _replay(body, receive), _recording(record, send))
+        await self.app(scope, replay_body(body, receive), _recording(record, send))
 
     async def _answer_fault(self, scope: Scope, fault: Fault, record: RequestRecord, send: Send) -> None:
         body, status = fault.body, fault.status or 400
@@ -158,28 +159,6 @@ class FaultMiddleware:
         record.status = status
         await send({"type": "http.response.start", "status": status, "headers": raw})
         await send({"type": "http.response.body", "body": body})
-
-
-async def _read_body(receive: Receive) -> bytes:
-    chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(chunks)
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
 
 
 def _recording(record: RequestRecord, send: Send) -> Send:

@@ -21,6 +21,7 @@ import anyio
 from anyio.abc import SocketAttribute, SocketStream
 from starlette.types import ASGIApp, Message
 
+from .asgi import replay_body
 from .faults import SCOPE_KEY, Fault
 
 logger = logging.getLogger("cursor_cloud_agents.simulator")
@@ -194,19 +195,14 @@ async def _drip(stream: SocketStream, data: bytes, interval: float) -> None:
 
 async def _run_app(app: ASGIApp, conn: _Connection, scope: MutableMapping[str, Any], body: bytes) -> _Responder:
     responder = _Responder(conn, scope)
-    delivered = False
 
-    async def receive() -> Message:
-        nonlocal delivered
-        if not delivered:
-            delivered = True
-            return {"type": "http.request", "body": body, "more_body": False}
+    async def until_disconnect() -> Message:
         while await conn.fill():
             pass  # a pipelined request stays buffered; we only wait for the peer to go away
         return {"type": "http.disconnect"}
 
     try:
-        await app(scope, receive, responder.send)
+        await app(scope, replay_body(body, until_disconnect), responder.send)
     except Exception:
         if responder.abort is None and not conn.eof:
             logger.exception("simulator: unhandled error in %s %s", scope["method"], scope["path"])

@@ -1,4 +1,4 @@
-"""Serving the simulator on 127.0.0.1: `serve()` for tests and fixture mode, `run_simulator()` for `simulate`.
+"""Serving the simulator on 127.0.0.1: `serve()` for tests and simulated mode, `run_simulator()` for `simulate`.
 
 `serve()` runs our own small HTTP server inside the caller's event loop, because socket-level faults
 need the socket (see `httpserver.py`). `run_simulator()`, the `simulate` command, needs no such
@@ -85,7 +85,8 @@ async def run_simulator(
     The body of `cursor-cloud-agents simulate [--port N] [--scenario NAME] [--speed X]`:
     `anyio.run(partial(run_simulator, port=args.port, scenario=args.scenario, speed=args.speed, ready=print_url))`.
     `ready` receives the base URL with the port actually bound (any free one when `port` is None or 0)
-    once uvicorn accepts connections. Raises `ValueError` for an unknown scenario (`scenarios.NAMES`).
+    once uvicorn accepts connections; clients authenticate with `SIMULATED_API_KEY`, which every
+    scenario's world accepts. Raises `ValueError` for an unknown scenario (`scenarios.NAMES`).
     """
     world = build(scenario, RealClock(speed))
     server = uvicorn.Server(_uvicorn_config(world, host))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
 
 
-def register(kit: Toolkit) -> None:
+def register(kit: Toolkit, state: ServerState) -> None:
     """Declare the account tool on `kit`."""
 
     @kit.tool(title="Get account")
@@ -16,8 +17,8 @@ def register(kit: Toolkit) -> None:
 
         Call it first to check the key works and what you may do.
         """
-        me = await kit.api.me()
-        settings = kit.settings
+        me = await state.api.me()
+        settings = state.settings
         return {
             "key": {
                 "name": me.api_key_name,

@@ -9,8 +9,6 @@ reading the agent, since both are idempotent in effect.
 
 from __future__ import annotations
 
-import json
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -22,27 +20,37 @@ from cursor_cloud_agents.api import (
     AgentSummary,
     CreateAgentRequest,
     CreatedAgent,
+    CursorClient,
     MutationOutcomeUnknownError,
     NotFoundError,
     Prompt,
     ids,
 )
-from cursor_cloud_agents.server.journal import Attempt, CreationJournal
+from cursor_cloud_agents.server.answers import Answers
+from cursor_cloud_agents.server.domain import creation, scan
+from cursor_cloud_agents.server.domain import models as model_check
+from cursor_cloud_agents.server.domain.creation import RepoInput
+from cursor_cloud_agents.server.domain.paid import create_once, iso
+from cursor_cloud_agents.server.journal import Attempt
+from cursor_cloud_agents.server.params import (
+    AgentId,
+    ModelId,
+    ModelParams,
+    NameFilter,
+    PageCursor,
+    PageLimit,
+    PrUrl,
+    Reasoning,
+    Text,
+)
+from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
-from cursor_cloud_agents.server.tools import creation, model_check, scan
-from cursor_cloud_agents.server.tools.creation import RepoInput
-from cursor_cloud_agents.server.tools.paid import create_once, iso
-from cursor_cloud_agents.server.tools.params import AgentId, PageCursor, PageLimit
 
 # A real create took more than 40 s (CONTRACT.md quirk 16); the toolkit caps this at the call limit.
 CREATE_BUDGET = 95.0
 WEB_URL = "https://cursor.com/agents/"
-LIST_ENVELOPE_BYTES = 600  # next_cursor, has_more, scanned and the braces around the agents
-
-Text = Annotated[str, Field(min_length=1)]
-ModelId = Annotated[str | None, Field(description="Model id or alias naming one model; default: account's.")]
-Reasoning = Annotated[str | None, Field(description="Value of the model's reasoning_param.")]
-ModelParams = Annotated[dict[str, str] | None, Field(description='Other params, e.g. {"fast":"false"}.')]
+LIST_ENVELOPE_BYTES = 600
+"""Room for next_cursor, has_more, scanned and the braces around a list of agents."""
 
 
 FOLLOW_THE_RUN = "cursor_get_run(agent_id, run_id, wait_seconds=60) until the run ends"
@@ -74,17 +82,9 @@ class AgentFilters:
     include_archived: bool
 
 
-def fitting(items: list[AgentSummary], max_bytes: int) -> int:
-    """How many of `items`, as listed, fit in `max_bytes` of JSON."""
-    used = 0
-    for count, agent in enumerate(items):
-        used += len(json.dumps(summary_view(agent), ensure_ascii=False, separators=(",", ":")).encode()) + 1
-        if used > max_bytes:
-            return count
-    return len(items)
-
-
-async def list_page(kit: Toolkit, filters: AgentFilters, limit: int, cursor: str | None) -> scan.ScanPage:
+async def list_page(
+    api: CursorClient, answers: Answers, filters: AgentFilters, limit: int, cursor: str | None
+) -> scan.ScanPage:
     """One page of agents that fits the result cap: when long names overflow it, the page is read again shorter,
     so that next_cursor resumes exactly after the last agent shown."""
     keep = None if filters.needle is None else name_filter(filters.needle)
@@ -92,12 +92,12 @@ async def list_page(kit: Toolkit, filters: AgentFilters, limit: int, cursor: str
 
     async def read(count: int) -> scan.ScanPage:
         return await scan.scan_agents(
-            kit.api, limit=count, cursor=cursor, keep=keep, mark=mark,
+            api, limit=count, cursor=cursor, keep=keep, mark=mark,
             pr_url=filters.pr_url, include_archived=filters.include_archived,
         )  # fmt: skip
 
     page = await read(limit)
-    fits = fitting(page.items, kit.settings.max_result_bytes - LIST_ENVELOPE_BYTES)
+    fits = answers.rows_that_fit([summary_view(agent) for agent in page.items], answers.max_bytes - LIST_ENVELOPE_BYTES)
     if fits < len(page.items):
         page = await read(max(fits, 1))
     return page
@@ -154,10 +154,10 @@ def resumed_view(agent: AgentSummary) -> dict[str, Any]:
     }
 
 
-async def resolve_by_read(kit: Toolkit, agent_id: str, unknown: MutationOutcomeUnknownError, *, want: str) -> None:
+async def resolve_by_read(api: CursorClient, agent_id: str, unknown: MutationOutcomeUnknownError, *, want: str) -> None:
     """After a lost answer to archive, unarchive or delete: return if a read shows it happened, else re-raise."""
     try:
-        status = (await kit.api.get_agent(agent_id)).status
+        status = (await api.get_agent(agent_id)).status
     except NotFoundError:
         status = "DELETED"
     happened = status == want or (want == "UNARCHIVED" and status in ("ACTIVE", "IDLE"))
@@ -177,22 +177,20 @@ def pending_view(attempt: Attempt) -> dict[str, Any]:
     }
 
 
-def register(kit: Toolkit) -> None:
+def register(kit: Toolkit, state: ServerState) -> None:
     """Declare the agent tools on `kit`."""
-    # Simulated agents never enter the journal of real ones: in simulated mode it stays in memory.
-    journal = CreationJournal(None if kit.settings.simulated else kit.settings.state_dir)
-    _register_reads(kit, journal)
-    _register_create(kit, journal)
-    _register_cleanup(kit)
+    _register_reads(kit, state)
+    _register_create(kit, state)
+    _register_cleanup(kit, state)
 
 
-def _register_reads(kit: Toolkit, journal: CreationJournal) -> None:
+def _register_reads(kit: Toolkit, state: ServerState) -> None:
     @kit.tool(title="List agents")
     async def cursor_list_agents(
         limit: PageLimit = 20,
         cursor: PageCursor = None,
-        name: Annotated[str | None, Field(description="Keep names containing this (case-insensitive).")] = None,
-        pr_url: Annotated[str | None, Field(description="Only the agent of this pull request.")] = None,
+        name: NameFilter = None,
+        pr_url: PrUrl = None,
         include_archived: Annotated[bool, Field(description="Also archived agents.")] = False,
     ) -> dict[str, Any]:
         """List agents, one page; each with its web url and latest_run_id.
@@ -202,7 +200,7 @@ def _register_reads(kit: Toolkit, journal: CreationJournal) -> None:
         """
         needle = name.lower() if name else None
         filters = AgentFilters(needle, pr_url, include_archived)
-        page = await list_page(kit, filters, limit, cursor)
+        page = await list_page(state.api, state.answers, filters, limit, cursor)
         return {
             "agents": [summary_view(agent) for agent in page.items],
             "next_cursor": page.next_cursor,
@@ -217,15 +215,15 @@ def _register_reads(kit: Toolkit, journal: CreationJournal) -> None:
         Use it to resolve MUTATION_OUTCOME_UNKNOWN: the agent exists if this finds it.
         """
         try:
-            return agent_view(await kit.api.get_agent(agent_id))
+            return agent_view(await state.api.get_agent(agent_id))
         except NotFoundError:
-            pending = journal.pending(agent_id, kit.now())
+            pending = state.journal.pending(agent_id, state.clock.now())
             if pending is None:
                 raise
             return pending_view(pending)
 
 
-def _register_create(kit: Toolkit, journal: CreationJournal) -> None:
+def _register_create(kit: Toolkit, state: ServerState) -> None:
 
     @kit.tool(title="Create agent", access=Access.WRITE, idempotent=False, budget=lambda _args: CREATE_BUDGET)
     async def cursor_create_agent(
@@ -251,36 +249,36 @@ def _register_create(kit: Toolkit, journal: CreationJournal) -> None:
         resend: read the returned agent_id.
         """
         for value in (env_vars or {}).values():
-            kit.redactor.add(value, permanent=False)  # masked before anything can echo it
+            state.redactor.add(value, permanent=False)  # masked before anything can echo it
         repos = creation.repos(repository, starting_ref, repositories)
         env = creation.environment(env_type, env_name, len(repos))
-        variables = creation.variables(env_vars, forward_env, kit.settings.forward_env)
+        variables = creation.variables(env_vars, forward_env, state.settings.forward_env)
         creation.identity(agent_id, name, variables)
-        model = await model_check.selection(kit, model_id, reasoning_level, model_params)
-        minted = None if variables.given else (agent_id or f"bc-{uuid.uuid4()}")
+        model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
+        minted = None if variables.given else (agent_id or ids.mint_agent_id())
         current_call().note(agent_id=minted, name=name)
         request = CreateAgentRequest(
             prompt=Prompt(text=prompt), agent_id=minted, name=name, model=model, env=env, repos=repos or None,
             work_on_current_branch=False, auto_create_pr=auto_create_pr, env_vars=variables.values or None,
         )  # fmt: skip
-        created = await create_once(kit, journal, request)
+        created = await create_once(state.api, state.journal, state.clock, request)
         if isinstance(created, CreatedAgent):
             return created_view(created, model_check.describe(model))
         return resumed_view(created)
 
 
-def _register_cleanup(kit: Toolkit) -> None:
+def _register_cleanup(kit: Toolkit, state: ServerState) -> None:
     @kit.tool(title="Archive agent", access=Access.DESTRUCTIVE, idempotent=True)
     async def cursor_archive_agent(
         agent_id: AgentId, unarchive: Annotated[bool, Field(description="Restore instead.")] = False
     ) -> dict[str, Any]:
         """Archive an agent (reversible with unarchive=true). An archived agent is hidden from lists and takes
         no follow-up."""
-        action = kit.api.unarchive_agent if unarchive else kit.api.archive_agent
+        action = state.api.unarchive_agent if unarchive else state.api.archive_agent
         try:
             await action(agent_id)
         except MutationOutcomeUnknownError as unknown:
-            await resolve_by_read(kit, agent_id, unknown, want="UNARCHIVED" if unarchive else "ARCHIVED")
+            await resolve_by_read(state.api, agent_id, unknown, want="UNARCHIVED" if unarchive else "ARCHIVED")
         return {"agent_id": agent_id, "archived": not unarchive}
 
     @kit.tool(title="Delete agent", access=Access.DELETE)
@@ -292,7 +290,7 @@ def _register_cleanup(kit: Toolkit) -> None:
         cursor_archive_agent is the reversible alternative."""
         del confirm_agent_id  # the toolkit's delete gate already checked it equals agent_id
         try:
-            await kit.api.delete_agent(agent_id)
+            await state.api.delete_agent(agent_id)
         except MutationOutcomeUnknownError as unknown:
-            await resolve_by_read(kit, agent_id, unknown, want="DELETED")
+            await resolve_by_read(state.api, agent_id, unknown, want="DELETED")
         return {"agent_id": agent_id, "deleted": True}

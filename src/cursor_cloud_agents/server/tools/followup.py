@@ -19,25 +19,22 @@ from cursor_cloud_agents.api import (
     AgentArchivedError,
     AgentBusyError,
     CreateRunRequest,
+    CursorClient,
     MutationOutcomeUnknownError,
     Prompt,
     Run,
     RunNotCancellableError,
-    time_left,
 )
+from cursor_cloud_agents.server.deadline import CANCEL_POLL_SECONDS, SEND_RESERVE
+from cursor_cloud_agents.server.domain import models as model_check
 from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.server.params import AgentId, ModelId, ModelParams, Reasoning, Text
+from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
-from cursor_cloud_agents.server.tools import model_check
-from cursor_cloud_agents.server.tools.agents import ModelId, ModelParams, Reasoning, Text
-from cursor_cloud_agents.server.tools.params import AgentId
 
 CONTINUATION_REFUSED = "CONTINUATION_REFUSED"
 AGENT_BUSY = "AGENT_BUSY"
 FOLLOWUP_BUDGET = 95.0
-POLL_SECONDS = 2.0
-# What the follow-up POST needs once the old run has ended: the client sends no mutation with less
-# than 5 s left, plus room for the last re-read.
-RESERVE_SECONDS = 8.0
 MODEL_NOTE = "The model applies to this run and to the agent's later runs."
 
 
@@ -70,44 +67,46 @@ def busy(run_id: str | None, detail: str) -> ToolFailure:
     )  # fmt: skip
 
 
-async def wait_until_ended(kit: Toolkit, agent_id: str, run_id: str) -> Run:
-    """Re-read a cancelled run until it is terminal, leaving enough of the budget to send the follow-up."""
-    left = time_left()
-    stop_at = kit.now() + (kit.settings.max_call_seconds if left is None else left) - RESERVE_SECONDS
-    while True:
-        run = await kit.api.get_run(agent_id, run_id)
-        if run.is_terminal:
-            return run
-        await current_call().progress(f"run {run_id} is {run.status}; waiting for the cancel to take effect")
-        left = time_left()
-        if kit.now() + POLL_SECONDS > stop_at or (left is not None and left - POLL_SECONDS < RESERVE_SECONDS):
-            raise busy(run_id, f"Run {run_id} was asked to cancel but still reads {run.status}.")
-        await kit.sleep(POLL_SECONDS)
+async def wait_until_ended(api: CursorClient, agent_id: str, run_id: str) -> Run:
+    """Re-read a cancelled run until it is terminal, leaving enough of the deadline to send the follow-up."""
+    call = current_call()
+
+    async def report(run: Run, _waited: float) -> None:
+        if not run.is_terminal:
+            await call.progress(f"run {run_id} is {run.status}; waiting for the cancel to take effect")
+
+    run, ended = await call.time.poll(
+        await api.get_run(agent_id, run_id), lambda: api.get_run(agent_id, run_id), lambda run: run.is_terminal,
+        report, every=CANCEL_POLL_SECONDS, within=call.time.deadline.remaining(SEND_RESERVE), reserve=SEND_RESERVE,
+    )  # fmt: skip
+    if not ended:
+        raise busy(run_id, f"Run {run_id} was asked to cancel but still reads {run.status}.")
+    return run
 
 
-async def replace(kit: Toolkit, agent_id: str, run_id: str) -> Run | None:
+async def replace(api: CursorClient, agent_id: str, run_id: str) -> Run | None:
     """Cancel the active run and wait until it is terminal; None when no run was active."""
-    run = await kit.api.get_run(agent_id, run_id)
+    run = await api.get_run(agent_id, run_id)
     if run.is_terminal:
         return None
     try:
-        await kit.api.cancel_run(agent_id, run_id)
+        await api.cancel_run(agent_id, run_id)
     except (RunNotCancellableError, MutationOutcomeUnknownError):
         pass  # it ended meanwhile, or the cancel may have landed: the re-reads below decide
-    return await wait_until_ended(kit, agent_id, run_id)
+    return await wait_until_ended(api, agent_id, run_id)
 
 
-async def send(kit: Toolkit, agent_id: str, request: CreateRunRequest, previous: str | None) -> Run:
+async def send(api: CursorClient, agent_id: str, request: CreateRunRequest, previous: str | None) -> Run:
     """POST the follow-up once; a conflict becomes the failure the model can act on."""
     try:
-        return await kit.api.create_run(agent_id, request, previous_run_id=previous)
+        return await api.create_run(agent_id, request, previous_run_id=previous)
     except AgentBusyError:
         raise busy(previous, "A run of this agent is still active.") from None
     except AgentArchivedError:
         raise ToolFailure(CONTINUATION_REFUSED, "No follow-up was sent: the agent was archived.") from None
 
 
-def register(kit: Toolkit) -> None:
+def register(kit: Toolkit, state: ServerState) -> None:
     """Declare the follow-up tool on `kit`."""
 
     @kit.tool(title="Follow up", access=Access.DESTRUCTIVE, idempotent=False, budget=lambda _args: FOLLOWUP_BUDGET)
@@ -124,13 +123,13 @@ def register(kit: Toolkit) -> None:
         model_id changes the model for this and later runs. A busy agent answers AGENT_BUSY; replace_active
         cancels the active run, waits for its end, then sends (nothing if it does not end in time).
         """
-        agent = await kit.api.get_agent(agent_id)
+        agent = await state.api.get_agent(agent_id)
         refuse_continuation(agent)
-        model = await model_check.selection(kit, model_id, reasoning_level, model_params)
+        model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
         previous = agent.latest_run_id
         current_call().note(agent_id=agent.id, previous_run_id=previous)
-        replaced = await replace(kit, agent.id, previous) if replace_active and previous else None
-        run = await send(kit, agent.id, CreateRunRequest(prompt=Prompt(text=prompt), model=model), previous)
+        replaced = await replace(state.api, agent.id, previous) if replace_active and previous else None
+        run = await send(state.api, agent.id, CreateRunRequest(prompt=Prompt(text=prompt), model=model), previous)
         return {
             "agent_id": agent.id,
             "run_id": run.id,

@@ -16,6 +16,7 @@ from cursor_cloud_agents.api import (
     ArtifactDownload,
     ConversationMessage,
     Cost,
+    CursorClient,
     NotFoundError,
     PermissionDeniedError,
     ResponseTooLargeError,
@@ -24,20 +25,11 @@ from cursor_cloud_agents.api import (
     Usage,
 )
 from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.server.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
 from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.server.params import AgentId, RunId
+from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
-from cursor_cloud_agents.server.tools import textcache
-from cursor_cloud_agents.server.tools.params import AgentId, RunId
-from cursor_cloud_agents.server.tools.slicing import (
-    MIN_TEXT_BYTES,
-    fit_chars,
-    fit_rows,
-    prepare,
-    prepare_text,
-    room_for,
-    size_of,
-    slice_text,
-)
 
 ARTIFACT_TEXT_MAX_BYTES = 5 * 1024 * 1024
 COST_NOTE = (
@@ -89,10 +81,10 @@ def _costless(usage: Usage) -> int:
     return sum(1 for run in usage.runs if run.cost is None or run.cost.charged_cents is None)
 
 
-async def read_usage(kit: Toolkit, agent_id: str, run_id: str | None) -> Usage:
+async def read_usage(api: CursorClient, agent_id: str, run_id: str | None) -> Usage:
     """The agent's usage; a 403 feature_unavailable is said plainly (usage is an early-access API)."""
     try:
-        return await kit.api.get_usage(agent_id, run_id=run_id)
+        return await api.get_usage(agent_id, run_id=run_id)
     except PermissionDeniedError as exc:
         if exc.code != "feature_unavailable":
             raise
@@ -103,7 +95,7 @@ async def read_usage(kit: Toolkit, agent_id: str, run_id: str | None) -> Usage:
         ) from None  # fmt: skip
 
 
-def usage_answer(kit: Toolkit, agent_id: str, run_id: str | None, usage: Usage) -> dict[str, Any]:
+def usage_answer(answers: Answers, agent_id: str, run_id: str | None, usage: Usage) -> dict[str, Any]:
     """The usage answer: totals, then as many per-run rows as the cap allows."""
     missing = _costless(usage)
     answer = {
@@ -112,9 +104,9 @@ def usage_answer(kit: Toolkit, agent_id: str, run_id: str | None, usage: Usage) 
         "total": {"tokens": tokens_view(usage.total_usage)} | cost_view(usage.cost),
         "cost_note": COST_NOTE.format(count=missing) if missing else None,
     }
-    rows = [prepare(kit, run_usage_row(run)) for run in usage.runs]
-    fitted = fit_rows(kit, prepare(kit, answer), "runs", rows, omitted_key="runs_omitted")
-    if "runs_omitted" in fitted:
+    rows = [run_usage_row(run) for run in usage.runs]
+    fitted = answers.fit_rows(answer, "runs", rows, omitted_key="runs_omitted")
+    if fitted.get("runs_omitted"):
         fitted["runs_hint"] = "pass run_id for one run"
     return fitted
 
@@ -133,10 +125,10 @@ def check_artifact_path(path: str) -> str:
     return path
 
 
-async def download_link(kit: Toolkit, agent_id: str, path: str) -> ArtifactDownload:
+async def download_link(api: CursorClient, agent_id: str, path: str) -> ArtifactDownload:
     """The presigned URL of an artifact; a 404 artifact_not_found is explained (the unlisted-file quirk)."""
     try:
-        return await kit.api.artifact_download(agent_id, path)
+        return await api.artifact_download(agent_id, path)
     except NotFoundError as exc:
         if exc.code != "artifact_not_found":
             raise
@@ -156,9 +148,9 @@ def decode_text(body: bytes) -> str | None:
         return None
 
 
-def link_answer(kit: Toolkit, head: dict[str, Any], link: ArtifactDownload, unavailable: str | None) -> dict[str, Any]:
+def link_answer(head: dict[str, Any], link: ArtifactDownload, unavailable: str | None) -> dict[str, Any]:
     """The answer that hands out the presigned URL (with why no text, when text was wanted)."""
-    return prepare(kit, head | {"text_unavailable": unavailable, "url": link.url, "expires_at": link.expires_at})
+    return head | {"text_unavailable": unavailable, "url": link.url, "expires_at": link.expires_at}
 
 
 # --- conversation ------------------------------------------------------------------------------
@@ -169,19 +161,25 @@ def _role(message: ConversationMessage) -> str:
 
 
 def conversation_window(
-    kit: Toolkit, answer: dict[str, Any], messages: list[ConversationMessage], offset: int, limit: int, text_offset: int
+    answers: Answers,
+    answer: dict[str, Any],
+    messages: list[ConversationMessage],
+    offset: int,
+    limit: int,
+    text_offset: int,
 ) -> dict[str, Any]:
-    """`answer` (prepared) with messages from `offset`, sharing the room fairly; long texts clipped and marked."""
+    """`answer` with messages from `offset`, sharing the room fairly; long texts clipped and marked."""
     stop = min(len(messages), offset + limit)
-    room = room_for(kit, answer | {"messages": [], "next_offset": len(messages), "clipped_note": CLIPPED_NOTE})
+    room = answers.room(answer | {"messages": [], "next_offset": len(messages), "clipped_note": CLIPPED_NOTE})
     rows: list[dict[str, Any]] = []
     for index in range(offset, stop):
-        text = prepare_text(kit, messages[index].text or "")
+        text = answers.text(messages[index].text or "")
         start = text_offset if index == offset else 0
         if start > len(text):
             raise ToolFailure(failures.VALIDATION, f"text_offset {start} is past the end ({len(text)} characters).")
-        row = {"index": index, "role": prepare(kit, _role(messages[index])), "text": "", "text_offset": start or None}
-        share = room // (stop - index) - size_of(row | {"text_chars": len(text), "next_text_offset": len(text)}) - 1
+        row = {"index": index, "role": answers.text(_role(messages[index])), "text": "", "text_offset": start or None}
+        share = room // (stop - index) - size(row | {"text_chars": len(text), "next_text_offset": len(text)})
+        share -= ROW_SEPARATOR_BYTES
         end = start + fit_chars(text, start, len(text) - start, max(0, share))
         if rows and end < len(text) and share < MIN_TEXT_BYTES:
             break  # too little room left to show this one usefully: the next window starts with it
@@ -191,7 +189,7 @@ def conversation_window(
         if start or end < len(text):
             row |= {"text_chars": len(text), "next_text_offset": end if end < len(text) else None}
         rows.append(row)
-        room -= size_of(row) + 1
+        room -= size(row) + ROW_SEPARATOR_BYTES
     answer["messages"] = rows
     if offset + len(rows) < len(messages):
         answer["next_offset"] = offset + len(rows)
@@ -200,8 +198,9 @@ def conversation_window(
     return answer
 
 
-def register(kit: Toolkit) -> None:
+def register(kit: Toolkit, state: ServerState) -> None:
     """Declare the usage, artifact and conversation tools on `kit`."""
+    answers = state.answers
 
     @kit.tool(title="Get usage")
     async def cursor_get_usage(agent_id: AgentId, run_id: RunId | None = None) -> dict[str, Any]:
@@ -210,15 +209,15 @@ def register(kit: Toolkit) -> None:
         Cost can lag after a run ends; missing is not zero.
         """
         current_call().note(agent_id=agent_id, run_id=run_id)
-        return usage_answer(kit, agent_id, run_id, await read_usage(kit, agent_id, run_id))
+        return usage_answer(answers, agent_id, run_id, await read_usage(state.api, agent_id, run_id))
 
     @kit.tool(title="List artifacts")
     async def cursor_list_artifacts(agent_id: AgentId) -> dict[str, Any]:
         """List an agent's files under artifacts/; read one with cursor_read_artifact. Often incomplete."""
-        items = await kit.api.list_artifacts(agent_id)
-        rows = [prepare(kit, {"path": a.path, "size_bytes": a.size_bytes, "updated_at": a.updated_at}) for a in items]
-        answer = prepare(kit, {"agent_id": agent_id, "note": None if items else EMPTY_ARTIFACTS_NOTE})
-        return fit_rows(kit, answer, "artifacts", rows, omitted_key="omitted")
+        items = await state.api.list_artifacts(agent_id)
+        rows = [{"path": a.path, "size_bytes": a.size_bytes, "updated_at": a.updated_at} for a in items]
+        answer = {"agent_id": agent_id, "note": None if items else EMPTY_ARTIFACTS_NOTE}
+        return answers.fit_rows(answer, "artifacts", rows, omitted_key="omitted")
 
     @kit.tool(title="Read artifact", shrink_hint="pass a smaller limit or url_only=true")
     async def cursor_read_artifact(
@@ -234,21 +233,21 @@ def register(kit: Toolkit) -> None:
         """
         current_call().note(agent_id=agent_id)
         head = {"agent_id": agent_id, "path": path}
-        prepared = None if url_only else textcache.recall(kit, agent_id, path)
+        prepared = None if url_only else state.artifact_texts.get((agent_id, path))
         if prepared is None:
-            link = await download_link(kit, agent_id, check_artifact_path(path))
+            link = await download_link(state.api, agent_id, check_artifact_path(path))
             if url_only:
-                return link_answer(kit, head, link, None)
+                return link_answer(head, link, None)
             try:
-                body = await kit.api.download_artifact(link.url, max_bytes=ARTIFACT_TEXT_MAX_BYTES)
+                body = await state.api.download_artifact(link.url, max_bytes=ARTIFACT_TEXT_MAX_BYTES)
             except ResponseTooLargeError:
-                return link_answer(kit, head, link, "larger than 5 MiB")
+                return link_answer(head, link, "larger than 5 MiB")
             text = decode_text(body)
             if text is None:
-                return link_answer(kit, head | {"size_bytes": len(body)}, link, "binary (not UTF-8 text)")
-            prepared = prepare_text(kit, text)
-            textcache.remember(kit, agent_id, path, prepared)
-        return slice_text(kit, prepare(kit, head), "text", prepared, offset=offset, limit=limit, next_key="next_offset")
+                return link_answer(head | {"size_bytes": len(body)}, link, "binary (not UTF-8 text)")
+            prepared = answers.text(text)
+            state.artifact_texts.put((agent_id, path), prepared)
+        return answers.slice_text(head, "text", prepared, offset=offset, limit=limit, next_key="next_offset")
 
     @kit.tool(title="Read conversation", shrink_hint="pass a smaller limit")
     async def cursor_read_conversation(
@@ -261,9 +260,9 @@ def register(kit: Toolkit) -> None:
 
         A cut message has next_text_offset: pass it as text_offset, with offset at that message.
         """
-        conversation = await kit.api.get_conversation(agent_id)
+        conversation = await state.api.get_conversation(agent_id)
         messages = conversation.messages
         if offset > len(messages):
             raise ToolFailure(failures.VALIDATION, f"offset {offset} is past the end ({len(messages)} messages).")
-        answer = prepare(kit, {"agent_id": agent_id, "total_messages": len(messages)})
-        return conversation_window(kit, answer, messages, offset, limit, text_offset)
+        answer = {"agent_id": agent_id, "total_messages": len(messages)}
+        return conversation_window(answers, answer, messages, offset, limit, text_offset)

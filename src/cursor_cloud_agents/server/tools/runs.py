@@ -1,9 +1,10 @@
 """The run tools: list an agent's runs, read one (waiting for its end, slicing its result), cancel one.
 
 A run's `git` is the agent's current state (the same on every run, no SHA): it is shown as such,
-and no commit is ever made up. Waiting re-reads on `kit.sleep`, reports MCP progress at every
-re-read and answers `timed_out` inside the call's budget. Cancelling is asynchronous on Cursor's
-side, so the tool re-reads the run and says what it saw, confirming only a CANCELLED it read.
+and no commit is ever made up. Waiting re-reads on the call's clock, reports MCP progress at every
+re-read and answers `timed_out` inside the call's budget; a wait above its maximum is clamped.
+Cancelling is asynchronous on Cursor's side, so the tool re-reads the run and says what it saw,
+confirming only a CANCELLED it read.
 """
 
 from __future__ import annotations
@@ -14,25 +15,26 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from cursor_cloud_agents.api import CursorError, Run, RunNotCancellableError, time_left
+from cursor_cloud_agents.api import CursorClient, CursorError, Run, RunNotCancellableError
+from cursor_cloud_agents.server.answers import size
+from cursor_cloud_agents.server.deadline import (
+    ACTIVITY_RESERVE,
+    CANCEL_POLL_SECONDS,
+    CANCEL_REREADS,
+    READ_RESERVE,
+    RUN_POLL_SECONDS,
+)
+from cursor_cloud_agents.server.domain import activity as activity_summary
+from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait
+from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
-from cursor_cloud_agents.server.tools import activity as activity_summary
-from cursor_cloud_agents.server.tools.params import AgentId, PageCursor, PageLimit, RunId
-from cursor_cloud_agents.server.tools.slicing import prepare, prepare_text, size_of, slice_text
 from cursor_cloud_agents.server.untrusted import clean
 
-MAX_WAIT_SECONDS = 50
-POLL_SECONDS = 5.0
-READ_RESERVE_SECONDS = 8.0
-"""Budget kept after waiting for the last read and the answer."""
-ACTIVITY_RESERVE_SECONDS = 20.0
-"""Budget kept after waiting when the activity summary was asked for (its replay walk needs time)."""
-CANCEL_REREADS = 4
-CANCEL_REREAD_PAUSE = 2.0
 GIT_NOTE = "the agent's current branches (the same on every run), not a snapshot of this run; no SHA"
 ERROR_NOTE = "The API gave no cause for this ERROR (a known quirk); activity shows what the agent last did."
 
-_RUN_ITEM_OVERHEAD = 600  # agent id, next_cursor (opaque; a few hundred bytes at most seen), flags
+RUNS_ENVELOPE_BYTES = 600
+"""Room for the agent id, next_cursor (opaque; a few hundred bytes at most seen) and flags around the rows."""
 _CLIP = {"run_id": 64, "status": 24, "created_at": 32, "updated_at": 32, "error_code": 48}
 # List rows hold API tokens only (ids, statuses, ISO times, codes): anything else is dropped, so a
 # row's size has a hard bound and a page size can be chosen that always fits the cap.
@@ -61,15 +63,10 @@ def run_item(run: Run) -> dict[str, Any]:
 
 def _worst_item_bytes() -> int:
     widest = {key: "x" * length for key, length in _CLIP.items()}
-    return size_of(widest | {"duration_ms": _MAX_DURATION_MS, "result_chars": 10**12}) + 1
+    return size(widest | {"duration_ms": _MAX_DURATION_MS, "result_chars": 10**12})
 
 
 RUN_ITEM_MAX_BYTES = _worst_item_bytes()
-
-
-def page_limit(kit: Toolkit, wanted: int) -> int:
-    """The largest page, up to `wanted`, whose rows are sure to fit the result cap."""
-    return max(1, min(wanted, (kit.settings.max_result_bytes - _RUN_ITEM_OVERHEAD) // RUN_ITEM_MAX_BYTES))
 
 
 def run_state(agent_id: str, run: Run) -> dict[str, Any]:
@@ -97,31 +94,32 @@ def _progress_text(run: Run, waited: float, wait_seconds: int) -> str:
     return f"run {clean(run.status)[:24]}, waited {waited:.0f} of {wait_seconds} s"
 
 
-async def wait_for_end(kit: Toolkit, agent_id: str, run: Run, wait_seconds: int, reserve: float) -> tuple[Run, bool]:
-    """Re-read `run` until it is terminal, `wait_seconds` pass or the budget runs short; True when timed out."""
-    started = kit.now()
-    await current_call().progress(_progress_text(run, 0, wait_seconds))
-    while not run.is_terminal:
-        pause = min(POLL_SECONDS, wait_seconds - (kit.now() - started))
-        left = time_left()
-        if pause <= 0 or (left is not None and left - reserve < pause):
-            return run, True
-        await kit.sleep(pause)
-        run = await kit.api.get_run(agent_id, run.id)
-        await current_call().progress(_progress_text(run, kit.now() - started, wait_seconds))
-    return run, False
+async def wait_for_end(
+    api: CursorClient, agent_id: str, run: Run, wait_seconds: int, reserve: float
+) -> tuple[Run, bool]:
+    """Re-read `run` until it is terminal, `wait_seconds` pass or the deadline runs short; True when timed out."""
+    call = current_call()
+
+    async def report(seen: Run, waited: float) -> None:
+        await call.progress(_progress_text(seen, waited, wait_seconds))
+
+    run, ended = await call.time.poll(
+        run, lambda: api.get_run(agent_id, run.id), lambda seen: seen.is_terminal, report,
+        every=RUN_POLL_SECONDS, within=wait_seconds, reserve=reserve,
+    )  # fmt: skip
+    return run, not ended
 
 
-async def observe_cancel(kit: Toolkit, agent_id: str, run_id: str) -> Run | None:
+async def observe_cancel(api: CursorClient, agent_id: str, run_id: str) -> Run | None:
     """Re-read a run a few times after a cancel, until it is terminal; None when no read succeeded."""
+    time = current_call().time
     seen: Run | None = None
     for _ in range(CANCEL_REREADS):
-        left = time_left()
-        if left is not None and left < CANCEL_REREAD_PAUSE + READ_RESERVE_SECONDS:
+        if not time.fits(CANCEL_POLL_SECONDS, READ_RESERVE):
             break
-        await kit.sleep(CANCEL_REREAD_PAUSE)
+        await time.pause(CANCEL_POLL_SECONDS)
         try:
-            seen = await kit.api.get_run(agent_id, run_id)
+            seen = await api.get_run(agent_id, run_id)
         except CursorError:
             continue  # one failed re-read is not an outcome; the next one may succeed
         if seen.is_terminal:
@@ -129,10 +127,10 @@ async def observe_cancel(kit: Toolkit, agent_id: str, run_id: str) -> Run | None
     return seen
 
 
-async def read_quietly(kit: Toolkit, agent_id: str, run_id: str) -> Run | None:
+async def read_quietly(api: CursorClient, agent_id: str, run_id: str) -> Run | None:
     """The run, or None when it cannot be read."""
     try:
-        return await kit.api.get_run(agent_id, run_id)
+        return await api.get_run(agent_id, run_id)
     except CursorError:
         return None
 
@@ -162,16 +160,16 @@ def get_run_budget(arguments: Mapping[str, Any]) -> float:
     return 15.0 + arguments.get("wait_seconds", 0) + (0.0 if arguments.get("activity") is False else 30.0)
 
 
-def register(kit: Toolkit) -> None:
+def register(kit: Toolkit, state: ServerState) -> None:
     """Declare the run tools on `kit`."""
+    answers = state.answers
 
     @kit.tool(title="List runs")
     async def cursor_list_runs(agent_id: AgentId, limit: PageLimit = 20, cursor: PageCursor = None) -> dict[str, Any]:
         """List one page of an agent's runs, newest first; read one with cursor_get_run."""
-        used = page_limit(kit, limit)
-        page = await kit.api.list_runs(agent_id, limit=used, cursor=cursor)
-        return prepare(
-            kit,
+        used = answers.page_size(limit, RUN_ITEM_MAX_BYTES, RUNS_ENVELOPE_BYTES)
+        page = await state.api.list_runs(agent_id, limit=used, cursor=cursor)
+        return answers.prepare(
             {
                 "agent_id": agent_id,
                 "runs": [run_item(run) for run in page.items],
@@ -185,7 +183,7 @@ def register(kit: Toolkit) -> None:
     async def cursor_get_run(
         agent_id: AgentId,
         run_id: RunId,
-        wait_seconds: Annotated[int, Field(ge=0, le=MAX_WAIT_SECONDS)] = 0,
+        wait_seconds: RunWait = 0,
         result_offset: Annotated[int, Field(ge=0)] = 0,
         result_limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
         activity: bool | None = None,
@@ -197,18 +195,19 @@ def register(kit: Toolkit) -> None:
         for an ended run without result).
         """
         current_call().note(agent_id=agent_id, run_id=run_id)
-        run, timed_out = await kit.api.get_run(agent_id, run_id), None
+        run, timed_out = await state.api.get_run(agent_id, run_id), None
         if wait_seconds > 0:
-            reserve = ACTIVITY_RESERVE_SECONDS if activity else READ_RESERVE_SECONDS
-            run, timed_out = await wait_for_end(kit, agent_id, run, wait_seconds, reserve)
+            reserve = ACTIVITY_RESERVE if activity else READ_RESERVE
+            run, timed_out = await wait_for_end(state.api, agent_id, run, wait_seconds, reserve)
         answer = run_state(agent_id, run) | {"timed_out": timed_out or None}
         if activity or (activity is None and run.is_terminal and not run.result):
-            answer["activity"] = await activity_summary.summarize(kit, agent_id, run.id, terminal=run.is_terminal)
+            answer["activity"] = await activity_summary.summarize(
+                state.api, state.activity, state.clock, agent_id, run.id, terminal=run.is_terminal
+            )
         if run.result is None:
-            return prepare(kit, answer)
-        text = prepare_text(kit, run.result)
-        return slice_text(
-            kit, prepare(kit, answer), "result", text, offset=result_offset, limit=result_limit,
+            return answers.prepare(answer)
+        return answers.slice_text(
+            answers.prepare(answer), "result", answers.text(run.result), offset=result_offset, limit=result_limit,
             next_key="result_next_offset",
         )  # fmt: skip
 
@@ -220,9 +219,9 @@ def register(kit: Toolkit) -> None:
         """
         current_call().note(agent_id=agent_id, run_id=run_id)
         try:
-            await kit.api.cancel_run(agent_id, run_id)
+            await state.api.cancel_run(agent_id, run_id)
         except RunNotCancellableError:
-            seen, refused = await read_quietly(kit, agent_id, run_id), True
+            seen, refused = await read_quietly(state.api, agent_id, run_id), True
         else:
-            seen, refused = await observe_cancel(kit, agent_id, run_id), False
-        return prepare(kit, cancel_outcome(agent_id, run_id, seen, refused=refused))
+            seen, refused = await observe_cancel(state.api, agent_id, run_id), False
+        return cancel_outcome(agent_id, run_id, seen, refused=refused)

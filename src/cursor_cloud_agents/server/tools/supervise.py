@@ -13,14 +13,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from cursor_cloud_agents.server.domain.fleet import Fleet, Query, fleet_summary
+from cursor_cloud_agents.server.domain.waiting import with_progress
+from cursor_cloud_agents.server.params import NameFilter, PageCursor, PrUrl
+from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
-from cursor_cloud_agents.server.tools.fleet import Fleet, Query, fleet_summary
-from cursor_cloud_agents.server.tools.params import PageCursor
-from cursor_cloud_agents.server.tools.waits import with_progress
 
 StatusFilter = Literal["active", "all"]
-NameFilter = Annotated[str | None, Field(max_length=200, description="Name contains (case-insensitive).")]
-PrUrl = Annotated[str | None, Field(max_length=500, description="Only the agent of this PR URL.")]
 StaleMinutes = Annotated[int, Field(ge=1, le=10_080, description="Idle minutes that make a run stale.")]
 RowLimit = Annotated[int, Field(ge=1, le=100)]
 
@@ -29,7 +28,7 @@ def _budget(arguments: Mapping[str, Any]) -> float:
     return 90.0 if arguments.get("activity") else 45.0
 
 
-def register(kit: Toolkit) -> None:
+def register(kit: Toolkit, state: ServerState) -> None:
     """Declare `cursor_supervise` on `kit`."""
 
     @kit.tool(title="Supervise the fleet", budget=_budget)
@@ -47,7 +46,7 @@ def register(kit: Toolkit) -> None:
         """The fleet in one call: each agent's latest run; activity=true adds liveness and background tasks,
         usage=true charged_cents. status=active: latest run CREATING or RUNNING (not the agent's status).
         summary: counts, stale, unfinished_after_end, incomplete. Resume with next_cursor."""
-        fleet = Fleet(kit, Query(status, name, pr_url, include_archived))
+        fleet = Fleet(state.api, state.activity, state.clock, Query(status, name, pr_url, include_archived))
 
         async def work() -> str | None:
             return await fleet.gather(limit, cursor, activity=activity, usage=usage)

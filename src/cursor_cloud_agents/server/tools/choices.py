@@ -7,9 +7,10 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from cursor_cloud_agents.api import Environment
+from cursor_cloud_agents.server.domain import models as model_check
+from cursor_cloud_agents.server.params import PageCursor, PageLimit
+from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
-from cursor_cloud_agents.server.tools import model_check
-from cursor_cloud_agents.server.tools.params import PageCursor, PageLimit
 
 # GET /v1/repositories can take tens of seconds (CONTRACT.md §3.3); the toolkit caps it at the call limit.
 REPOSITORIES_BUDGET = 95.0
@@ -25,7 +26,7 @@ def environment_view(environment: Environment) -> dict[str, Any]:
     }
 
 
-def register(kit: Toolkit) -> None:
+def register(kit: Toolkit, state: ServerState) -> None:
     """Declare the catalogue tools on `kit`."""
 
     @kit.tool(title="List models", shrink_hint="pass model_id for one model")
@@ -37,7 +38,7 @@ def register(kit: Toolkit) -> None:
         restricted_combinations means only some combinations exist: pass model_id to see the valid variants.
         Cached 10 minutes.
         """
-        models = await model_check.models_of(kit)
+        models = await model_check.models_of(state.api, state.models)
         if model_id is not None:
             return {"model": model_check.detailed(model_check.find_model(models, model_id))}
         return {"models": [model_check.compact(model) for model in models], "count": len(models)}
@@ -52,7 +53,7 @@ def register(kit: Toolkit) -> None:
 
         Cached 5 minutes; Cursor allows 1 call per minute, so a refusal answers QUOTA with retry_after_seconds.
         """
-        repositories = await kit.api.list_repositories()
+        repositories = await state.api.list_repositories()
         urls = [repo.url for repo in repositories if query is None or query.lower() in repo.url.lower()]
         page = urls[offset : offset + limit]
         more = offset + limit < len(urls)
@@ -66,7 +67,7 @@ def register(kit: Toolkit) -> None:
     @kit.tool(title="List environments")
     async def cursor_list_environments(limit: PageLimit = 20, cursor: PageCursor = None) -> dict[str, Any]:
         """List one page of cloud environments; a name goes into cursor_create_agent env_name (env_type=cloud)."""
-        page = await kit.api.list_environments(limit=limit, cursor=cursor)
+        page = await state.api.list_environments(limit=limit, cursor=cursor)
         return {
             "environments": [environment_view(environment) for environment in page.items],
             "next_cursor": page.next_cursor,

@@ -18,15 +18,17 @@ from cursor_cloud_agents.api import (
     AgentSummary,
     CreateAgentRequest,
     CreatedAgent,
+    CursorClient,
     CursorError,
     MutationOutcomeUnknownError,
     NotFoundError,
 )
 from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server.domain import scan
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.journal import Attempt, CreationJournal, fingerprint
-from cursor_cloud_agents.server.toolkit import Toolkit, current_call
-from cursor_cloud_agents.server.tools import scan
+from cursor_cloud_agents.server.toolkit import current_call
 
 API_CREATION_SECONDS = 180.0
 """How long Cursor may still be creating an agent after its POST left: a real create took over 40 s
@@ -42,13 +44,13 @@ def iso(seconds: float) -> str:
 
 
 async def create_once(
-    kit: Toolkit, journal: CreationJournal, request: CreateAgentRequest
+    api: CursorClient, journal: CreationJournal, clock: Clock, request: CreateAgentRequest
 ) -> CreatedAgent | Agent | AgentSummary:
     """The created agent, or the agent an earlier identical call created but never reported."""
     print_ = fingerprint(request.wire())
-    earlier = journal.unsettled(print_, kit.now())
+    earlier = journal.unsettled(print_, clock.now())
     if earlier is not None and earlier.agent_id is None:
-        found = await _resolve_by_name(kit, journal, earlier)
+        found = await _resolve_by_name(api, journal, clock, earlier)
         if found is not None:
             return found
     if earlier is not None and earlier.agent_id is not None:
@@ -56,10 +58,10 @@ async def create_once(
         request = request.model_copy(update={"agent_id": earlier.agent_id})
         current_call().note(agent_id=earlier.agent_id)
     # A re-send keeps the first send's time: that is when Cursor may have started creating the agent.
-    attempt = Attempt(kit.now() if earlier is None else earlier.at, print_, request.agent_id, request.name, "sent")
+    attempt = Attempt(clock.now() if earlier is None else earlier.at, print_, request.agent_id, request.name, "sent")
     journal.write(attempt)
     try:
-        created = await kit.api.create_agent(request)
+        created = await api.create_agent(request)
     except AgentIdConflictError as exc:
         if earlier is None:
             journal.write(replace(attempt, state="failed"))
@@ -68,7 +70,7 @@ async def create_once(
                 "it, so nothing new was created. Read it with cursor_get_agent.",
                 agent_id=request.agent_id, http_status=exc.status_code,
             ) from None  # fmt: skip
-        return await _landed(kit, journal, attempt)
+        return await _landed(api, journal, clock, attempt)
     except MutationOutcomeUnknownError:
         raise  # stays "sent": the next identical call asks again with the same id
     except (CursorError, ToolFailure):
@@ -78,24 +80,26 @@ async def create_once(
     return created
 
 
-async def _landed(kit: Toolkit, journal: CreationJournal, attempt: Attempt) -> Agent:
+async def _landed(api: CursorClient, journal: CreationJournal, clock: Clock, attempt: Attempt) -> Agent:
     """After `409 agent_id_conflict` on our own earlier id: that agent, or CREATION_IN_FLIGHT while Cursor
     has taken the id but not finished creating it."""
     assert attempt.agent_id is not None
     try:
-        agent = await kit.api.get_agent(attempt.agent_id)
+        agent = await api.get_agent(attempt.agent_id)
     except NotFoundError:
-        raise in_flight(attempt, kit.now()) from None
+        raise in_flight(attempt, clock.now()) from None
     journal.write(replace(attempt, state="done"))
     return agent
 
 
-async def _resolve_by_name(kit: Toolkit, journal: CreationJournal, earlier: Attempt) -> AgentSummary | None:
+async def _resolve_by_name(
+    api: CursorClient, journal: CreationJournal, clock: Clock, earlier: Attempt
+) -> AgentSummary | None:
     """The agent an earlier creation with variables made, None once it provably made none; CREATION_IN_FLIGHT
     while Cursor may still be creating it (nothing can be sent then: the API allows no id to key it)."""
-    agent = await _by_name(kit, earlier)
-    if agent is None and kit.now() - earlier.at < API_CREATION_SECONDS:
-        raise in_flight(earlier, kit.now())
+    agent = await _by_name(api, earlier)
+    if agent is None and clock.now() - earlier.at < API_CREATION_SECONDS:
+        raise in_flight(earlier, clock.now())
     journal.write(replace(earlier, state="failed" if agent is None else "done"))
     return agent
 
@@ -122,14 +126,14 @@ def in_flight(attempt: Attempt, now: float) -> ToolFailure:
     )  # fmt: skip
 
 
-async def _by_name(kit: Toolkit, earlier: Attempt) -> AgentSummary | None:
+async def _by_name(api: CursorClient, earlier: Attempt) -> AgentSummary | None:
     """The one agent with the attempt's name created around its time (creations with env_vars have no id)."""
 
     def same(agent: AgentSummary) -> bool:
         created = _seconds(agent.created_at)
         return agent.name == earlier.name and created is not None and created >= earlier.at - NAME_MATCH_SLACK_SECONDS
 
-    page = await scan.scan_agents(kit.api, limit=2, cursor=None, keep=same, mark="journal")
+    page = await scan.scan_agents(api, limit=2, cursor=None, keep=same, mark="journal")
     if len(page.items) > 1:
         raise ToolFailure(
             failures.MUTATION_OUTCOME_UNKNOWN, f"An identical creation sent earlier may have gone through, and "

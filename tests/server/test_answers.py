@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cursor_cloud_agents.server.tools.slicing import char_cost, fit_chars, size_of
+from cursor_cloud_agents.server.answers import char_cost, fit_chars, size
 
 SAMPLES = ["plain", 'quote " and \\ backslash', "tab\tnew\nline\r", "été 漢字 🚀", "\x00\x01\x1f\x7f", "\u2028\u2029"]
 
@@ -30,4 +30,4 @@ def test_fit_chars_never_overruns_its_room(room: int) -> None:
 
 def test_size_of_drops_nulls_as_the_toolkit_does() -> None:
     """None values are not sent, so they are not counted."""
-    assert size_of({"a": None, "b": [1, {"c": None}]}) == len(b'{"b":[1,{}]}')
+    assert size({"a": None, "b": [1, {"c": None}]}) == len(b'{"b":[1,{}]}')

@@ -9,13 +9,13 @@ stays inside named fields.
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from datetime import UTC, datetime
 from typing import Any
 
 from cursor_cloud_agents.api import RawEvent, parse_event_id
 from cursor_cloud_agents.api.activity import payload
+from cursor_cloud_agents.server.answers import ROW_SEPARATOR_BYTES, dumps, size
 
 MERGE_CHARS = 4_000
 """Merged text events stop growing at this many characters."""
@@ -54,12 +54,12 @@ def _str(data: dict[str, Any], key: str) -> str | None:
 def _detail(value: Any) -> str | None:
     if value is None:
         return None
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    text = value if isinstance(value, str) else dumps(value)
     return clip(text, DETAIL_CHARS)[0]
 
 
-def _size(view: dict[str, Any]) -> int:
-    return len(json.dumps(view, ensure_ascii=False, separators=(",", ":")).encode()) + 1
+def _row_size(view: dict[str, Any]) -> int:
+    return size(view) + ROW_SEPARATOR_BYTES
 
 
 class Entry:
@@ -162,7 +162,7 @@ class Tail:
         used = 0
         for entry in reversed(self.entries):
             view = entry.view()
-            used += _size(view)
+            used += _row_size(view)
             if used > max_bytes:
                 break
             kept.append(view)
@@ -208,11 +208,11 @@ class Excerpt:
             return kind == "done"
         entry = new_entry(raw)
         view = entry.view()
-        size = _size(view)
-        if len(self.entries) >= self.max_events or sum(self.sizes) + size > self.max_bytes:
+        cost = _row_size(view)
+        if len(self.entries) >= self.max_events or sum(self.sizes) + cost > self.max_bytes:
             return self._stop_before(raw)
         self.entries.append(entry)
-        self.sizes.append(size)
+        self.sizes.append(cost)
         self._advance(raw.id)
         if kind == "status":
             self.run_status = view.get("status") or self.run_status
@@ -224,7 +224,7 @@ class Excerpt:
         if not self.entries:
             return False
         text = fragment_text(raw)
-        grown = _size({"t": text}) - 7  # the fragment's escaped bytes, without the quotes and key
+        grown = size(text)  # the fragment's escaped bytes (as a JSON string: its two quotes are a margin)
         if sum(self.sizes) + grown > self.max_bytes or merge(self.entries[-1], raw, text) is None:
             return False
         self.sizes[-1] += grown

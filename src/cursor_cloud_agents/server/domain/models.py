@@ -5,44 +5,33 @@ whole list is large (the reference measured 240 KB with every variant), so the c
 a compact form and the variants of one model on request. Creation and follow-up choose a model by
 id or by an alias that names exactly one model, and their `reasoning_level` and `model_params` are
 checked here against the variants before anything is sent: a combination that is not published is
-refused locally (CONTRACT.md §3.2). The model list is cached ten minutes per toolkit.
+refused locally (CONTRACT.md §3.2). The model list is read through the server's ten-minute cache.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
-from weakref import WeakKeyDictionary
 
-from cursor_cloud_agents.api import Model, ModelParam, ModelSelection, ModelVariant
+from cursor_cloud_agents.api import CursorClient, Model, ModelParam, ModelSelection, ModelVariant
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.toolkit import Toolkit
+from cursor_cloud_agents.server.state import Cache
 
-CACHE_SECONDS = 600.0
 # The names the reasoning level goes by, most specific first (values are not normalised: xhigh != extra-high).
 REASONING_PARAMS = ("effort", "reasoning_effort", "reasoning", "thinking")
 
 
-@dataclass
-class _Cached:
-    at: float
-    models: list[Model]
+ModelCache = Cache[str, list[Model]]
 
 
-_caches: WeakKeyDictionary[Toolkit, _Cached] = WeakKeyDictionary()
-
-
-async def models_of(kit: Toolkit) -> list[Model]:
-    """The published models, from a ten-minute cache shared by the tools of `kit`."""
-    cached = _caches.get(kit)
-    now = kit.now()
-    if cached is not None and 0 <= now - cached.at < CACHE_SECONDS:
-        return cached.models
-    models = await kit.api.list_models()
-    _caches[kit] = _Cached(now, models)
+async def models_of(api: CursorClient, cache: ModelCache) -> list[Model]:
+    """The published models, read through the server's cache."""
+    models = cache.get("models")
+    if models is None:
+        models = await api.list_models()
+        cache.put("models", models)
     return models
 
 
@@ -160,14 +149,18 @@ def select(
 
 
 async def selection(
-    kit: Toolkit, model_id: str | None, reasoning_level: str | None, params: Mapping[str, str] | None
+    api: CursorClient,
+    cache: ModelCache,
+    model_id: str | None,
+    reasoning_level: str | None,
+    params: Mapping[str, str] | None,
 ) -> ModelSelection | None:
     """The checked model selection for a create or follow-up call (None: keep the default or current model)."""
     if model_id is None:
         if reasoning_level is not None or params:
             raise _refuse("reasoning_level and model_params need model_id.")
         return None
-    return select(await models_of(kit), model_id, reasoning_level, params or {})
+    return select(await models_of(api, cache), model_id, reasoning_level, params or {})
 
 
 def describe(chosen: ModelSelection | None) -> dict[str, Any] | None:

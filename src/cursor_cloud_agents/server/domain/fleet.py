@@ -19,13 +19,13 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup
 
-from cursor_cloud_agents.api import AgentSummary, CursorError, Run
+from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Run
 from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.toolkit import Toolkit
-from cursor_cloud_agents.server.tools import scan
-from cursor_cloud_agents.server.tools.activity import fold_activity
-from cursor_cloud_agents.server.tools.eventviews import clip
-from cursor_cloud_agents.server.tools.waits import seconds_left
+from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server.domain import scan
+from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.server.domain.events import clip
+from cursor_cloud_agents.server.toolkit import current_call
 
 IN_FLIGHT = 8
 ACTIVE_RUN_STATUSES = frozenset({"CREATING", "RUNNING"})
@@ -57,7 +57,7 @@ class Row:
     agent: AgentSummary
     run: Run | None = None
     read_error: str | None = None
-    activity: dict[str, Any] | None = None
+    activity: ActivitySummary | None = None
     charged_cents: float | None = None
     usage_error: str | None = None
     cost_known: bool = field(default=False)
@@ -82,23 +82,25 @@ class Row:
         return out | _activity_view(self.activity)
 
 
-def _activity_view(activity: dict[str, Any] | None) -> dict[str, Any]:
+def _activity_view(activity: ActivitySummary | None) -> dict[str, Any]:
     if activity is None:
         return {}
     return {
-        "last_event_at": activity.get("last_event_at"),
-        "idle_seconds": activity.get("idle_seconds"),
-        "last_tool": activity.get("last_tool"),
-        "unfinished_background_tasks": activity.get("unfinished_background_tasks") or None,
-        "activity_error": activity.get("activity_error"),
+        "last_event_at": activity.last_event_at,
+        "idle_seconds": activity.idle_seconds,
+        "last_tool": activity.last_tool,
+        "unfinished_background_tasks": activity.unfinished_background_tasks or None,
+        "activity_error": activity.activity_error,
     }
 
 
 class Fleet:
     """One supervision call: its limiter, its rows, and how far it got."""
 
-    def __init__(self, kit: Toolkit, query: Query) -> None:
-        self.kit = kit
+    def __init__(self, api: CursorClient, activity: ActivityCache, clock: Clock, query: Query) -> None:
+        self.api = api
+        self.activity = activity
+        self.clock = clock
         self.query = query
         self.limiter = anyio.CapacityLimiter(IN_FLIGHT)
         self.rows: list[Row] = []
@@ -120,7 +122,7 @@ class Fleet:
         run_id = row.agent.latest_run_id
         assert run_id is not None  # only rows with a run are read
         try:
-            row.run = await self._limited(lambda: self.kit.api.get_run(row.agent.id, run_id))
+            row.run = await self._limited(lambda: self.api.get_run(row.agent.id, run_id))
         except CursorError as exc:
             row.read_error = failures.from_api_error(exc).code
         self.statuses_read += 1
@@ -158,7 +160,7 @@ class Fleet:
 
     async def _list(self, position: scan.Position) -> Any:
         query = self.query
-        return await self.kit.api.list_agents(
+        return await self.api.list_agents(
             limit=position.page_size,
             cursor=position.api_cursor,
             pr_url=query.pr_url,
@@ -204,8 +206,11 @@ class Fleet:
         assert run_id is not None
         terminal = row.run is not None and row.run.is_terminal
         row.activity = await self._limited(
-            lambda: fold_activity(self.kit, row.agent.id, run_id, terminal=terminal, max_seconds=seconds_left(1e9))
-        )
+            lambda: fold_activity(
+                self.api, self.activity, self.clock, row.agent.id, run_id,
+                terminal=terminal, max_seconds=current_call().time.left(float("inf")),
+            )
+        )  # fmt: skip
         self.replays_read += 1
 
     async def add_usage(self) -> None:
@@ -213,7 +218,7 @@ class Fleet:
 
         async def one(row: Row) -> None:
             try:
-                usage = await self._limited(lambda: self.kit.api.get_usage(row.agent.id))
+                usage = await self._limited(lambda: self.api.get_usage(row.agent.id))
             except CursorError as exc:
                 row.usage_error = failures.from_api_error(exc).code
                 return
@@ -237,16 +242,15 @@ def fleet_summary(rows: list[Row], *, activity: bool, usage: bool, stale_seconds
         "unfinished_after_end": [
             r.agent.id
             for r in done
-            if r.run is not None and r.run.is_terminal and (r.activity or {}).get("unfinished_background_tasks")
+            if r.run is not None and r.run.is_terminal and r.activity and r.activity.unfinished_background_tasks
         ],
         "incomplete": [r.agent.id for r in rows if r.agent.latest_run_id and not _complete(r)],
     }
 
 
 def _complete(row: Row) -> bool:
-    return row.activity is not None and row.activity.get("complete") is True
+    return row.activity is not None and row.activity.complete
 
 
 def _idle(row: Row) -> float:
-    idle = (row.activity or {}).get("idle_seconds")
-    return float(idle) if isinstance(idle, int | float) else 0.0
+    return float(row.activity.idle_seconds or 0) if row.activity is not None else 0.0

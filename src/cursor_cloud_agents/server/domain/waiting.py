@@ -1,6 +1,6 @@
-"""Waiting inside a tool call: MCP progress at least every 5 s, always inside the call's budget.
+"""Waiting inside a tool call: MCP progress at least every 5 s, always inside the call's deadline.
 
-Two clocks meet here. A stream wait ends on the toolkit's clock (`kit.now()`, checked at every
+Two clocks meet here, each for its own job. A stream wait ends on the call's clock (checked at every
 frame), so tests end it by advancing the simulator's manual clock; it is also bounded in real time
 by the call's deadline. Progress is a real-time timer: during a silent stretch of a stream (up to
 30 s between heartbeats) only a timer can keep the 5 s promise, and it is a timer, not a pause, so
@@ -15,33 +15,25 @@ from typing import TypeVar
 
 import anyio
 
-from cursor_cloud_agents.api import time_left
-from cursor_cloud_agents.server.toolkit import Toolkit, current_call
+from cursor_cloud_agents.server.deadline import PROGRESS_SECONDS
+from cursor_cloud_agents.server.toolkit import current_call
 
 T = TypeVar("T")
-PROGRESS_SECONDS = 5.0
-ANSWER_RESERVE_SECONDS = 0.5
-"""Time kept at the end of a call's budget to build and send the answer."""
-
-
-def seconds_left(wanted: float) -> float:
-    """`wanted`, shortened to what the call's deadline leaves (minus the answer's reserve)."""
-    left = time_left()
-    return wanted if left is None else max(0.0, min(wanted, left - ANSWER_RESERVE_SECONDS))
 
 
 class Pacer:
-    """Reports progress when 5 s of the toolkit's clock went by since the last report (called per frame)."""
+    """Reports progress when 5 s of the call's clock went by since the last report (called per frame)."""
 
-    def __init__(self, kit: Toolkit) -> None:
-        self.kit = kit
-        self.last = kit.now()
+    def __init__(self) -> None:
+        self.call = current_call()
+        self.last = self.call.time.now()
 
     async def maybe(self, message: str) -> None:
         """Report `message` if a report is due."""
-        if self.kit.now() - self.last >= PROGRESS_SECONDS:
-            self.last = self.kit.now()
-            await current_call().progress(message)
+        now = self.call.time.now()
+        if now - self.last >= PROGRESS_SECONDS:
+            self.last = now
+            await self.call.progress(message)
 
 
 async def with_progress(work: Callable[[], Awaitable[T]], describe: Callable[[], str]) -> T:

@@ -1,0 +1,162 @@
+"""The answer builder: every answer cleaned and masked once, measured once, and fitted under the byte cap.
+
+An answer is a typed view (a pydantic model) or plain JSON data. `render` turns it into what is sent:
+nulls dropped, agent text cleaned of hidden characters, secrets masked, compact JSON. `size` is the
+one measure of an answer, in bytes of that JSON. A tool whose answer can grow uses the fitting here:
+a text sliced with its continuation offset (`slice_text`), rows kept while they fit with the rest
+counted (`fit_rows`), or the page size whose worst-case rows always fit (`page_size`). Text is
+prepared whole before it is cut, so a secret can never be split across two slices and escape the
+mask, and offsets stay stable from one call to the next. Every reserve is named here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, TypeVar, cast
+
+from pydantic import BaseModel
+
+from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.server.untrusted import clean_data
+
+V = TypeVar("V")
+
+SAFETY_BYTES = 64
+"""Kept free for what measuring cannot foresee (a short secret masked anew inside a slice)."""
+MIN_TEXT_BYTES = 200
+"""Below this much room for a text, a window of texts stops rather than return slivers."""
+ROW_SEPARATOR_BYTES = 1
+"""The comma between two rows of a JSON array."""
+_ESCAPED = {'"': 2, "\\": 2, "\n": 2, "\r": 2, "\t": 2, "\b": 2, "\f": 2}
+
+
+def plain(data: Any) -> Any:
+    """`data` as JSON values: views dumped, nulls dropped (an absent field says "none" for fewer bytes)."""
+    if isinstance(data, BaseModel):
+        data = data.model_dump(mode="json", exclude_none=True)
+    if isinstance(data, dict):
+        items = cast(dict[str, Any], data).items()
+        return {key: plain(value) for key, value in items if value is not None}
+    if isinstance(data, list | tuple):
+        return [plain(item) for item in cast(list[Any], data)]
+    return data
+
+
+def dumps(data: Any) -> str:
+    """Compact JSON, as answers are sent."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def size(data: Any) -> int:
+    """Bytes of `data` as an answer carries it: nulls dropped, compact JSON, UTF-8 (a lone surrogate,
+    which preparing replaces, counted without raising)."""
+    return len(dumps(plain(data)).encode("utf-8", "surrogatepass"))
+
+
+def char_cost(char: str) -> int:
+    """Bytes one character takes inside a JSON string (escapes included)."""
+    if char in _ESCAPED:
+        return _ESCAPED[char]
+    code = ord(char)
+    if code < 0x20:
+        return 6
+    if code < 0x80:
+        return 1
+    if code < 0x800:
+        return 2
+    return 3 if code < 0x10000 else 4
+
+
+def fit_chars(text: str, start: int, max_chars: int, room: int) -> int:
+    """How many characters of `text` from `start` (at most `max_chars`) fit in `room` bytes of JSON string."""
+    used = count = 0
+    for char in text[start : start + max_chars]:
+        used += char_cost(char)
+        if used > room:
+            break
+        count += 1
+    return count
+
+
+def with_fields(view: V, **fields: Any) -> V:
+    """`view` with `fields` set: a copy of a typed view, or the same dict updated."""
+    if isinstance(view, BaseModel):
+        return cast(V, view.model_copy(update=fields))
+    cast(dict[str, Any], view).update(fields)
+    return view
+
+
+class Answers:
+    """Prepares, measures and fits the answers of one server under its byte cap."""
+
+    def __init__(self, redactor: Redactor, max_bytes: int) -> None:
+        self.redactor = redactor
+        self.max_bytes = max_bytes
+
+    def prepare(self, data: Any) -> Any:
+        """`data` as it will be sent: JSON values, cleaned of hidden characters (lone surrogates included,
+        which UTF-8 cannot carry), masked. Idempotent."""
+        return self.redactor.mask_data(clean_data(plain(data)))
+
+    def text(self, text: str) -> str:
+        """One agent text prepared as `prepare` does: cut it only after this."""
+        return cast(str, self.prepare(text))
+
+    def render(self, answer: Any) -> tuple[Any, str]:
+        """The prepared answer and its compact JSON text (the two channels carry the same object)."""
+        data = self.prepare(answer)
+        return data, dumps(data)
+
+    def room(self, answer: Any) -> int:
+        """Bytes left under the cap for one more text in `answer` (placeholders in place)."""
+        return self.max_bytes - size(self.prepare(answer)) - SAFETY_BYTES
+
+    def page_size(self, wanted: int, row_max_bytes: int, envelope_bytes: int) -> int:
+        """The largest page, up to `wanted`, whose rows are sure to fit: for lists whose cursor comes from
+        the API, where a row left out could not be resumed from."""
+        fitting = (self.max_bytes - envelope_bytes) // (row_max_bytes + ROW_SEPARATOR_BYTES)
+        return max(1, min(wanted, fitting))
+
+    def rows_that_fit(self, rows: Sequence[Any], room: int) -> int:
+        """How many of `rows`, in order, fit in `room` bytes of a JSON array."""
+        for count, row in enumerate(rows):
+            room -= size(self.prepare(row)) + ROW_SEPARATOR_BYTES
+            if room < 0:
+                return count
+        return len(rows)
+
+    def fit_rows(self, answer: V, key: str, rows: Sequence[Any], *, omitted_key: str) -> V:
+        """`answer` with as many of `rows`, in order, as fit under `key`; the others counted under
+        `omitted_key`, never cut silently."""
+        room = self.room(with_fields(answer, **{key: [], omitted_key: len(rows)})) + SAFETY_BYTES
+        kept = self.rows_that_fit(rows, room)
+        omitted = len(rows) - kept if kept < len(rows) else None
+        return with_fields(answer, **{key: list(rows[:kept]), omitted_key: omitted})
+
+    def slice_text(self, answer: V, key: str, text: str, *, offset: int, limit: int, next_key: str) -> V:
+        """`answer` with `text[offset:]` under `key`, as much as `limit` and the cap allow; `<key>_chars`
+        holds the whole length and `next_key` the offset to pass back while text remains.
+
+        `text` must be prepared (`text()`).
+
+        Raises:
+            ToolFailure: VALIDATION when `offset` is past the end; RESULT_TOO_LARGE when the rest of the
+                answer leaves no room for any text.
+        """
+        if offset > len(text):
+            raise ToolFailure(failures.VALIDATION, f"Offset {offset} is past the end ({len(text)} characters).")
+        total_key = f"{key}_chars"
+        probe = with_fields(answer, **{key: "", total_key: len(text), next_key: len(text)})
+        taken = fit_chars(text, offset, limit, self.room(probe))
+        end = offset + taken
+        if taken == 0 and end < len(text):
+            raise ToolFailure(
+                failures.RESULT_TOO_LARGE, "The rest of the answer leaves no room for the text under the "
+                "CURSOR_MCP_MAX_RESULT_BYTES cap; ask for less of the rest (e.g. activity=false).",
+            )  # fmt: skip
+        return with_fields(
+            answer, **{key: text[offset:end], total_key: len(text), next_key: end if end < len(text) else None}
+        )

@@ -1,0 +1,93 @@
+"""Time inside a tool call: its deadline, the clock it reads and pauses on, and every cadence and reserve.
+
+The deadline is the API client's own value (`api.Deadline`, on anyio's clock), so a tool and the
+requests it makes count down together. The clock is the wall clock a tool reads for elapsed time and
+pauses on between re-reads; tests hand in the simulator's manual clock, so waits cost no real time.
+Each cadence and reserve is named once here, with what it is for.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import anyio
+
+from cursor_cloud_agents.api import Deadline
+
+T = TypeVar("T")
+
+PROGRESS_SECONDS = 5.0
+"""A wait reports MCP progress at least this often (ARCHITECTURE.md, the tool contract)."""
+RUN_POLL_SECONDS = 5.0
+"""A run being waited for is re-read this often."""
+CANCEL_POLL_SECONDS = 2.0
+"""After a cancel, the run is re-read this often until it ends (cancelling is asynchronous: quirk 12)."""
+CANCEL_REREADS = 4
+"""How many re-reads a cancel answer waits for before it says what it saw."""
+ANSWER_RESERVE = 0.5
+"""Kept at the end of every call to build and send the answer."""
+READ_RESERVE = 8.0
+"""Kept after a wait for the last read of the run and the answer."""
+ACTIVITY_RESERVE = 20.0
+"""Kept after a wait when the activity summary follows (its replay walk needs time)."""
+SEND_RESERVE = 8.0
+"""Kept before a follow-up POST: the client sends no mutation with under 5 s left, plus one re-read."""
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Wall-clock seconds and pauses as tools see them (tests: the simulator's manual clock)."""
+
+    now: Callable[[], float] = time.time
+    sleep: Callable[[float], Awaitable[None]] = anyio.sleep
+
+
+@dataclass(frozen=True)
+class CallTime:
+    """The time of one call: its deadline and its clock."""
+
+    deadline: Deadline
+    clock: Clock = field(default_factory=Clock)
+
+    def now(self) -> float:
+        """The clock's time, in epoch seconds."""
+        return self.clock.now()
+
+    def fits(self, seconds: float, reserve: float = 0.0) -> bool:
+        """Whether `seconds` more still leave `reserve` before the deadline."""
+        return self.deadline.fits(seconds, reserve)
+
+    def left(self, wanted: float, reserve: float = ANSWER_RESERVE) -> float:
+        """`wanted`, shortened to what the deadline leaves once `reserve` is kept for the answer."""
+        return self.deadline.cap(wanted, reserve)
+
+    async def pause(self, seconds: float) -> None:
+        """Wait `seconds` on the call's clock (between two re-reads)."""
+        await self.clock.sleep(seconds)
+
+    async def poll(
+        self,
+        seen: T,
+        read: Callable[[], Awaitable[T]],
+        ended: Callable[[T], bool],
+        report: Callable[[T, float], Awaitable[None]],
+        *,
+        every: float,
+        within: float,
+        reserve: float,
+    ) -> tuple[T, bool]:
+        """Re-read `every` seconds until `ended`, for at most `within` seconds and while the deadline keeps
+        `reserve`; the last value read, and whether it ended. `report` hears each value and the time waited."""
+        started = self.now()
+        await report(seen, 0.0)
+        while not ended(seen):
+            pause = min(every, within - (self.now() - started))
+            if pause <= 0 or not self.fits(pause, reserve):
+                return seen, False
+            await self.pause(pause)
+            seen = await read()
+            await report(seen, self.now() - started)
+        return seen, True

@@ -1,0 +1,177 @@
+"""The activity summary of a run: what its stream last showed, folded from the whole replay.
+
+The API hides what matters most: `FINISHED` only means the agent ended its turn (a background
+command may still run), a RUNNING run's `updatedAt` never moves, an ERROR run carries no cause. The
+stream's replay says more: the client's `ActivityFold` folds it in one pass (last assistant message,
+last tool call, background commands and their `await` state, summaries, stream errors), and this
+module turns the fold into the compact summary. Event ids are millisecond timestamps: the only
+liveness clock.
+
+`cursor_get_run` calls `summarize` (the signature is the contract between the two modules);
+`cursor_supervise` calls `fold_activity` for many rows under its own progress. A terminal run's
+complete summary is cached for the life of the server, `idle_seconds` recomputed on each read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from cursor_cloud_agents.api import ActivityFold, CursorClient, CursorError, StreamError, StreamExpiredError
+from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server.domain.events import clip, event_time_ms, iso_of_ms
+from cursor_cloud_agents.server.domain.waiting import with_progress
+from cursor_cloud_agents.server.state import Cache
+
+REPLAY_MAX_BYTES = 16 * 1024 * 1024
+TEXT_CHARS = 500
+"""The last assistant text is kept to its last 500 characters."""
+COMMAND_CHARS = 120
+MAX_TASKS_SHOWN = 10
+
+
+class BackgroundTask(BaseModel):
+    """A background command the agent started, and whether its `await` completed."""
+
+    task_id: str | None = None
+    command: str | None = None
+    state: str
+
+
+class ToolState(BaseModel):
+    """The agent's last tool call."""
+
+    name: str | None = None
+    status: str | None = None
+
+
+class StreamProblem(BaseModel):
+    """An `error` frame of the stream: never the end of the run."""
+
+    code: str | None = None
+    message: str | None = None
+
+
+class ActivitySummary(BaseModel):
+    """What a run's stream last showed; `complete` only when one of the replay's end signals arrived."""
+
+    last_event_at: str | None = None
+    last_text: str | None = None
+    last_text_clipped: bool | None = None
+    last_tool: ToolState | None = None
+    background_tasks: list[BackgroundTask] | None = None
+    unfinished_background_tasks: int | None = None
+    summarized: bool | None = None
+    stream_error: StreamProblem | None = None
+    complete: bool
+    scanned_events: int | None = None
+    idle_seconds: int | None = None
+    activity_error: str | None = None
+    interrupted: bool | None = None
+
+
+def _tasks(fold: ActivityFold) -> list[BackgroundTask]:
+    return [
+        BackgroundTask(task_id=task.task_id, state=task.state,
+                       command=None if task.command is None else clip(task.command, COMMAND_CHARS)[0])
+        for task in fold.background_tasks.values()
+    ]  # fmt: skip
+
+
+def _last_text(fold: ActivityFold) -> tuple[str | None, bool]:
+    """The end of the last assistant message, and whether it was clipped."""
+    text = fold.last_assistant_text
+    if not text:
+        return None, False
+    return (text, False) if len(text) <= TEXT_CHARS else ("…" + text[-TEXT_CHARS:], True)
+
+
+def summary_of(fold: ActivityFold, *, complete: bool) -> ActivitySummary:
+    """The summary a fold adds up to, without `idle_seconds` (computed at each read)."""
+    moment = event_time_ms(fold.last_event_id)
+    text, clipped = _last_text(fold)
+    tool = fold.last_tool_call or {}
+    tasks = _tasks(fold)
+    error = fold.error
+    return ActivitySummary(
+        last_event_at=None if moment is None else iso_of_ms(moment),
+        last_text=text,
+        last_text_clipped=clipped or None,
+        last_tool=ToolState(name=tool.get("name"), status=tool.get("status")) if tool else None,
+        background_tasks=tasks[-MAX_TASKS_SHOWN:] or None,
+        unfinished_background_tasks=sum(1 for task in tasks if task.state != "complete"),
+        summarized=fold.summarized,
+        stream_error=None if error is None else StreamProblem(code=error.get("code"), message=_short(error)),
+        complete=complete,
+        scanned_events=fold.frames,
+    )
+
+
+def _short(error: dict[str, object]) -> str:
+    return clip(str(error.get("message", "")), 200)[0]
+
+
+@dataclass(frozen=True)
+class KnownActivity:
+    """A summary and the time of its last event, from which idle time is recomputed at each read."""
+
+    summary: ActivitySummary
+    last_ms: int | None
+
+    def at(self, now: float) -> ActivitySummary:
+        """The summary with `idle_seconds` as of `now`."""
+        idle = None if self.last_ms is None else max(0, round(now - self.last_ms / 1000))
+        return self.summary.model_copy(update={"idle_seconds": idle})
+
+
+ActivityCache = Cache[tuple[str, str], KnownActivity]
+
+
+async def fold_activity(
+    api: CursorClient,
+    cache: ActivityCache,
+    clock: Clock,
+    agent_id: str,
+    run_id: str,
+    *,
+    terminal: bool,
+    max_seconds: float | None = None,
+) -> ActivitySummary:
+    """The summary of one run, walking its replay (or from the cache); never raises for a bad stream."""
+    key = (agent_id, run_id)
+    cached = cache.get(key)
+    if cached is not None:
+        return cached.at(clock.now())
+    fold = ActivityFold()
+    try:
+        outcome = await api.walk_replay(agent_id, run_id, fold, max_seconds=max_seconds, max_bytes=REPLAY_MAX_BYTES)
+    except StreamExpiredError:
+        return ActivitySummary(activity_error="STREAM_EXPIRED", complete=False)
+    except StreamError:
+        partial = KnownActivity(summary_of(fold, complete=False), event_time_ms(fold.last_event_id))
+        return partial.at(clock.now()).model_copy(update={"activity_error": "UPSTREAM", "interrupted": True})
+    except CursorError as exc:
+        return ActivitySummary(activity_error=failures.from_api_error(exc).code, complete=False)
+    # A closed connection proves nothing (it may follow an `error` frame): only the four signals do.
+    complete = outcome.ended_by in ("result", "done", "live", "heartbeat")
+    known = KnownActivity(summary_of(fold, complete=complete), event_time_ms(fold.last_event_id))
+    if complete and (terminal or fold.finished) and fold.error is None:
+        cache.put(key, known)
+    return known.at(clock.now())
+
+
+async def summarize(
+    api: CursorClient, cache: ActivityCache, clock: Clock, agent_id: str, run_id: str, *, terminal: bool
+) -> ActivitySummary:
+    """The activity summary of one run, as placed under `activity` in get_run's answer.
+
+    Never raises for an unreadable stream: it answers a summary with `activity_error` instead.
+    Reports MCP progress every 5 s while the replay is walked.
+    """
+
+    async def work() -> ActivitySummary:
+        return await fold_activity(api, cache, clock, agent_id, run_id, terminal=terminal)
+
+    return await with_progress(work, lambda: "reading the run's stream for its activity")

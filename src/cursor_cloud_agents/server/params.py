@@ -1,0 +1,32 @@
+"""Parameter types of the tools, each defined once: ids checked exactly, pages, filters, waits, model choice.
+
+Ids are checked by the API client's own id functions (exact `bc-<uuid>` / `run-<uuid>`, any hex
+case, answered lowercase) before anything is sent. The check is not a schema `pattern`: a short
+description tells a model the shape for fewer catalogue bytes, and the guard refuses the rest with
+a `VALIDATION` error. A filter has one limit wherever it appears. Waits are `Clamped`: above their
+maximum they are brought down to it, not refused.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+from cursor_cloud_agents.api import ids
+from cursor_cloud_agents.server.arguments import Clamped
+
+MAX_WAIT_SECONDS = 50
+"""The longest wait of one call: inside every client's limit with the reads around it (55 s by default)."""
+
+AgentId = Annotated[str, AfterValidator(ids.agent_id), Field(description="Agent id, bc-<uuid>.")]
+RunId = Annotated[str, AfterValidator(ids.run_id), Field(description="Run id, run-<uuid>.")]
+PageLimit = Annotated[int, Field(ge=1, le=100, description="Items per page, 1-100.")]
+PageCursor = Annotated[str | None, Field(description="next_cursor from the previous page, unchanged.")]
+NameFilter = Annotated[str | None, Field(max_length=200, description="Keep names containing this (case-insensitive).")]
+PrUrl = Annotated[str | None, Field(max_length=500, description="Only the agent of this pull request.")]
+RunWait = Annotated[int, Field(ge=0, le=MAX_WAIT_SECONDS), Clamped()]
+Text = Annotated[str, Field(min_length=1)]
+ModelId = Annotated[str | None, Field(description="Model id or alias naming one model; default: account's.")]
+Reasoning = Annotated[str | None, Field(description="Value of the model's reasoning_param.")]
+ModelParams = Annotated[dict[str, str] | None, Field(description='Other params, e.g. {"fast":"false"}.')]

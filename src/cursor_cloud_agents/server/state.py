@@ -1,0 +1,91 @@
+"""What lives as long as the server: its settings, answer builder, clock, API client, journal and caches.
+
+One `ServerState` is built where the server is built and handed to the tools; nothing is kept in
+module-level state. The API client is opened per connection by the server's lifespan and attached
+here; everything else is made once.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server.answers import Answers
+from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server.journal import CreationJournal
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.api import CursorClient, Model
+    from cursor_cloud_agents.server.domain.activity import KnownActivity
+
+K = TypeVar("K")
+T = TypeVar("T")
+
+MODELS_SECONDS = 600.0
+"""The model list is read again after ten minutes (it changes with Cursor's releases, not per call)."""
+ACTIVITY_ENTRIES = 512
+"""Complete activity summaries of ended runs kept (they never change: idle time is recomputed)."""
+ARTIFACT_TEXT_ENTRIES = 4
+ARTIFACT_TEXT_SECONDS = 300.0
+"""The last few artifact texts read are kept five minutes (a presigned link lasts 15), so a text read
+page by page is downloaded once, and its pages are cut from one copy."""
+
+
+class Cache(Generic[K, T]):
+    """A small store of the newest entries, each kept at most `seconds` (None: until pushed out)."""
+
+    def __init__(self, clock: Clock, entries: int, seconds: float | None = None) -> None:
+        self._clock = clock
+        self._entries = entries
+        self._seconds = seconds
+        self._kept: OrderedDict[K, tuple[float, T]] = OrderedDict()
+
+    def get(self, key: K) -> T | None:
+        """The value kept under `key`, unless it is missing or too old."""
+        kept = self._kept.get(key)
+        if kept is None:
+            return None
+        if self._seconds is not None and not 0 <= self._clock.now() - kept[0] < self._seconds:
+            del self._kept[key]
+            return None
+        return kept[1]
+
+    def put(self, key: K, value: T) -> None:
+        """Keep `value`, dropping the oldest entries beyond the size."""
+        self._kept[key] = (self._clock.now(), value)
+        self._kept.move_to_end(key)
+        while len(self._kept) > self._entries:
+            self._kept.popitem(last=False)
+
+
+@dataclass
+class ServerState:
+    """The state of one server, for its whole life."""
+
+    settings: Settings
+    redactor: Redactor
+    clock: Clock = field(default_factory=Clock)
+    client: CursorClient | None = None
+    answers: Answers = field(init=False)
+    journal: CreationJournal = field(init=False)
+    models: Cache[str, list[Model]] = field(init=False)
+    activity: Cache[tuple[str, str], KnownActivity] = field(init=False)
+    artifact_texts: Cache[tuple[str, str], str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.answers = Answers(self.redactor, self.settings.max_result_bytes)
+        # Simulated agents never enter the journal of real ones: in simulated mode it stays in memory.
+        self.journal = CreationJournal(None if self.settings.simulated else self.settings.state_dir)
+        self.models = Cache(self.clock, 1, MODELS_SECONDS)
+        self.activity = Cache(self.clock, ACTIVITY_ENTRIES)
+        self.artifact_texts = Cache(self.clock, ARTIFACT_TEXT_ENTRIES, ARTIFACT_TEXT_SECONDS)
+
+    @property
+    def api(self) -> CursorClient:
+        """The API client of this connection (opened by the server's lifespan)."""
+        if self.client is None:
+            raise RuntimeError("the API client is not open")
+        return self.client
