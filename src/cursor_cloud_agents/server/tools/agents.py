@@ -53,7 +53,7 @@ LIST_ENVELOPE_BYTES = 600
 """Room for next_cursor, has_more, scanned and the braces around a list of agents."""
 
 
-FOLLOW_THE_RUN = "cursor_get_run(agent_id, run_id, wait_seconds=60) until the run ends"
+FOLLOW_THE_RUN = suggest("cursor_get_run", "agent_id", "run_id", wait_seconds=MAX_WAIT_SECONDS) + " until the run ends"
 
 
 def web_url(agent: AgentSummary) -> str:

@@ -1,0 +1,23 @@
+"""Calls that answers and instructions suggest, written from the tools' own parameter limits so each validates.
+
+A hint names a tool and its arguments: placeholders the model fills in (`agent_id`) and literal values
+taken from the same constants the schema is built from (`wait_seconds=MAX_WAIT_SECONDS`), so a model
+that follows our own advice never meets `VALIDATION`. A test finds every `cursor_...(...)` call in the
+instructions and in the answers and validates it against the tool's strict model.
+"""
+
+from __future__ import annotations
+
+
+def suggest(tool: str, *placeholders: str, **values: object) -> str:
+    """`tool(a, b, key=value)`: the call to suggest, with placeholders first."""
+    literal = [f"{name}={_literal(value)}" for name, value in values.items()]
+    return f"{tool}({', '.join([*placeholders, *literal])})"
+
+
+def _literal(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)
