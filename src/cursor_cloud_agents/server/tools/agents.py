@@ -31,8 +31,10 @@ from cursor_cloud_agents.server.domain import creation, scan
 from cursor_cloud_agents.server.domain import models as model_check
 from cursor_cloud_agents.server.domain.creation import RepoInput
 from cursor_cloud_agents.server.domain.paid import create_once, iso
+from cursor_cloud_agents.server.hints import suggest
 from cursor_cloud_agents.server.journal import Attempt
 from cursor_cloud_agents.server.params import (
+    MAX_WAIT_SECONDS,
     AgentId,
     ModelId,
     ModelParams,
