@@ -1,4 +1,5 @@
-"""CI smoke check: the installed console script answers tools/list over stdio with nothing but JSON-RPC."""
+"""CI smoke check: the installed console script lists its tools and answers a call over stdio, in simulated
+mode, with nothing but JSON-RPC on stdout."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from cursor_cloud_agents.probe import probe
 
 
 async def main(command: str) -> None:
-    result = await probe([command], {"PATH": "/usr/bin:/bin", "HOME": "/tmp"})
+    environment = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "CURSOR_MCP_FIXTURE": "1"}
+    result = await probe([command], environment, call=("cursor_list_agents", {"limit": 1}))
     names = [tool["name"] for tool in result.tools]
     assert "cursor_get_account" in names, names
+    assert result.call_result is not None and not result.call_result.get("isError"), result.call_result
     sys.stdout.write(f"{command}: {len(names)} tools over stdio in {result.seconds_to_tools:.2f} s\n")
 
 
