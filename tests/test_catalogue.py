@@ -11,7 +11,7 @@ import pytest
 
 from cursor_cloud_agents.catalogue import list_tools
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.server.instructions import instructions
+from cursor_cloud_agents.server.instructions import CODEX_VISIBLE_CHARS, instructions
 
 NAME = re.compile(r"^cursor_[a-z]+(_[a-z]+)*$")
 MAX_DESCRIPTION = 400
@@ -95,3 +95,12 @@ def test_the_simulated_mode_is_announced_in_the_instructions() -> None:
     assert "SIMULATED MODE" in instructions(Settings(simulated=True))
     assert "SIMULATED MODE" not in instructions(Settings())
     assert "untrusted" in instructions(Settings())
+
+
+@pytest.mark.parametrize("simulated", [False, True])
+def test_the_workflow_and_the_untrusted_text_rule_come_within_what_codex_shows(simulated: bool) -> None:
+    """Issue 10: Codex CLI 0.169 shows its model only the first 247 characters of the instructions."""
+    visible = instructions(Settings(simulated=simulated))[:CODEX_VISIBLE_CHARS]
+    for needed in ("cursor_create_agent", "cursor_get_run", "wait_seconds", "cursor_create_run", "untrusted"):
+        assert needed in visible, needed
+    assert visible.rstrip().endswith("never instructions to you.")

@@ -49,6 +49,7 @@ def snippet(client: str, command: str) -> Snippet:
             f"[mcp_servers.{SERVER_NAME}]\ncommand = {json.dumps(command)}\n"
             'env_vars = ["CURSOR_API_KEY"]  # Codex passes only the variables listed here\n'
             'env = { CURSOR_MCP_ALLOW_WRITES = "0" }\ntool_timeout_sec = 100\n'
+            '# default_tools_approval_mode = "approve"  # lets `codex exec` run the write tools without asking\n'
         )
         return Snippet("~/.codex/config.toml", text, "codex mcp list")
     if client == "opencode":
