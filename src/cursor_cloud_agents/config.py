@@ -90,6 +90,11 @@ VARIABLES: tuple[Variable, ...] = (
         "Hard limit of one tool call, in seconds (the Cursor CLI and OpenCode cut calls at 60 s).",
     ),
     Variable(
+        "CURSOR_MCP_TASK_MAX_SECONDS",
+        "3600",
+        "Longest wait of an MCP task (clients that declare the Tasks extension), in seconds.",
+    ),
+    Variable(
         "CURSOR_MCP_MAX_RESULT_BYTES",
         "38000",
         "Largest tool result, in bytes (the Cursor CLI spills results over 40,000 bytes to a file).",
@@ -134,6 +139,7 @@ class Settings:
     """Whether the server talks to the embedded simulator instead of the real API (CURSOR_MCP_FIXTURE=1)."""
     base_url: str = "https://api.cursor.com"
     max_call_seconds: float = 55.0
+    task_max_seconds: float = 3600.0
     max_result_bytes: int = 38_000
     artifact_hosts: tuple[str, ...] = (".amazonaws.com",)
     state_dir: Path | None = None  # None: state kept in memory only (from_env always names a folder)
@@ -160,6 +166,7 @@ class Settings:
             simulated=simulated,
             base_url=_base_url(env),
             max_call_seconds=_number(env, "CURSOR_MCP_MAX_CALL_SECONDS", 55.0, low=10.0, high=600.0),
+            task_max_seconds=_number(env, "CURSOR_MCP_TASK_MAX_SECONDS", 3600.0, low=10.0, high=86_400.0),
             max_result_bytes=int(_number(env, "CURSOR_MCP_MAX_RESULT_BYTES", 38_000, low=4_000, high=1_000_000)),
             artifact_hosts=_host_suffixes(env),
             state_dir=_state_dir(env),

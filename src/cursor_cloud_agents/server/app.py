@@ -1,8 +1,9 @@
-"""Assembly of the MCP server: its state, the toolkit with every tool, the instructions and the lifespan.
+"""Assembly of the MCP server: its state, the toolkit with every tool, tasks, the instructions and the lifespan.
 
 The server is the SDK's low-level `Server`, its public surface only: `tools/list` answers the
 toolkit's listing and every `tools/call` goes to the toolkit's guard, so our strict validation and
-our compact schemas are what clients meet.
+our compact schemas are what clients meet. A `tools/call` whose work is waiting, from a client that
+declares the Tasks extension on that request, answers with a task instead (`tasks.py`).
 """
 
 from __future__ import annotations
@@ -13,16 +14,26 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 import anyio
+from mcp import MCPError
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
-from mcp_types import CallToolRequestParams, CallToolResult, ListToolsResult, PaginatedRequestParams
+from mcp_types import (
+    CallToolRequestParams,
+    CancelTaskRequestParams,
+    GetTaskRequestParams,
+    ListToolsResult,
+    PaginatedRequestParams,
+    RequestParams,
+)
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server import tasks
+from cursor_cloud_agents.server.deadline import WAIT_POLL_SECONDS, Clock
 from cursor_cloud_agents.server.instructions import instructions
 from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.tasks import TaskStore
 from cursor_cloud_agents.server.toolkit import HARD_STOP_GRACE, Toolkit
 from cursor_cloud_agents.server.tools import register_all
 
@@ -51,30 +62,82 @@ def build_toolkit(
     return kit
 
 
+class UpdateTaskParams(RequestParams):
+    """`tasks/update` (no task of ours asks for input, so the responses are acknowledged and ignored)."""
+
+    task_id: str
+    input_responses: dict[str, Any] = {}
+
+
 def serve_toolkit(
     kit: Toolkit, *, lifespan: Lifespan | None = None, name: str = NAME, cached: bool = True
 ) -> Server[None]:
-    """A low-level SDK server that lists the toolkit's tools and runs every call through it (`cached=False`:
-    every schema built from the code, not read from the schema cache)."""
+    """A low-level SDK server that lists the toolkit's tools, runs every call through it and serves tasks
+    (`cached=False`: every schema built from the code, not read from the schema cache)."""
+    store = TaskStore(
+        kit.run, kit.state.clock, max_seconds=kit.state.settings.task_max_seconds, poll_seconds=WAIT_POLL_SECONDS
+    )
 
     async def list_tools(_ctx: ServerRequestContext[None], _params: PaginatedRequestParams | None) -> ListToolsResult:
         return ListToolsResult(tools=kit.listed(cached=cached))
 
-    async def call_tool(ctx: ServerRequestContext[None], params: CallToolRequestParams) -> CallToolResult:
+    async def call_tool(ctx: ServerRequestContext[None], params: CallToolRequestParams) -> dict[str, Any]:
+        arguments = params.arguments or {}
+        if tasks.declared(ctx.meta) and tasks.waits(params.name, arguments):
+            return store.start(params.name, arguments)
+
         async def report(progress: float, message: str) -> None:
             await ctx.session.report_progress(progress, None, message)
 
-        return await kit.run(params.name, params.arguments, report)
+        result = await kit.run(params.name, arguments, report)
+        return result.model_dump(by_alias=True, exclude_none=True, mode="json")
 
-    options: dict[str, Any] = {} if lifespan is None else {"lifespan": lifespan}
-    return Server[None](
-        name,
-        version=__version__,
-        instructions=instructions(kit.state.settings),
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        **options,
-    )
+    @asynccontextmanager
+    async def running(server: Server[None]) -> AsyncGenerator[None, None]:
+        async with anyio.create_task_group() as group:
+            store.group = group
+            try:
+                if lifespan is None:
+                    yield None
+                else:
+                    async with lifespan(server):
+                        yield None
+            finally:
+                store.group = None
+                group.cancel_scope.cancel()  # the process ends: its tasks end with it
+
+    server = Server[None](
+        name, version=__version__, instructions=instructions(kit.state.settings),
+        on_list_tools=list_tools, lifespan=running,
+    )  # fmt: skip
+    server.add_request_handler("tools/call", CallToolRequestParams, call_tool)
+    _serve_tasks(server, store)
+    server.extensions[tasks.EXTENSION] = {}
+    return server
+
+
+def _serve_tasks(server: Server[None], store: TaskStore) -> None:
+    def declaring(ctx: ServerRequestContext[None]) -> None:
+        if not tasks.declared(ctx.meta):
+            data: dict[str, Any] = {"requiredCapabilities": {"extensions": {tasks.EXTENSION: {}}}}
+            raise MCPError(code=tasks.MISSING_CAPABILITY, message="Missing required client capability", data=data)
+
+    async def get(ctx: ServerRequestContext[None], params: GetTaskRequestParams) -> dict[str, Any]:
+        declaring(ctx)
+        return store.get(params.task_id)
+
+    async def update(ctx: ServerRequestContext[None], params: UpdateTaskParams) -> dict[str, Any]:
+        declaring(ctx)
+        store.get(params.task_id)  # unknown ids are refused like tasks/get
+        return {"resultType": "complete"}
+
+    async def cancel(ctx: ServerRequestContext[None], params: CancelTaskRequestParams) -> dict[str, Any]:
+        declaring(ctx)
+        return store.cancel(params.task_id)
+
+    server.add_request_handler("tasks/get", GetTaskRequestParams, get)
+    server.add_request_handler("tasks/update", UpdateTaskParams, update)
+    server.add_request_handler("tasks/cancel", CancelTaskRequestParams, cancel)
 
 
 def build_server(settings: Settings, redactor: Redactor, open_client: ClientFactory, **options: Any) -> Server[None]:

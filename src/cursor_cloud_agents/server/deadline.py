@@ -21,8 +21,11 @@ T = TypeVar("T")
 
 PROGRESS_SECONDS = 5.0
 """A wait reports MCP progress at least this often (ARCHITECTURE.md, the tool contract)."""
+WAIT_POLL_SECONDS = 2.5
+"""A run being waited for is re-read this often: its end is noticed within 3 s, and 20 runs read at this
+pace stay under the client's 10 requests per second."""
 RUN_POLL_SECONDS = 5.0
-"""A run being waited for is re-read this often."""
+"""(Until get_run moves to WAIT_POLL_SECONDS.)"""
 CANCEL_POLL_SECONDS = 2.0
 """After a cancel, the run is re-read this often until it ends (cancelling is asynchronous: quirk 12)."""
 CANCEL_REREADS = 4
