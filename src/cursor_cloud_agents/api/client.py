@@ -387,10 +387,13 @@ class CursorClient:
         *,
         max_seconds: float | None = None,
         max_bytes: int = 32 * 1024 * 1024,
+        quiet_seconds: float | None = None,
     ) -> ReplayOutcome:
         """Walk a run's replay, handing each raw event to `consumer`, and say how the replay ended.
 
         See `cursor_cloud_agents.api.stream.walk_replay` for the end-of-replay signals.
         """
         async with self.stream_run(agent_id, run_id) as stream:
-            return await walk_replay(stream, consumer, max_seconds=max_seconds, max_bytes=max_bytes)
+            return await walk_replay(
+                stream, consumer, max_seconds=max_seconds, max_bytes=max_bytes, quiet_seconds=quiet_seconds
+            )

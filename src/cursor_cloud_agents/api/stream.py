@@ -3,8 +3,10 @@
 A connection without `Last-Event-ID` replays the run from its start and then goes live, and the API
 sends no end-of-replay marker. `walk_replay` therefore decides the replay is over on one of three
 signals only: a `result`/`done` frame (the run is over), the first event whose id time is newer than
-the connection (live), or the first `heartbeat` (sent once the queue is drained). Never on a silence:
-a slow replay is not a finished one. The walk keeps nothing itself; its consumer keeps what it needs
+the connection (live), or the first `heartbeat` (sent once the queue is drained, 30-36 s after
+connecting). A caller that cannot wait for that heartbeat may ask for `quiet_seconds`: the replay of a
+running run arrives as one burst, so a silence that long after it ends the walk as `quiet`, which is an
+inference, never a proof (`replay_complete` stays false) and never the end of the run. The walk keeps nothing itself; its consumer keeps what it needs
 (the last N events, a running fold), so memory stays bounded for any replay size.
 """
 
@@ -35,7 +37,7 @@ STREAM_IDLE_SECONDS = 90.0
 STREAM_CONNECT_CAP_SECONDS = 30.0
 _MAX_ERROR_BYTES = 64 * 1024
 
-EndSignal = Literal["result", "done", "live", "heartbeat", "closed", "timeout", "byte_limit"]
+EndSignal = Literal["result", "done", "live", "heartbeat", "closed", "timeout", "byte_limit", "quiet"]
 
 
 class RunStream:
@@ -144,7 +146,8 @@ class ReplayOutcome:
 
     ended_by: EndSignal
     """`result`/`done`/`live`/`heartbeat`: the replay is over; `closed`: the server closed first;
-    `timeout`/`byte_limit`: the walk stopped early and the replay may go on."""
+    `timeout`/`byte_limit`: the walk stopped early and the replay may go on; `quiet`: nothing came for
+    `quiet_seconds` after the replay's burst, so the replay is taken as over (inferred, not proved)."""
     events: int
     """Events scanned."""
     bytes: int
@@ -157,7 +160,7 @@ class ReplayOutcome:
     @property
     def replay_complete(self) -> bool:
         """True when one of the end-of-replay signals was seen (or the stream was closed)."""
-        return self.ended_by not in ("timeout", "byte_limit")
+        return self.ended_by not in ("timeout", "byte_limit", "quiet")
 
 
 class TailCollector:
@@ -271,6 +274,7 @@ async def walk_replay(
     *,
     max_seconds: float | None = None,
     max_bytes: int = 32 * 1024 * 1024,
+    quiet_seconds: float | None = None,
 ) -> ReplayOutcome:
     """Hand every event of the replay to `consumer` until the replay is over.
 
@@ -279,18 +283,31 @@ async def walk_replay(
         consumer: Called with each raw event, the last one (the signal) included.
         max_seconds: Stop early (`timeout`) after this long; the call's deadline also applies.
         max_bytes: Stop early (`byte_limit`) after this many bytes.
+        quiet_seconds: Take a silence this long, once frames have come, as the end of the replay (`quiet`).
 
     Raises:
         StreamError: the connection broke mid-replay (`last_event_id` says where).
     """
     walk = _Walk(stream, consumer, max_bytes)
     with anyio.move_on_after(_walk_seconds(max_seconds)):
-        walk.ended_by = "closed"
-        async for batch in stream.raw_batches():
-            signal = walk.batch(batch)
-            if signal is not None:
-                walk.ended_by = signal
-                break
+        walk.ended_by = await _walk_batches(stream, walk, quiet_seconds)
         return walk.outcome()
     walk.ended_by = "timeout"
     return walk.outcome()
+
+
+async def _walk_batches(stream: RunStream, walk: _Walk, quiet_seconds: float | None) -> EndSignal:
+    batches = aiter(stream.raw_batches())
+    started = False
+    while True:
+        with anyio.move_on_after(quiet_seconds if started and quiet_seconds is not None else float("inf")):
+            try:
+                batch = await anext(batches)
+            except StopAsyncIteration:
+                return "closed"
+            started = True
+            signal = walk.batch(batch)
+            if signal is not None:
+                return signal
+            continue
+        return "quiet"

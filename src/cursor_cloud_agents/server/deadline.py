@@ -26,6 +26,9 @@ WAIT_POLL_SECONDS = 2.5
 pace stay under the client's 10 requests per second."""
 RUN_POLL_SECONDS = 5.0
 """(Until get_run moves to WAIT_POLL_SECONDS.)"""
+REPLAY_QUIET_SECONDS = 0.3
+"""A running run's replay arrives as one burst: this long a silence after it is taken as its end (marked
+inferred), instead of waiting 30-36 s for the first heartbeat. Never taken as the end of the run."""
 CANCEL_POLL_SECONDS = 2.0
 """After a cancel, the run is re-read this often until it ends (cancelling is asynchronous: quirk 12)."""
 CANCEL_REREADS = 4

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from cursor_cloud_agents.api import ActivityFold, CursorClient, CursorError, StreamError, StreamExpiredError
 from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server.deadline import REPLAY_QUIET_SECONDS, Clock
 from cursor_cloud_agents.server.domain.events import clip, event_time_ms, iso_of_ms
 from cursor_cloud_agents.server.domain.waiting import with_progress
 from cursor_cloud_agents.server.state import Cache
@@ -66,6 +66,10 @@ class ActivitySummary(BaseModel):
     summarized: bool | None = None
     stream_error: StreamProblem | None = None
     complete: bool
+    replay_complete: bool | None = None
+    """False when the end of the replay was inferred from a silence after its burst (see `as_of`)."""
+    as_of: str | None = None
+    """When an inferred summary was taken: what the stream had shown by then."""
     scanned_events: int | None = None
     idle_seconds: int | None = None
     activity_error: str | None = None
@@ -146,7 +150,10 @@ async def fold_activity(
         return cached.at(clock.now())
     fold = ActivityFold()
     try:
-        outcome = await api.walk_replay(agent_id, run_id, fold, max_seconds=max_seconds, max_bytes=REPLAY_MAX_BYTES)
+        outcome = await api.walk_replay(
+            agent_id, run_id, fold, max_seconds=max_seconds, max_bytes=REPLAY_MAX_BYTES,
+            quiet_seconds=REPLAY_QUIET_SECONDS,
+        )  # fmt: skip
     except StreamExpiredError:
         return ActivitySummary(activity_error="STREAM_EXPIRED", complete=False)
     except StreamError:
@@ -159,7 +166,10 @@ async def fold_activity(
     known = KnownActivity(summary_of(fold, complete=complete), event_time_ms(fold.last_event_id))
     if complete and (terminal or fold.finished) and fold.error is None:
         cache.put(key, known)
-    return known.at(clock.now())
+    summary = known.at(clock.now())
+    if outcome.ended_by == "quiet":
+        summary = summary.model_copy(update={"replay_complete": False, "as_of": iso_of_ms(round(clock.now() * 1000))})
+    return summary
 
 
 async def summarize(
