@@ -6,8 +6,9 @@ signals only: a `result`/`done` frame (the run is over), the first event whose i
 the connection (live), or the first `heartbeat` (sent once the queue is drained, 30-36 s after
 connecting). A caller that cannot wait for that heartbeat may ask for `quiet_seconds`: the replay of a
 running run arrives as one burst, so a silence that long after it ends the walk as `quiet`, which is an
-inference, never a proof (`replay_complete` stays false) and never the end of the run. The walk keeps nothing itself; its consumer keeps what it needs
-(the last N events, a running fold), so memory stays bounded for any replay size.
+inference, never a proof (`replay_complete` stays false) and never the end of the run. The walk keeps
+nothing itself; its consumer keeps what it needs (the last N events, a running fold), so memory stays
+bounded for any replay size.
 """
 
 from __future__ import annotations
