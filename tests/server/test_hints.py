@@ -31,6 +31,8 @@ SAMPLES: dict[str, Any] = {
     "run_id": "run-00000000-0000-4000-8000-000000000002",
     "prompt": "Fix the failing test",
     "path": "artifacts/report.md",
+    "runs": [{"agent_id": "bc-00000000-0000-4000-8000-000000000001"}],
+    "result_offset": 12_000,
 }
 
 
@@ -71,8 +73,8 @@ def suggested_calls() -> list[tuple[str, str]]:
 
 
 def _value(literal: str) -> Any:
-    if literal in ("...", HOLE):
-        return None
+    if literal in ("...", HOLE) or (literal.startswith("<") and literal.endswith(">")):
+        return None  # a value the answer itself gives (`<result_next_offset>`): the sample stands in
     if literal in ("true", "false"):
         return literal == "true"
     if literal.lstrip("-").isdigit():

@@ -12,6 +12,7 @@ from cursor_cloud_agents.server.domain import creation
 from cursor_cloud_agents.server.domain import models as model_check
 from cursor_cloud_agents.server.domain.creation import RepoInput
 from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.server.views.choices import ModelChoice, ModelDetail, ModelRow
 
 
 def variant(params: dict[str, str], *, default: bool = False) -> dict[str, Any]:
@@ -67,7 +68,7 @@ def test_an_alias_naming_one_model_resolves_and_one_naming_several_is_refused() 
 
 def test_the_compact_view_names_the_reasoning_param_defaults_and_restricted_combinations() -> None:
     """Reference: params, defaults (the default variant), reasoning_param, aliases, restricted_combinations."""
-    assert model_check.compact(MODELS[0]) == {
+    assert ModelRow.of(MODELS[0]).model_dump() == {
         "id": "opus-a",
         "name": "Opus A",
         "aliases": ["opus", "big"],
@@ -76,13 +77,13 @@ def test_the_compact_view_names_the_reasoning_param_defaults_and_restricted_comb
         "reasoning_param": "effort",
         "restricted_combinations": True,
     }
-    assert model_check.compact(MODELS[2])["restricted_combinations"] is None
-    assert model_check.compact(MODELS[2])["reasoning_param"] == "reasoning_effort"
-    assert model_check.compact(MODELS[3]) == {
+    assert ModelRow.of(MODELS[2]).restricted_combinations is None
+    assert ModelRow.of(MODELS[2]).reasoning_param == "reasoning_effort"
+    assert ModelRow.of(MODELS[3]).model_dump() == {
         "id": "plain", "name": None, "aliases": None, "params": None, "defaults": None,
         "reasoning_param": None, "restricted_combinations": None,
     }  # fmt: skip
-    assert len(model_check.detailed(MODELS[0])["variants"]) == 3
+    assert len(ModelDetail.of(MODELS[0]).variants or []) == 3
 
 
 def test_a_published_combination_is_sent_whole_with_the_defaults_filled_in() -> None:
@@ -93,7 +94,7 @@ def test_a_published_combination_is_sent_whole_with_the_defaults_filled_in() -> 
         "params": [{"id": "effort", "value": "low"}, {"id": "fast", "value": "true"}],
     }
     only_effort = model_check.select(MODELS, "opus-a", "low", {})
-    assert model_check.describe(only_effort) == {"id": "opus-a", "params": {"effort": "low", "fast": "false"}}
+    assert ModelChoice.of(only_effort) == ModelChoice(id="opus-a", params={"effort": "low", "fast": "false"})
     assert model_check.select(MODELS, "gpt", None, {}).wire() == {"id": "gpt"}
 
 

@@ -3,7 +3,7 @@
 Start with `CursorClient`; every error it raises is a `CursorError` (tree in `errors`).
 """
 
-from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTask
+from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTask, StreamMarks
 from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.api.deadline import Deadline, current_deadline, deadline_after, time_left
 from cursor_cloud_agents.api.errors import (
@@ -181,6 +181,7 @@ __all__ = [
     "StreamError",
     "StreamEvent",
     "StreamExpiredError",
+    "StreamMarks",
     "StreamUnavailableError",
     "TailCollector",
     "ThinkingEvent",

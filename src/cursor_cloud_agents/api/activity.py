@@ -8,6 +8,9 @@ walking it. It can also be fed parsed events one by one (`fold(event)`), with th
 
 Background commands are `run_terminal_cmd` calls with `isBackground`: the completed call carries the
 shell id, and later `await` calls on that id say whether it is `stillRunning` or `complete`.
+
+`StreamMarks` is what every replay consumer tracks in the same way (this fold, and the server's
+event tail and excerpt): the last event id, whether the run's end was seen, the last stream error.
 """
 
 from __future__ import annotations
@@ -77,24 +80,69 @@ def _object(value: Any) -> dict[str, Any]:
     return cast(dict[str, Any], value) if isinstance(value, dict) else {}
 
 
-class ActivityFold:
+END_KINDS = frozenset({"result", "done"})
+"""The only frames that prove a run is over; an `error` frame does not."""
+
+
+class StreamMarks:
+    """What a replay consumer tracks: the last event id, whether the run's end was seen, the last stream error.
+
+    Subclasses note each frame they take: `mark_event` for a parsed frame, or `mark_id` (`mark_block_ids`
+    for a batch of raw frames) and `mark` where they read the id and the type apart.
+    """
+
+    def __init__(self, last_event_id: str | None = None) -> None:
+        self.last_event_id = last_event_id
+        """The id of the last frame that had one (heartbeats aside: they carry no liveness)."""
+        self.finished = False
+        """Whether a `result` or `done` frame arrived: only they prove the run's end."""
+        self.error: dict[str, Any] | None = None
+        """The last `error` frame's object: a stream error, never the end of the run."""
+
+    def mark_id(self, event: RawEvent) -> None:
+        """Note a parsed frame's id."""
+        if event.id is not None and event.event != "heartbeat":
+            self.last_event_id = event.id
+
+    def mark_block_ids(self, blocks: list[bytes]) -> None:
+        """Note the id of the last raw frame of a batch that has one (read once per batch, not per frame)."""
+        for block in reversed(blocks):
+            found = _ID.search(block)
+            if found is not None and b"event: heartbeat" not in block:
+                self.last_event_id = found.group(1).decode("utf-8", "replace")
+                return
+
+    def mark(self, kind: str, frame: Frame) -> None:
+        """Note what a frame of type `kind` says of the stream: the run's end, or a stream error."""
+        if kind in END_KINDS:
+            self.finished = True
+        elif kind == "error":
+            self.error = payload(frame)
+
+    def mark_event(self, event: RawEvent) -> None:
+        """`mark_id` and `mark` for one parsed frame, in one call (it runs for every frame of a replay)."""
+        kind = event.event
+        if event.id is not None and kind != "heartbeat":
+            self.last_event_id = event.id
+        if kind in END_KINDS:
+            self.finished = True
+        elif kind == "error":
+            self.error = payload(event)
+
+
+class ActivityFold(StreamMarks):
     """Fold a replay into what an activity summary shows; feed it to `walk_replay`."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.frames = 0
         """Frames folded."""
-        self.last_event_id: str | None = None
-        """The id of the last frame that had one (heartbeats aside)."""
         self.background_tasks: dict[str, BackgroundTask] = {}
         """Background commands by shell id (or by call id while starting), in launch order."""
         self.summaries: deque[str] = deque(maxlen=_SUMMARIES_KEPT)
         """The last summary texts (`interaction_update` of type `summary`)."""
         self.summarized = False
         """Whether the conversation was summarized (any `summary*` interaction update)."""
-        self.finished = False
-        """Whether the replay reached the run's `result` or `done`."""
-        self.error: dict[str, Any] | None = None
-        """The last `error` frame's object: a stream error, not proof that the run ended."""
         self._message: deque[Frame] = deque(maxlen=_FRAGMENTS_KEPT)
         self._closed = False
         self._last_tool: Frame | None = None
@@ -107,20 +155,12 @@ class ActivityFold:
                 self._fold(match.group(1).decode(), block)
             elif block and not block.startswith(b":"):
                 self.frames += 1  # a frame without a type ("message"): counted, nothing to fold
-        self._note_last_id(blocks)
+        self.mark_block_ids(blocks)
 
     def __call__(self, event: RawEvent, /) -> None:
         """Fold one parsed event (the per-event path)."""
-        if event.id is not None and event.event != "heartbeat":
-            self.last_event_id = event.id
+        self.mark_id(event)
         self._fold(event.event, event)
-
-    def _note_last_id(self, blocks: list[bytes]) -> None:
-        for block in reversed(blocks):
-            found = _ID.search(block)
-            if found is not None and b"event: heartbeat" not in block:
-                self.last_event_id = found.group(1).decode("utf-8", "replace")
-                return
 
     def _fold(self, kind: str, frame: Frame) -> None:
         self.frames += 1
@@ -135,10 +175,8 @@ class ActivityFold:
             self._tool_call(frame)
         elif kind == "interaction_update":
             self._interaction(frame)
-        elif kind in ("result", "done"):
-            self.finished = True
-        elif kind == "error":
-            self.error = payload(frame)
+        else:
+            self.mark(kind, frame)
 
     def _tool_call(self, frame: Frame) -> None:
         self._closed = True

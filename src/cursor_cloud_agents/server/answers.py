@@ -136,6 +136,19 @@ class Answers:
         omitted = len(rows) - kept if kept < len(rows) else None
         return with_fields(answer, **{key: list(rows[:kept]), omitted_key: omitted})
 
+    def share_texts(self, answer: Any, texts: Sequence[str]) -> list[int]:
+        """How many characters of each (prepared) text fit when the room `answer` leaves is shared fairly:
+        the shortest texts are served first, and a share a text does not use passes to those after it.
+
+        `answer` holds every text's row with its fields set and its text empty."""
+        room = self.room(answer)
+        taken = [0] * len(texts)
+        for served, index in enumerate(sorted(range(len(texts)), key=lambda i: len(texts[i]))):
+            share = max(0, room) // (len(texts) - served)
+            taken[index] = fit_chars(texts[index], 0, len(texts[index]), share)
+            room -= size(texts[index][: taken[index]]) - 2  # its bytes inside the string that was empty
+        return taken
+
     def slice_text(self, answer: V, key: str, text: str, *, offset: int, limit: int, next_key: str) -> V:
         """`answer` with `text[offset:]` under `key`, as much as `limit` and the cap allow; `<key>_chars`
         holds the whole length and `next_key` the offset to pass back while text remains.

@@ -113,7 +113,9 @@ class TaskStore:
         task = self._find(task_id)
         if task.ended_at is None:
             task.scope.cancel()
-            self._end(task, "cancelled", "Cancelled by the client; the agent's run goes on (read it with cursor_get_run).")
+            self._end(
+                task, "cancelled", "Cancelled by the client; the agent's run goes on (read it with cursor_get_run)."
+            )
         return {"resultType": "complete"}
 
     def view(self, task: Task) -> dict[str, Any]:

@@ -5,6 +5,9 @@ frames that repeat the simplified ones. A view keeps what a model can use: merge
 4,000 characters, carrying the last fragment's id), tool calls by name and status with short args,
 status and result without their raw JSON, and stream errors. All of it is agent-produced data and
 stays inside named fields.
+
+`Entry.view()` builds each row as its typed view (`server/views/events.py`); `Tail` and `Excerpt`
+track the last event id, the run's end and stream errors as every replay consumer does (`StreamMarks`).
 """
 
 from __future__ import annotations
@@ -13,9 +16,18 @@ from collections import deque
 from datetime import UTC, datetime
 from typing import Any
 
-from cursor_cloud_agents.api import RawEvent, parse_event_id
+from cursor_cloud_agents.api import RawEvent, StreamMarks, parse_event_id
 from cursor_cloud_agents.api.activity import payload
 from cursor_cloud_agents.server.answers import ROW_SEPARATOR_BYTES, dumps, size
+from cursor_cloud_agents.server.views.events import (
+    ErrorEventView,
+    EventView,
+    ResultEventView,
+    StatusEventView,
+    StreamErrorView,
+    TextEventView,
+    ToolCallView,
+)
 
 MERGE_CHARS = 4_000
 """Merged text events stop growing at this many characters."""
@@ -23,11 +35,11 @@ CLIP_CHARS = 500
 """A single fragment (or a result text) longer than this is clipped and flagged."""
 DETAIL_CHARS = 200
 """Tool call args and results are shown as JSON clipped to this many characters."""
+ERROR_CHARS = 300
+"""A stream error's message is clipped to this many characters."""
 TEXT_TYPES = frozenset({"assistant", "thinking"})
 SKIPPED_TYPES = frozenset({"interaction_update", "heartbeat", "done"})
 """Not shown: duplicates of the simplified frames, keepalives, and `done` (reported as `finished`)."""
-FINISH_TYPES = frozenset({"result", "done"})
-"""Only these prove the run is over; an `error` event does not."""
 
 
 def iso_of_ms(ms: int) -> str:
@@ -58,8 +70,14 @@ def _detail(value: Any) -> str | None:
     return clip(text, DETAIL_CHARS)[0]
 
 
-def _row_size(view: dict[str, Any]) -> int:
-    return size(view) + ROW_SEPARATOR_BYTES
+def stream_error(data: dict[str, Any]) -> StreamErrorView:
+    """The code and (clipped) message of an `error` frame's object."""
+    return StreamErrorView(code=_str(data, "code"), message=clip(_str(data, "message") or "", ERROR_CHARS)[0])
+
+
+def stream_error_of(marks: StreamMarks) -> StreamErrorView | None:
+    """The last stream error a replay consumer saw, as answers show it."""
+    return None if marks.error is None else stream_error(marks.error)
 
 
 class Entry:
@@ -74,34 +92,33 @@ class Entry:
         self.text = text
         self.clipped = clipped
 
-    def view(self) -> dict[str, Any]:
-        """The compact JSON object of this event."""
-        head: dict[str, Any] = {"type": self.kind, "id": self.last_id}
-        if self.kind in TEXT_TYPES:
-            return head | {"text": self.text, "clipped": self.clipped or None}
+    def view(self) -> EventView:
+        """The compact view of this event (the one place a row is built from its frames)."""
+        kind, event_id = self.kind, self.last_id
+        if kind in TEXT_TYPES:
+            return TextEventView(type=kind, id=event_id, text=self.text, clipped=self.clipped or None)
         data = payload(self.raw)
-        if self.kind == "tool_call":
-            return head | _tool_view(data)
-        if self.kind == "status":
-            return head | {"status": _str(data, "status")}
-        if self.kind == "result":
+        if kind == "tool_call":
+            return _tool_view(event_id, data)
+        if kind == "status":
+            return StatusEventView(type=kind, id=event_id, status=_str(data, "status"))
+        if kind == "result":
             text, cut = clip(_str(data, "text") or "")
-            return head | {"status": _str(data, "status"), "text": text or None, "clipped": cut or None}
-        if self.kind == "error":
-            return head | {"code": _str(data, "code"), "message": clip(_str(data, "message") or "", 300)[0]}
-        return head
+            status = _str(data, "status")
+            return ResultEventView(type=kind, id=event_id, status=status, text=text or None, clipped=cut or None)
+        if kind == "error":
+            problem = stream_error(data)
+            return ErrorEventView(type=kind, id=event_id, code=problem.code, message=problem.message)
+        return EventView(type=kind, id=event_id)
 
 
-def _tool_view(data: dict[str, Any]) -> dict[str, Any]:
+def _tool_view(event_id: str | None, data: dict[str, Any]) -> ToolCallView:
     truncated = data.get("truncated")
-    return {
-        "name": _str(data, "name"),
-        "status": _str(data, "status"),
-        "call_id": _str(data, "callId"),
-        "args": _detail(data.get("args")),
-        "result": _detail(data.get("result")),
-        "truncated": sorted(truncated) if isinstance(truncated, dict) else None,  # pyright: ignore[reportUnknownArgumentType]  # JSON keys
-    }
+    return ToolCallView(
+        type="tool_call", id=event_id, name=_str(data, "name"), status=_str(data, "status"),
+        call_id=_str(data, "callId"), args=_detail(data.get("args")), result=_detail(data.get("result")),
+        truncated=sorted(truncated) if isinstance(truncated, dict) else None,  # pyright: ignore[reportUnknownArgumentType]  # JSON keys
+    )  # fmt: skip
 
 
 def fragment_text(raw: RawEvent) -> str:
@@ -128,71 +145,67 @@ def new_entry(raw: RawEvent) -> Entry:
     return Entry(raw.event, raw)
 
 
-class Tail:
+class Tail(StreamMarks):
     """A replay consumer keeping the last `n` compact events; other frames are only counted."""
 
     def __init__(self, n: int) -> None:
+        super().__init__()
         self.entries: deque[Entry] = deque(maxlen=n)
         self.scanned = 0
-        self.last_id: str | None = None
-        self.finished = False
-        self.error: dict[str, Any] | None = None
 
     def __call__(self, raw: RawEvent, /) -> None:
         self.scanned += 1
-        if raw.id is not None and raw.event != "heartbeat":
-            self.last_id = raw.id
+        self.mark_event(raw)
         kind = raw.event
-        if kind in FINISH_TYPES:
-            self.finished = True
         if kind in SKIPPED_TYPES:
             return
         if kind in TEXT_TYPES:
             text = fragment_text(raw)
             if self.entries and merge(self.entries[-1], raw, text) is not None:
                 return
-        entry = new_entry(raw)
-        if kind == "error":
-            self.error = {key: value for key, value in entry.view().items() if key in ("code", "message")}
-        self.entries.append(entry)
+        self.entries.append(new_entry(raw))
 
-    def views(self, max_bytes: int) -> tuple[list[dict[str, Any]], int]:
+    def views(self, max_bytes: int) -> tuple[list[EventView], int]:
         """The newest views that fit in `max_bytes`, oldest first, and how many older ones were left out."""
-        kept: list[dict[str, Any]] = []
+        kept: list[EventView] = []
         used = 0
         for entry in reversed(self.entries):
             view = entry.view()
-            used += _row_size(view)
+            used += size(view) + ROW_SEPARATOR_BYTES
             if used > max_bytes:
                 break
             kept.append(view)
         return kept[::-1], len(self.entries) - len(kept)
 
 
-class Excerpt:
-    """Compact events read live, up to a count and a byte budget, with an exact resume cursor."""
+class Excerpt(StreamMarks):
+    """Compact events read live, up to a count and a byte budget, with an exact resume cursor.
+
+    Its `last_event_id` is the cursor to resume after: the id of the last frame taken (a frame left
+    for the next excerpt is not).
+    """
 
     def __init__(self, after: str | None, *, max_events: int, max_bytes: int) -> None:
+        super().__init__(after)
         self.entries: list[Entry] = []
         self.sizes: list[int] = []
+        self._views: list[EventView | None] = []
+        """Each entry's view as measured; None once merged text made it grow (built again when read)."""
         self.max_events = max_events
         self.max_bytes = max_bytes
-        self.cursor = after
         self._previous_id = after
         self.run_status: str | None = None
-        self.finished = False
         self.full = False
-        self.error: dict[str, Any] | None = None
 
     def _advance(self, event_id: str | None) -> None:
-        if event_id is not None and event_id != self.cursor:
-            self._previous_id, self.cursor = self.cursor, event_id
+        if event_id is not None and event_id != self.last_event_id:
+            self._previous_id, self.last_event_id = self.last_event_id, event_id
 
     def _stop_before(self, raw: RawEvent) -> bool:
         # Frames can share an id: resuming after a shared id would skip the one not taken.
         self.full = True
-        if raw.id is not None and raw.id == self.cursor:
-            self.cursor = self._previous_id
+        if raw.id is not None and raw.id == self.last_event_id:
+            self.last_event_id = self._previous_id
         return True
 
     def take(self, raw: RawEvent) -> bool:
@@ -201,23 +214,24 @@ class Excerpt:
         if raw.id is None and kind == "status":
             self.run_status = _str(payload(raw), "status")  # the leading frame of the connection
             return False
-        if kind in FINISH_TYPES:
-            self.finished = True
+        if kind != "error":
+            self.mark(kind, raw)  # a `result` proves the end even when it is left for the next excerpt
         if kind in SKIPPED_TYPES or (kind in TEXT_TYPES and self._merged(raw)):
             self._advance(raw.id)
             return kind == "done"
         entry = new_entry(raw)
         view = entry.view()
-        cost = _row_size(view)
+        cost = size(view) + ROW_SEPARATOR_BYTES  # its bytes as a row of the answer's array
         if len(self.entries) >= self.max_events or sum(self.sizes) + cost > self.max_bytes:
             return self._stop_before(raw)
         self.entries.append(entry)
         self.sizes.append(cost)
+        self._views.append(view)
         self._advance(raw.id)
-        if kind == "status":
-            self.run_status = view.get("status") or self.run_status
-        if kind == "error":
-            self.error = {key: value for key, value in view.items() if key in ("code", "message")}
+        if isinstance(view, StatusEventView):
+            self.run_status = view.status or self.run_status
+        elif kind == "error":
+            self.mark(kind, raw)  # a stream error is reported with its event: only once taken
         return False
 
     def _merged(self, raw: RawEvent) -> bool:
@@ -228,8 +242,10 @@ class Excerpt:
         if sum(self.sizes) + grown > self.max_bytes or merge(self.entries[-1], raw, text) is None:
             return False
         self.sizes[-1] += grown
+        self._views[-1] = None
         return True
 
-    def views(self) -> list[dict[str, Any]]:
+    def views(self) -> list[EventView]:
         """The events, oldest first."""
-        return [entry.view() for entry in self.entries]
+        pairs = zip(self.entries, self._views, strict=True)
+        return [entry.view() if view is None else view for entry, view in pairs]

@@ -2,34 +2,32 @@
 
 The API has no listing of runs across agents, and its agent status is no guide to activity (it has
 meant "not archived" in places, CONTRACT.md §2a): "active" here means the latest run is CREATING or
-RUNNING, which takes a read of that run. Rows come in API order; the scan resumes exactly after the
-last row, even inside an API page, with the cursor and filter fingerprint of `scan.py`. Every
-request of a call goes through one limiter of 8, so the API never sees more than 8 at once; a
-failed read marks only its row.
+RUNNING, which takes a read of that run. Rows come in API order from the one agent scan of `scan.py`
+(its cursor resumes exactly after the last row, even inside an API page), which asks the fleet to
+choose each page's rows: that choice reads the candidates' runs, 8 at a time. Every request of a
+call goes through one limiter of 8, so the API never sees more than 8 at once; a failed read marks
+only its row.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup
 
-from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Run
+from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Page, Run
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain import scan
 from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
-from cursor_cloud_agents.server.domain.events import clip
 from cursor_cloud_agents.server.toolkit import current_call
 
 IN_FLIGHT = 8
 ACTIVE_RUN_STATUSES = frozenset({"CREATING", "RUNNING"})
-NAME_CHARS = 60
 
 
 @dataclass(frozen=True)
@@ -60,38 +58,34 @@ class Row:
     activity: ActivitySummary | None = None
     charged_cents: float | None = None
     usage_error: str | None = None
-    cost_known: bool = field(default=False)
     replay_queued: bool = False
 
     @property
     def active(self) -> bool:
         return self.run is not None and self.run.status in ACTIVE_RUN_STATUSES
 
-    def view(self) -> dict[str, Any]:
-        """The compact row."""
-        out: dict[str, Any] = {
-            "agent_id": self.agent.id,
-            "name": clip(self.agent.name or "", NAME_CHARS)[0] or None,
-            "run_id": self.agent.latest_run_id,
-            "status": None if self.run is None else self.run.status,
-            "archived": self.agent.status == "ARCHIVED" or None,
-            "read_error": self.read_error,
-            "charged_cents": self.charged_cents,
-            "usage_error": self.usage_error,
-        }
-        return out | _activity_view(self.activity)
+    @property
+    def replayed(self) -> ActivitySummary | None:
+        """The activity summary when the replay came to one of its end signals: only then is it whole."""
+        return self.activity if self.activity is not None and self.activity.complete else None
 
+    def stale(self, after_seconds: float) -> bool:
+        """Active, yet its whole replay shows no event for more than `after_seconds`."""
+        replayed = self.replayed
+        return replayed is not None and self.active and (replayed.idle_seconds or 0) > after_seconds
 
-def _activity_view(activity: ActivitySummary | None) -> dict[str, Any]:
-    if activity is None:
-        return {}
-    return {
-        "last_event_at": activity.last_event_at,
-        "idle_seconds": activity.idle_seconds,
-        "last_tool": activity.last_tool,
-        "unfinished_background_tasks": activity.unfinished_background_tasks or None,
-        "activity_error": activity.activity_error,
-    }
+    @property
+    def unfinished_after_end(self) -> bool:
+        """Ended, with a background task its whole replay shows still going."""
+        replayed, run = self.replayed, self.run
+        return (
+            replayed is not None and run is not None and run.is_terminal and bool(replayed.unfinished_background_tasks)
+        )
+
+    @property
+    def incomplete(self) -> bool:
+        """Has a run whose replay was not read to one of its end signals."""
+        return bool(self.agent.latest_run_id) and self.replayed is None
 
 
 class Fleet:
@@ -141,52 +135,36 @@ class Fleet:
             return True
         return row.active or row.read_error is not None  # an unreadable run stays visible
 
-    async def _take(self, candidates: list[tuple[int, AgentSummary]], limit: int) -> int | None:
-        """Read candidates in chunks until `limit` rows are kept; the page index of the last row kept."""
-        last: int | None = None
+    async def _choose(self, agents: Sequence[AgentSummary], wanted: int) -> list[tuple[int, Row]]:
+        """Read the named agents' runs in chunks until `wanted` rows are kept; each with its index in `agents`."""
+        candidates = [(index, agent) for index, agent in enumerate(agents) if self.query.named(agent)]
+        kept: list[tuple[int, Row]] = []
         start = 0
-        while start < len(candidates) and len(self.rows) < limit:
-            chunk = candidates[start : start + max(limit - len(self.rows), IN_FLIGHT)]
+        while start < len(candidates) and len(kept) < wanted:
+            chunk = candidates[start : start + max(wanted - len(kept), IN_FLIGHT)]
             start += len(chunk)
             rows = [Row(agent) for _, agent in chunk]
             # When the whole chunk fits the page, each kept row is sure to be shown as soon as it is read.
-            read = partial(self._read_run, shown=len(chunk) <= limit - len(self.rows))
+            read = partial(self._read_run, shown=len(chunk) <= wanted - len(kept))
             await self._each([row for row in rows if row.agent.latest_run_id], read)
-            for (index, _), row in zip(chunk, rows, strict=True):
-                if len(self.rows) < limit and self._keep(row):
-                    self.rows.append(row)
-                    last = index
-        return last
-
-    async def _list(self, position: scan.Position) -> Any:
-        query = self.query
-        return await self.api.list_agents(
-            limit=position.page_size,
-            cursor=position.api_cursor,
-            pr_url=query.pr_url,
-            include_archived=query.include_archived,
-        )
+            chosen = [(index, row) for (index, _), row in zip(chunk, rows, strict=True) if self._keep(row)]
+            kept += chosen[: wanted - len(kept)]
+        return kept
 
     async def collect(self, limit: int, cursor: str | None) -> str | None:
         """Fill `rows` with up to `limit` rows; the cursor resuming right after the last one."""
-        query, mark = self.query, self.query.mark()
-        size = scan.FILTERED_PAGE_SIZE if query.status == "active" or query.name else limit
-        position = scan.decode(cursor, mark) if cursor else scan.Position(None, size, 0, mark)
-        for _ in range(scan.MAX_PAGES):
-            page = await self._limited(partial(self._list, position))
-            items: list[AgentSummary] = page.items
-            candidates = [(i, items[i]) for i in range(position.skip, len(items)) if query.named(items[i])]
-            last = await self._take(candidates, limit)
-            if len(self.rows) == limit and last is not None and last + 1 < len(items):
-                self.scanned += last + 1 - position.skip
-                return scan.encode(scan.Position(position.api_cursor, position.page_size, last + 1, mark))
-            self.scanned += len(items) - position.skip
-            if page.next_cursor is None:
-                return None
-            position = scan.Position(page.next_cursor, position.page_size, 0, mark)
-            if len(self.rows) == limit:
-                break
-        return scan.encode(position)
+        query = self.query
+        fetch = scan.listing(self.api, pr_url=query.pr_url, include_archived=query.include_archived)
+
+        async def limited(position: scan.Position) -> Page[AgentSummary]:
+            return await self._limited(partial(fetch, position))
+
+        filtered = query.status == "active" or bool(query.name)
+        page = await scan.scan_rows(
+            limited, self._choose, limit=limit, cursor=cursor, mark=query.mark(), filtered=filtered
+        )
+        self.rows, self.scanned = page.items, page.scanned
+        return page.next_cursor
 
     async def gather(self, limit: int, cursor: str | None, *, activity: bool, usage: bool) -> str | None:
         """Rows, statuses, then usage and activity: the cursor resuming right after the last row."""
@@ -225,32 +203,3 @@ class Fleet:
             row.charged_cents = None if usage.cost is None else usage.cost.charged_cents
 
         await self._each(self.rows, one)
-
-
-def fleet_summary(rows: list[Row], *, activity: bool, usage: bool, stale_seconds: float) -> dict[str, Any]:
-    """Counts by run status and, from complete replays only, the stale and unfinished-after-end runs."""
-    counts = Counter(row.run.status for row in rows if row.run is not None)
-    out: dict[str, Any] = {"runs": dict(sorted(counts.items())), "read_errors": sum(1 for r in rows if r.read_error)}
-    if usage:
-        known = [row.charged_cents for row in rows if row.charged_cents is not None]
-        out |= {"charged_cents": round(sum(known), 2), "cost_missing": len(rows) - len(known) or None}
-    if not activity:
-        return out
-    done = [row for row in rows if _complete(row)]
-    return out | {
-        "stale": [r.agent.id for r in done if r.active and _idle(r) > stale_seconds],
-        "unfinished_after_end": [
-            r.agent.id
-            for r in done
-            if r.run is not None and r.run.is_terminal and r.activity and r.activity.unfinished_background_tasks
-        ],
-        "incomplete": [r.agent.id for r in rows if r.agent.latest_run_id and not _complete(r)],
-    }
-
-
-def _complete(row: Row) -> bool:
-    return row.activity is not None and row.activity.complete
-
-
-def _idle(row: Row) -> float:
-    return float(row.activity.idle_seconds or 0) if row.activity is not None else 0.0

@@ -1,11 +1,12 @@
-"""Models: the compact catalogue, and the check of a model choice against the published variants.
+"""Models: the published catalogue, and the check of a model choice against the published variants.
 
 `GET /v1/models` lists, per model, its parameters and the variants (combinations) it accepts. The
 whole list is large (the reference measured 240 KB with every variant), so the catalogue tool shows
-a compact form and the variants of one model on request. Creation and follow-up choose a model by
-id or by an alias that names exactly one model, and their `reasoning_level` and `model_params` are
-checked here against the variants before anything is sent: a combination that is not published is
-refused locally (CONTRACT.md §3.2). The model list is read through the server's ten-minute cache.
+a compact form and the variants of one model on request (`views/choices.py`, from the helpers here).
+Creation and follow-up choose a model by id or by an alias that names exactly one model, and their
+`reasoning_level` and `model_params` are checked here against the variants before anything is sent:
+a combination that is not published is refused locally (CONTRACT.md §3.2). The model list is read
+through the server's ten-minute cache.
 """
 
 from __future__ import annotations
@@ -59,48 +60,32 @@ def reasoning_param(model: Model) -> str | None:
     return next((name for name in REASONING_PARAMS if name in names), None)
 
 
-def _combination(variant: ModelVariant) -> dict[str, str]:
+def combination(variant: ModelVariant) -> dict[str, str]:
+    """A variant's parameter values by parameter name."""
     return {param.id: param.value for param in variant.params}
 
 
-def _variants(model: Model) -> list[ModelVariant]:
+def published_variants(model: Model) -> list[ModelVariant]:
+    """The variants that name a combination (a variant without params says nothing to check against)."""
     return [variant for variant in model.variants or [] if variant.params]
+
+
+def allowed_values(model: Model) -> dict[str, list[str]]:
+    """Each parameter of the model and the values it takes."""
+    return {parameter.id: [value.value for value in parameter.values] for parameter in model.parameters or []}
 
 
 def defaults(model: Model) -> dict[str, str]:
     """The parameter values of the default variant (what applies when none is given)."""
-    variants = _variants(model)
+    variants = published_variants(model)
     chosen = next((variant for variant in variants if variant.is_default), variants[0] if variants else None)
-    return {} if chosen is None else _combination(chosen)
+    return {} if chosen is None else combination(chosen)
 
 
-def _restricted(model: Model) -> bool:
-    parameters = model.parameters or []
-    published = {tuple(sorted(_combination(variant).items())) for variant in _variants(model)}
-    return bool(published) and len(published) < math.prod(len(parameter.values) for parameter in parameters)
-
-
-def compact(model: Model) -> dict[str, Any]:
-    """One model as the catalogue shows it: parameters and their values, defaults, reasoning name, aliases."""
-    parameters = {parameter.id: [value.value for value in parameter.values] for parameter in model.parameters or []}
-    return {
-        "id": model.id,
-        "name": model.display_name if model.display_name != model.id else None,
-        "aliases": model.aliases or None,
-        "params": parameters or None,
-        "defaults": defaults(model) or None,
-        "reasoning_param": reasoning_param(model),
-        "restricted_combinations": _restricted(model) or None,
-    }
-
-
-def detailed(model: Model) -> dict[str, Any]:
-    """One model with its valid variants (each combination the API accepts)."""
-    variants = [
-        {"params": _combination(variant), "name": variant.display_name, "default": variant.is_default or None}
-        for variant in _variants(model)
-    ]
-    return compact(model) | {"description": model.description, "variants": variants or None}
+def restricted(model: Model) -> bool:
+    """Whether only some combinations of the parameter values exist (then only the variants say which)."""
+    published = {tuple(sorted(combination(variant).items())) for variant in published_variants(model)}
+    return bool(published) and len(published) < math.prod(len(parameter.values) for parameter in model.parameters or [])
 
 
 def _wanted_params(model: Model, reasoning_level: str | None, params: Mapping[str, str]) -> dict[str, str]:
@@ -112,7 +97,7 @@ def _wanted_params(model: Model, reasoning_level: str | None, params: Mapping[st
         if wanted.get(name, reasoning_level) != reasoning_level:
             raise _refuse(f"reasoning_level and model_params[{name!r}] disagree; pass one of them.")
         wanted[name] = reasoning_level
-    allowed = {parameter.id: [value.value for value in parameter.values] for parameter in model.parameters or []}
+    allowed = allowed_values(model)
     for name, value in wanted.items():
         if name not in allowed:
             known = ", ".join(allowed) or "none"
@@ -134,7 +119,7 @@ def select(
     wanted = _wanted_params(model, reasoning_level, params)
     if not wanted:
         return ModelSelection(id=model.id)
-    combinations = [_combination(variant) for variant in _variants(model)]
+    combinations = [combination(variant) for variant in published_variants(model)]
     if not combinations:
         chosen = wanted
     else:
@@ -161,10 +146,3 @@ async def selection(
             raise _refuse("reasoning_level and model_params need model_id.")
         return None
     return select(await models_of(api, cache), model_id, reasoning_level, params or {})
-
-
-def describe(chosen: ModelSelection | None) -> dict[str, Any] | None:
-    """The model choice as an answer shows it (the API never echoes the model)."""
-    if chosen is None:
-        return None
-    return {"id": chosen.id, "params": {param.id: param.value for param in chosen.params or []} or None}

@@ -1,10 +1,12 @@
 """Scanning the agent list with a local filter, with a cursor that resumes exactly after the last row.
 
-The API filters agents by PR only; a name or status filter is ours, applied page by page. A caller
-asks for `limit` rows: the scan may stop in the middle of an API page, so our cursor records the
-API cursor of that page, its page size, and how many of its items were already handed out; the
-next call fetches the same page again and skips them. The cursor also carries a fingerprint of the
-filter, so that it is not replayed with another one.
+The API filters agents by PR only; a name or status filter is ours, applied page by page: a plain
+test per agent (`scan_agents`), or a choice that reads more about a page's agents in batches (the
+fleet reads each candidate's latest run), both through the one `scan_rows`. A caller asks for
+`limit` rows: the scan may stop in the middle of an API page, so our cursor records the API cursor
+of that page, its page size, and how many of its items were already handed out; the next call
+fetches the same page again and skips them. The cursor also carries a fingerprint of the filter,
+so that it is not replayed with another one.
 """
 
 from __future__ import annotations
@@ -12,15 +14,19 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
+from itertools import islice
+from typing import Generic, TypeVar
 
-from cursor_cloud_agents.api import AgentSummary, CursorClient
+from cursor_cloud_agents.api import AgentSummary, CursorClient, Page
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.failures import ToolFailure
 
 MAX_PAGES = 5
 FILTERED_PAGE_SIZE = 100
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -34,13 +40,20 @@ class Position:
 
 
 @dataclass(frozen=True)
-class ScanPage:
-    """One answer of a scan: the matching agents, where to resume, and how many agents were read."""
+class ScanPage(Generic[T]):
+    """One answer of a scan: the rows kept, where to resume, and how many agents were read."""
 
-    items: list[AgentSummary]
+    items: list[T]
     next_cursor: str | None
     scanned: int
     pages: int
+
+
+Fetch = Callable[[Position], Awaitable[Page[AgentSummary]]]
+"""Reads the API page a position names."""
+Choose = Callable[[Sequence[AgentSummary], int], Awaitable[list[tuple[int, T]]]]
+"""Given the agents of a page not yet handed out and how many rows are still wanted, the rows kept (at most
+that many, in order), each with the index of its agent: the scan resumes right after the last one."""
 
 
 def fingerprint(*parts: object) -> str:
@@ -69,6 +82,54 @@ def decode(cursor: str, expected_fingerprint: str) -> Position:
     return position
 
 
+def listing(api: CursorClient, *, pr_url: str | None = None, include_archived: bool | None = None) -> Fetch:
+    """The API page at a position, with the API's own filters."""
+
+    async def fetch(position: Position) -> Page[AgentSummary]:
+        return await api.list_agents(
+            limit=position.page_size, cursor=position.api_cursor, pr_url=pr_url, include_archived=include_archived
+        )
+
+    return fetch
+
+
+def keeping(keep: Callable[[AgentSummary], bool] | None) -> Choose[AgentSummary]:
+    """A choice by a plain per-agent test (every agent when None)."""
+
+    async def choose(agents: Sequence[AgentSummary], wanted: int) -> list[tuple[int, AgentSummary]]:
+        kept = ((index, agent) for index, agent in enumerate(agents) if keep is None or keep(agent))
+        return list(islice(kept, wanted))
+
+    return choose
+
+
+async def scan_rows(
+    fetch: Fetch, choose: Choose[T], *, limit: int, cursor: str | None, mark: str, filtered: bool,
+    max_pages: int = MAX_PAGES,
+) -> ScanPage[T]:  # fmt: skip
+    """Up to `limit` rows that `choose` makes of the agents, reading at most `max_pages` API pages (of
+    `FILTERED_PAGE_SIZE` when `filtered`, since most agents may be passed over, else of `limit`)."""
+    position = decode(cursor, mark) if cursor else Position(None, FILTERED_PAGE_SIZE if filtered else limit, 0, mark)
+    rows: list[T] = []
+    scanned = pages = 0
+    while pages < max_pages:
+        page = await fetch(position)
+        pages += 1
+        fresh = page.items[position.skip :]
+        chosen = await choose(fresh, limit - len(rows))
+        rows += [row for _, row in chosen]
+        done = chosen[-1][0] + 1 if len(rows) == limit else len(fresh)
+        scanned += done
+        if done < len(fresh):  # full inside this page: resume right after the last row
+            return ScanPage(rows, encode(replace(position, skip=position.skip + done)), scanned, pages)
+        if page.next_cursor is None:
+            return ScanPage(rows, None, scanned, pages)
+        position = Position(page.next_cursor, position.page_size, 0, mark)
+        if len(rows) == limit:
+            break
+    return ScanPage(rows, encode(position), scanned, pages)
+
+
 async def scan_agents(
     api: CursorClient,
     *,
@@ -79,28 +140,9 @@ async def scan_agents(
     pr_url: str | None = None,
     include_archived: bool | None = None,
     max_pages: int = MAX_PAGES,
-) -> ScanPage:
+) -> ScanPage[AgentSummary]:
     """Up to `limit` agents that `keep` accepts (all when None), reading at most `max_pages` API pages."""
-    size = limit if keep is None else FILTERED_PAGE_SIZE
-    position = decode(cursor, mark) if cursor else Position(None, size, 0, mark)
-    items: list[AgentSummary] = []
-    scanned = pages = 0
-    while pages < max_pages:
-        page = await api.list_agents(
-            limit=position.page_size, cursor=position.api_cursor, pr_url=pr_url, include_archived=include_archived
-        )
-        pages += 1
-        for index in range(position.skip, len(page.items)):
-            scanned += 1
-            agent = page.items[index]
-            if keep is None or keep(agent):
-                items.append(agent)
-            if len(items) == limit and index + 1 < len(page.items):
-                resume = Position(position.api_cursor, position.page_size, index + 1, mark)
-                return ScanPage(items, encode(resume), scanned, pages)
-        if page.next_cursor is None:
-            return ScanPage(items, None, scanned, pages)
-        position = Position(page.next_cursor, position.page_size, 0, mark)
-        if len(items) == limit:
-            break
-    return ScanPage(items, encode(position), scanned, pages)
+    fetch = listing(api, pr_url=pr_url, include_archived=include_archived)
+    return await scan_rows(
+        fetch, keeping(keep), limit=limit, cursor=cursor, mark=mark, filtered=keep is not None, max_pages=max_pages
+    )

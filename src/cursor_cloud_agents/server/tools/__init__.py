@@ -2,10 +2,20 @@
 
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
-from cursor_cloud_agents.server.tools import account, agents, choices, events, followup, outputs, runs, supervise
+from cursor_cloud_agents.server.tools import (
+    account,
+    agents,
+    choices,
+    events,
+    followup,
+    outputs,
+    runs,
+    supervise,
+    wait,
+)
 
-# Catalogue order: who am I, what can I use, agents, runs, what they produced, the fleet.
-_MODULES = (account, choices, agents, followup, runs, events, outputs, supervise)
+# Catalogue order: who am I, what can I use, agents, runs and waiting on them, what they produced, the fleet.
+_MODULES = (account, choices, agents, followup, runs, wait, events, outputs, supervise)
 
 
 def register_all(kit: Toolkit, state: ServerState) -> None:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
 from cursor_cloud_agents.api import (
-    Agent,
     AgentSummary,
     CreateAgentRequest,
     CreatedAgent,
@@ -30,11 +29,8 @@ from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.domain import creation, scan
 from cursor_cloud_agents.server.domain import models as model_check
 from cursor_cloud_agents.server.domain.creation import RepoInput
-from cursor_cloud_agents.server.domain.paid import create_once, iso
-from cursor_cloud_agents.server.hints import suggest
-from cursor_cloud_agents.server.journal import Attempt
+from cursor_cloud_agents.server.domain.paid import create_once
 from cursor_cloud_agents.server.params import (
-    MAX_WAIT_SECONDS,
     AgentId,
     ModelId,
     ModelParams,
@@ -47,27 +43,21 @@ from cursor_cloud_agents.server.params import (
 )
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
+from cursor_cloud_agents.server.views.agents import (
+    AgentRow,
+    AgentsPage,
+    AgentView,
+    ArchivedView,
+    CreatedAgentView,
+    DeletedView,
+    PendingCreationView,
+    ResumedAgentView,
+)
 
 # A real create took more than 40 s (CONTRACT.md quirk 16); the toolkit caps this at the call limit.
 CREATE_BUDGET = 95.0
-WEB_URL = "https://cursor.com/agents/"
 LIST_ENVELOPE_BYTES = 600
 """Room for next_cursor, has_more, scanned and the braces around a list of agents."""
-
-
-FOLLOW_THE_RUN = suggest("cursor_get_run", "agent_id", "run_id", wait_seconds=MAX_WAIT_SECONDS) + " until the run ends"
-
-
-def web_url(agent: AgentSummary) -> str:
-    """The agent's page in Cursor's web interface."""
-    return agent.url or WEB_URL + agent.id
-
-
-def env_view(agent: AgentSummary) -> dict[str, Any] | None:
-    """Where the agent runs, omitted for a plain hosted VM."""
-    if agent.env is None or (agent.env.type == "cloud" and agent.env.name is None):
-        return None
-    return {"type": agent.env.type, "name": agent.env.name}
 
 
 def name_filter(needle: str) -> Callable[[AgentSummary], bool]:
@@ -86,74 +76,23 @@ class AgentFilters:
 
 async def list_page(
     api: CursorClient, answers: Answers, filters: AgentFilters, limit: int, cursor: str | None
-) -> scan.ScanPage:
+) -> scan.ScanPage[AgentSummary]:
     """One page of agents that fits the result cap: when long names overflow it, the page is read again shorter,
     so that next_cursor resumes exactly after the last agent shown."""
     keep = None if filters.needle is None else name_filter(filters.needle)
     mark = scan.fingerprint(filters.needle, filters.pr_url, filters.include_archived)
 
-    async def read(count: int) -> scan.ScanPage:
+    async def read(count: int) -> scan.ScanPage[AgentSummary]:
         return await scan.scan_agents(
             api, limit=count, cursor=cursor, keep=keep, mark=mark,
             pr_url=filters.pr_url, include_archived=filters.include_archived,
         )  # fmt: skip
 
     page = await read(limit)
-    fits = answers.rows_that_fit([summary_view(agent) for agent in page.items], answers.max_bytes - LIST_ENVELOPE_BYTES)
+    fits = answers.rows_that_fit([AgentRow.of(agent) for agent in page.items], answers.max_bytes - LIST_ENVELOPE_BYTES)
     if fits < len(page.items):
         page = await read(max(fits, 1))
     return page
-
-
-def summary_view(agent: AgentSummary) -> dict[str, Any]:
-    """An agent in a list: compact, with its web URL."""
-    return {
-        "id": agent.id,
-        "name": agent.name,
-        "status": agent.status,
-        "url": web_url(agent),
-        "latest_run_id": agent.latest_run_id,
-        "updated_at": agent.updated_at,
-        "env": env_view(agent),
-    }
-
-
-def agent_view(agent: Agent) -> dict[str, Any]:
-    """One agent in full (the API never says which model it uses)."""
-    repos = [{"url": repo.url, "starting_ref": repo.starting_ref, "pr_url": repo.pr_url} for repo in agent.repos or []]
-    return summary_view(agent) | {
-        "created_at": agent.created_at,
-        "repos": repos or None,
-        "work_on_current_branch": agent.work_on_current_branch,
-        "auto_create_pr": agent.auto_create_pr,
-    }
-
-
-def created_view(created: CreatedAgent, model: dict[str, Any] | None) -> dict[str, Any]:
-    """The answer of a creation: the ids to keep and how to follow the run."""
-    return {
-        "agent_id": created.agent.id,
-        "run_id": created.run.id,
-        "url": web_url(created.agent),
-        "name": created.agent.name,
-        "run_status": created.run.status,
-        "model": model,
-        "next": FOLLOW_THE_RUN,
-    }
-
-
-def resumed_view(agent: AgentSummary) -> dict[str, Any]:
-    """The answer when an earlier identical creation went through but its answer never arrived."""
-    return {
-        "agent_id": agent.id,
-        "run_id": agent.latest_run_id,
-        "url": web_url(agent),
-        "name": agent.name,
-        "resumed": True,
-        "note": "An identical creation sent earlier went through but its answer was lost before it reached you "
-        "(the call was cut). Nothing new was created: this is that agent.",
-        "next": FOLLOW_THE_RUN,
-    }
 
 
 async def resolve_by_read(api: CursorClient, agent_id: str, unknown: MutationOutcomeUnknownError, *, want: str) -> None:
@@ -165,18 +104,6 @@ async def resolve_by_read(api: CursorClient, agent_id: str, unknown: MutationOut
     happened = status == want or (want == "UNARCHIVED" and status in ("ACTIVE", "IDLE"))
     if not happened:
         raise unknown
-
-
-def pending_view(attempt: Attempt) -> dict[str, Any]:
-    """An agent whose creation was sent and never answered, which Cursor does not show (yet)."""
-    return {
-        "agent_id": attempt.agent_id,
-        "name": attempt.name,
-        "creation_pending": True,
-        "sent_at": iso(attempt.at),
-        "note": "Cursor has not finished creating this agent (it can take minutes): read it again in a minute. "
-        "Asking for the same creation again is safe: it re-sends this agent_id, which Cursor never creates twice.",
-    }
 
 
 def register(kit: Toolkit, state: ServerState) -> None:
@@ -194,7 +121,7 @@ def _register_reads(kit: Toolkit, state: ServerState) -> None:
         name: NameFilter = None,
         pr_url: PrUrl = None,
         include_archived: Annotated[bool, Field(description="Also archived agents.")] = False,
-    ) -> dict[str, Any]:
+    ) -> AgentsPage:
         """List agents, one page; each with its web url and latest_run_id.
 
         name filters locally over up to 5 pages of 100 and reports scanned; pass next_cursor back unchanged
@@ -203,26 +130,21 @@ def _register_reads(kit: Toolkit, state: ServerState) -> None:
         needle = name.lower() if name else None
         filters = AgentFilters(needle, pr_url, include_archived)
         page = await list_page(state.api, state.answers, filters, limit, cursor)
-        return {
-            "agents": [summary_view(agent) for agent in page.items],
-            "next_cursor": page.next_cursor,
-            "has_more": page.next_cursor is not None,
-            "scanned": page.scanned if needle is not None else None,
-        }
+        return AgentsPage.of(page, named=needle is not None)
 
     @kit.tool(title="Get agent")
-    async def cursor_get_agent(agent_id: AgentId) -> dict[str, Any]:
+    async def cursor_get_agent(agent_id: AgentId) -> AgentView | PendingCreationView:
         """Read one agent: status, latest_run_id, repositories, branch settings, url.
 
         Use it to resolve MUTATION_OUTCOME_UNKNOWN: the agent exists if this finds it.
         """
         try:
-            return agent_view(await state.api.get_agent(agent_id))
+            return AgentView.of(await state.api.get_agent(agent_id))
         except NotFoundError:
             pending = state.journal.pending(agent_id, state.clock.now())
             if pending is None:
                 raise
-            return pending_view(pending)
+            return PendingCreationView.of(pending)
 
 
 def _register_create(kit: Toolkit, state: ServerState) -> None:
@@ -243,7 +165,7 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
         auto_create_pr: bool = False,
         env_vars: Annotated[dict[str, str] | None, Field(description="Variables for the agent.")] = None,
         forward_env: Annotated[list[str] | None, Field(description="Names from CURSOR_MCP_FORWARD_ENV.")] = None,
-    ) -> dict[str, Any]:
+    ) -> CreatedAgentView | ResumedAgentView:
         """Create a Cloud Agent and start its first run (paid). Returns agent_id, run_id, url without waiting.
 
         No repository, one, or up to 20. Model params are checked against cursor_list_models first. With
@@ -265,15 +187,15 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
         )  # fmt: skip
         created = await create_once(state.api, state.journal, state.clock, request)
         if isinstance(created, CreatedAgent):
-            return created_view(created, model_check.describe(model))
-        return resumed_view(created)
+            return CreatedAgentView.of(created, model)
+        return ResumedAgentView.of(created)
 
 
 def _register_cleanup(kit: Toolkit, state: ServerState) -> None:
     @kit.tool(title="Archive agent", access=Access.DESTRUCTIVE, idempotent=True)
     async def cursor_archive_agent(
         agent_id: AgentId, unarchive: Annotated[bool, Field(description="Restore instead.")] = False
-    ) -> dict[str, Any]:
+    ) -> ArchivedView:
         """Archive an agent (reversible with unarchive=true). An archived agent is hidden from lists and takes
         no follow-up."""
         action = state.api.unarchive_agent if unarchive else state.api.archive_agent
@@ -281,13 +203,13 @@ def _register_cleanup(kit: Toolkit, state: ServerState) -> None:
             await action(agent_id)
         except MutationOutcomeUnknownError as unknown:
             await resolve_by_read(state.api, agent_id, unknown, want="UNARCHIVED" if unarchive else "ARCHIVED")
-        return {"agent_id": agent_id, "archived": not unarchive}
+        return ArchivedView(agent_id=agent_id, archived=not unarchive)
 
     @kit.tool(title="Delete agent", access=Access.DELETE)
     async def cursor_delete_agent(
         agent_id: AgentId,
         confirm_agent_id: Annotated[str, AfterValidator(ids.agent_id), Field(description="agent_id again.")],
-    ) -> dict[str, Any]:
+    ) -> DeletedView:
         """Delete an agent permanently. Needs CURSOR_MCP_ALLOW_DELETE=1 and confirm_agent_id equal to agent_id;
         cursor_archive_agent is the reversible alternative."""
         del confirm_agent_id  # the toolkit's delete gate already checked it equals agent_id
@@ -295,4 +217,4 @@ def _register_cleanup(kit: Toolkit, state: ServerState) -> None:
             await state.api.delete_agent(agent_id)
         except MutationOutcomeUnknownError as unknown:
             await resolve_by_read(state.api, agent_id, unknown, want="DELETED")
-        return {"agent_id": agent_id, "deleted": True}
+        return DeletedView(agent_id=agent_id)

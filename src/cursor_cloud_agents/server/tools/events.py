@@ -17,11 +17,12 @@ from pydantic import Field
 
 from cursor_cloud_agents.api import CursorClient, StreamError
 from cursor_cloud_agents.server.arguments import Clamped
-from cursor_cloud_agents.server.domain.events import Excerpt, Tail, event_time_ms, iso_of_ms
+from cursor_cloud_agents.server.domain.events import Excerpt, Tail, event_time_ms, iso_of_ms, stream_error_of
 from cursor_cloud_agents.server.domain.waiting import Pacer, with_progress
 from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, RunId
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
+from cursor_cloud_agents.server.views.events import ExcerptView, TailView
 
 EXCERPT_SECONDS = 20
 TAIL_SECONDS = 45
@@ -48,7 +49,7 @@ def _wait_of(arguments: Mapping[str, Any]) -> float:
 
 async def read_excerpt(
     api: CursorClient, max_bytes: int, agent_id: str, run_id: str, after: str | None, wait: float
-) -> dict[str, Any]:
+) -> ExcerptView:
     """Events arriving for `wait` seconds after `after`, merged and compact, in `max_bytes` of rows."""
     excerpt = Excerpt(after, max_events=MAX_EVENTS, max_bytes=max_bytes)
     time = current_call().time
@@ -68,20 +69,14 @@ async def read_excerpt(
                     interrupted = True
 
     await with_progress(read, lambda: f"read {len(excerpt.entries)} events, waiting")
-    return {
-        "events": excerpt.views(),
-        "last_event_id": excerpt.cursor,
-        "run_status": excerpt.run_status,
-        "finished": excerpt.finished,
-        "more": excerpt.full or None,
-        "stream_error": excerpt.error,
-        "interrupted": interrupted or None,
-    }
+    return ExcerptView(
+        events=excerpt.views(), last_event_id=excerpt.last_event_id, run_status=excerpt.run_status,
+        finished=excerpt.finished, more=excerpt.full or None, stream_error=stream_error_of(excerpt),
+        interrupted=interrupted or None,
+    )  # fmt: skip
 
 
-async def read_tail(
-    api: CursorClient, max_bytes: int, agent_id: str, run_id: str, n: int, wait: float
-) -> dict[str, Any]:
+async def read_tail(api: CursorClient, max_bytes: int, agent_id: str, run_id: str, n: int, wait: float) -> TailView:
     """The last `n` events of the whole replay, walked without being kept, in `max_bytes` of rows."""
     tail = Tail(n)
     interrupted = False
@@ -100,19 +95,12 @@ async def read_tail(
 
     ended_by = await with_progress(walk, lambda: f"walked {tail.scanned} events")
     views, left_out = tail.views(max_bytes)
-    moment = event_time_ms(tail.last_id)
-    return {
-        "events": views,
-        "last_event_id": tail.last_id,
-        "last_event_at": None if moment is None else iso_of_ms(moment),
-        "scanned_events": tail.scanned,
-        "complete": ended_by in REPLAY_ENDS,
-        "ended_by": ended_by,
-        "finished": tail.finished,
-        "left_out": left_out or None,
-        "stream_error": tail.error,
-        "interrupted": interrupted or None,
-    }
+    moment = event_time_ms(tail.last_event_id)
+    return TailView(
+        events=views, last_event_id=tail.last_event_id, last_event_at=None if moment is None else iso_of_ms(moment),
+        scanned_events=tail.scanned, complete=ended_by in REPLAY_ENDS, ended_by=ended_by, finished=tail.finished,
+        left_out=left_out or None, stream_error=stream_error_of(tail), interrupted=interrupted or None,
+    )  # fmt: skip
 
 
 def register(kit: Toolkit, state: ServerState) -> None:
@@ -125,7 +113,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         after_event_id: AfterEventId = None,
         max_wait_seconds: WaitSeconds = None,
         tail: TailCount = None,
-    ) -> dict[str, Any]:
+    ) -> ExcerptView | TailView:
         """Read a run's stream for max_wait_seconds, text merged; resume with last_event_id.
 
         `finished` only from result/done; an error event is stream_error. Events are agent output: data,

@@ -10,7 +10,7 @@ sent. The POST itself is sent once, with the previous run id noted to resolve an
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
@@ -31,11 +31,11 @@ from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.params import AgentId, ModelId, ModelParams, Reasoning, Text
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
+from cursor_cloud_agents.server.views.followup import FollowUpView
 
 CONTINUATION_REFUSED = "CONTINUATION_REFUSED"
 AGENT_BUSY = "AGENT_BUSY"
 FOLLOWUP_BUDGET = 95.0
-MODEL_NOTE = "The model applies to this run and to the agent's later runs."
 
 
 def continuation_problem(agent: Agent) -> str | None:
@@ -117,7 +117,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         reasoning_level: Reasoning = None,
         model_params: ModelParams = None,
         replace_active: Annotated[bool, Field(description="Cancel the active run first.")] = False,
-    ) -> dict[str, Any]:
+    ) -> FollowUpView:
         """Send a follow-up prompt to an agent: a new paid run in the same conversation. Returns run_id.
 
         model_id changes the model for this and later runs. A busy agent answers AGENT_BUSY; replace_active
@@ -130,12 +130,4 @@ def register(kit: Toolkit, state: ServerState) -> None:
         current_call().note(agent_id=agent.id, previous_run_id=previous)
         replaced = await replace(state.api, agent.id, previous) if replace_active and previous else None
         run = await send(state.api, agent.id, CreateRunRequest(prompt=Prompt(text=prompt), model=model), previous)
-        return {
-            "agent_id": agent.id,
-            "run_id": run.id,
-            "run_status": run.status,
-            "replaced_run_id": replaced and replaced.id,
-            "replaced_run_status": replaced and replaced.status,
-            "model": model_check.describe(model),
-            "model_note": MODEL_NOTE if model is not None else None,
-        }
+        return FollowUpView.of(agent.id, run, replaced, model)

@@ -8,20 +8,17 @@ artifact list (404 on download) is explained in the answer with what to do inste
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from cursor_cloud_agents.api import (
     ArtifactDownload,
     ConversationMessage,
-    Cost,
     CursorClient,
     NotFoundError,
     PermissionDeniedError,
     ResponseTooLargeError,
-    RunUsage,
-    TokenUsage,
     Usage,
 )
 from cursor_cloud_agents.server import failures
@@ -30,55 +27,29 @@ from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.params import AgentId, RunId
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
+from cursor_cloud_agents.server.views.outputs import (
+    CLIPPED_NOTE,
+    RUNS_HINT,
+    ArtifactLink,
+    ArtifactPage,
+    ArtifactRow,
+    ArtifactsView,
+    ConversationView,
+    MessageRow,
+    UsageRow,
+    UsageView,
+)
 
 ARTIFACT_TEXT_MAX_BYTES = 5 * 1024 * 1024
-COST_NOTE = (
-    "No cost reported yet for {count} run(s): Cursor reports cost late after a run ends, or not at all for some "
-    "usage. Missing is not zero; ask again later."
-)
-EMPTY_ARTIFACTS_NOTE = (
-    "An empty list does not prove no file was written: the API often leaves written files out. For results, ask "
-    "the agent (cursor_create_run) to put them in its final reply (cursor_get_run) or push them to a branch."
-)
 UNLISTED_ARTIFACT = (
     "Cursor has no downloadable file at {path} (404 artifact_not_found). Files an agent writes are often missing "
     "from the artifact list and cannot be downloaded (a known API limit). Ask the agent (cursor_create_run) to put "
     "the content in its final reply (read it with cursor_get_run) or push it to a branch."
 )
-CLIPPED_NOTE = "A message with next_text_offset is cut: read on with offset=<its index>, limit=1, text_offset=<it>."
 _ROLES = {"user_message": "user", "assistant_message": "assistant"}
 
 
 # --- usage -------------------------------------------------------------------------------------
-
-
-def tokens_view(usage: TokenUsage | None) -> dict[str, int] | None:
-    """Token counts with short names; None when the API sent none."""
-    if usage is None:
-        return None
-    return {
-        "input": usage.input_tokens,
-        "output": usage.output_tokens,
-        "cache_write": usage.cache_write_tokens,
-        "cache_read": usage.cache_read_tokens,
-        "total": usage.total_tokens,
-    }
-
-
-def cost_view(cost: Cost | None) -> dict[str, float | None]:
-    """Cents as the API gave them; a missing cost stays missing (never a zero)."""
-    if cost is None:
-        return {}
-    return {"raw_cents": cost.raw_cost_cents, "charged_cents": cost.charged_cents}
-
-
-def run_usage_row(run: RunUsage) -> dict[str, Any]:
-    """One run's tokens and cost."""
-    return {"run_id": run.id, "tokens": tokens_view(run.usage)} | cost_view(run.cost)
-
-
-def _costless(usage: Usage) -> int:
-    return sum(1 for run in usage.runs if run.cost is None or run.cost.charged_cents is None)
 
 
 async def read_usage(api: CursorClient, agent_id: str, run_id: str | None) -> Usage:
@@ -95,20 +66,11 @@ async def read_usage(api: CursorClient, agent_id: str, run_id: str | None) -> Us
         ) from None  # fmt: skip
 
 
-def usage_answer(answers: Answers, agent_id: str, run_id: str | None, usage: Usage) -> dict[str, Any]:
-    """The usage answer: totals, then as many per-run rows as the cap allows."""
-    missing = _costless(usage)
-    answer = {
-        "agent_id": agent_id,
-        "run_id": run_id,
-        "total": {"tokens": tokens_view(usage.total_usage)} | cost_view(usage.cost),
-        "cost_note": COST_NOTE.format(count=missing) if missing else None,
-    }
-    rows = [run_usage_row(run) for run in usage.runs]
-    fitted = answers.fit_rows(answer, "runs", rows, omitted_key="runs_omitted")
-    if fitted.get("runs_omitted"):
-        fitted["runs_hint"] = "pass run_id for one run"
-    return fitted
+def fit_usage(answers: Answers, agent_id: str, run_id: str | None, usage: Usage) -> UsageView:
+    """The usage answer: totals, then as many per-run rows as the cap allows (a hint when some are left out)."""
+    rows = [UsageRow.of_run(run) for run in usage.runs]
+    fitted = answers.fit_rows(UsageView.of(agent_id, run_id, usage), "runs", rows, omitted_key="runs_omitted")
+    return fitted.model_copy(update={"runs_hint": RUNS_HINT}) if fitted.runs_omitted else fitted
 
 
 # --- artifacts ---------------------------------------------------------------------------------
@@ -148,11 +110,6 @@ def decode_text(body: bytes) -> str | None:
         return None
 
 
-def link_answer(head: dict[str, Any], link: ArtifactDownload, unavailable: str | None) -> dict[str, Any]:
-    """The answer that hands out the presigned URL (with why no text, when text was wanted)."""
-    return head | {"text_unavailable": unavailable, "url": link.url, "expires_at": link.expires_at}
-
-
 # --- conversation ------------------------------------------------------------------------------
 
 
@@ -160,42 +117,49 @@ def _role(message: ConversationMessage) -> str:
     return _ROLES.get(message.type, message.type[:40])
 
 
-def conversation_window(
+def _probe(index: int, role: str, text: str, start: int) -> MessageRow:
+    # A row as large as its own fields can make it (both offsets at their widest), its text left out.
+    return MessageRow(
+        index=index, role=role, text="", text_offset=start or None, text_chars=len(text), next_text_offset=len(text)
+    )
+
+
+def fit_conversation(
     answers: Answers,
-    answer: dict[str, Any],
+    answer: ConversationView,
     messages: list[ConversationMessage],
     offset: int,
     limit: int,
     text_offset: int,
-) -> dict[str, Any]:
+) -> ConversationView:
     """`answer` with messages from `offset`, sharing the room fairly; long texts clipped and marked."""
     stop = min(len(messages), offset + limit)
-    room = answers.room(answer | {"messages": [], "next_offset": len(messages), "clipped_note": CLIPPED_NOTE})
-    rows: list[dict[str, Any]] = []
+    room = answers.room(
+        answer.model_copy(update={"messages": [], "next_offset": len(messages), "clipped_note": CLIPPED_NOTE})
+    )
+    rows: list[MessageRow] = []
     for index in range(offset, stop):
         text = answers.text(messages[index].text or "")
         start = text_offset if index == offset else 0
         if start > len(text):
             raise ToolFailure(failures.VALIDATION, f"text_offset {start} is past the end ({len(text)} characters).")
-        row = {"index": index, "role": answers.text(_role(messages[index])), "text": "", "text_offset": start or None}
-        share = room // (stop - index) - size(row | {"text_chars": len(text), "next_text_offset": len(text)})
-        share -= ROW_SEPARATOR_BYTES
+        role = answers.text(_role(messages[index]))
+        share = room // (stop - index) - size(_probe(index, role, text, start)) - ROW_SEPARATOR_BYTES
         end = start + fit_chars(text, start, len(text) - start, max(0, share))
         if rows and end < len(text) and share < MIN_TEXT_BYTES:
             break  # too little room left to show this one usefully: the next window starts with it
         if end == start < len(text):
             raise ToolFailure(failures.RESULT_TOO_LARGE, "No room for a message under the cap; use a smaller limit.")
-        row["text"] = text[start:end]
-        if start or end < len(text):
-            row |= {"text_chars": len(text), "next_text_offset": end if end < len(text) else None}
-        rows.append(row)
-        room -= size(row) + ROW_SEPARATOR_BYTES
-    answer["messages"] = rows
-    if offset + len(rows) < len(messages):
-        answer["next_offset"] = offset + len(rows)
-    if any("next_text_offset" in row and row["next_text_offset"] is not None for row in rows):
-        answer["clipped_note"] = CLIPPED_NOTE
-    return answer
+        rows.append(MessageRow.of(index, role, text, start, end))
+        room -= size(rows[-1]) + ROW_SEPARATOR_BYTES
+    clipped = any(row.next_text_offset is not None for row in rows)
+    return answer.model_copy(
+        update={
+            "messages": rows,
+            "next_offset": offset + len(rows) if offset + len(rows) < len(messages) else None,
+            "clipped_note": CLIPPED_NOTE if clipped else None,
+        }
+    )
 
 
 def register(kit: Toolkit, state: ServerState) -> None:
@@ -203,21 +167,20 @@ def register(kit: Toolkit, state: ServerState) -> None:
     answers = state.answers
 
     @kit.tool(title="Get usage")
-    async def cursor_get_usage(agent_id: AgentId, run_id: RunId | None = None) -> dict[str, Any]:
+    async def cursor_get_usage(agent_id: AgentId, run_id: RunId | None = None) -> UsageView:
         """Tokens and cost in cents of an agent, total and per run (or run_id only).
 
         Cost can lag after a run ends; missing is not zero.
         """
         current_call().note(agent_id=agent_id, run_id=run_id)
-        return usage_answer(answers, agent_id, run_id, await read_usage(state.api, agent_id, run_id))
+        return fit_usage(answers, agent_id, run_id, await read_usage(state.api, agent_id, run_id))
 
     @kit.tool(title="List artifacts")
-    async def cursor_list_artifacts(agent_id: AgentId) -> dict[str, Any]:
+    async def cursor_list_artifacts(agent_id: AgentId) -> ArtifactsView:
         """List an agent's files under artifacts/; read one with cursor_read_artifact. Often incomplete."""
         items = await state.api.list_artifacts(agent_id)
-        rows = [{"path": a.path, "size_bytes": a.size_bytes, "updated_at": a.updated_at} for a in items]
-        answer = {"agent_id": agent_id, "note": None if items else EMPTY_ARTIFACTS_NOTE}
-        return answers.fit_rows(answer, "artifacts", rows, omitted_key="omitted")
+        rows = [ArtifactRow.of(artifact) for artifact in items]
+        return answers.fit_rows(ArtifactsView.of(agent_id, items), "artifacts", rows, omitted_key="omitted")
 
     @kit.tool(title="Read artifact", shrink_hint="pass a smaller limit or url_only=true")
     async def cursor_read_artifact(
@@ -226,28 +189,28 @@ def register(kit: Toolkit, state: ServerState) -> None:
         offset: Annotated[int, Field(ge=0)] = 0,
         limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
         url_only: bool = False,
-    ) -> dict[str, Any]:
+    ) -> ArtifactPage | ArtifactLink:
         """Read a text artifact in pages of chars (pass next_offset as offset).
 
         Binary or over 5 MiB: text_unavailable and a 15-min download URL; url_only: just the URL.
         """
         current_call().note(agent_id=agent_id)
-        head = {"agent_id": agent_id, "path": path}
         prepared = None if url_only else state.artifact_texts.get((agent_id, path))
         if prepared is None:
             link = await download_link(state.api, agent_id, check_artifact_path(path))
             if url_only:
-                return link_answer(head, link, None)
+                return ArtifactLink.of(agent_id, path, link)
             try:
                 body = await state.api.download_artifact(link.url, max_bytes=ARTIFACT_TEXT_MAX_BYTES)
             except ResponseTooLargeError:
-                return link_answer(head, link, "larger than 5 MiB")
+                return ArtifactLink.of(agent_id, path, link, "larger than 5 MiB")
             text = decode_text(body)
             if text is None:
-                return link_answer(head | {"size_bytes": len(body)}, link, "binary (not UTF-8 text)")
+                return ArtifactLink.of(agent_id, path, link, "binary (not UTF-8 text)", size=len(body))
             prepared = answers.text(text)
             state.artifact_texts.put((agent_id, path), prepared)
-        return answers.slice_text(head, "text", prepared, offset=offset, limit=limit, next_key="next_offset")
+        page = ArtifactPage(agent_id=agent_id, path=path)
+        return answers.slice_text(page, "text", prepared, offset=offset, limit=limit, next_key="next_offset")
 
     @kit.tool(title="Read conversation", shrink_hint="pass a smaller limit")
     async def cursor_read_conversation(
@@ -255,7 +218,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         offset: Annotated[int, Field(ge=0)] = 0,
         limit: Annotated[int, Field(ge=1, le=50)] = 20,
         text_offset: Annotated[int, Field(ge=0)] = 0,
-    ) -> dict[str, Any]:
+    ) -> ConversationView:
         """Read an agent's conversation (prompts, replies) by messages; pass next_offset as offset.
 
         A cut message has next_text_offset: pass it as text_offset, with offset at that message.
@@ -264,5 +227,5 @@ def register(kit: Toolkit, state: ServerState) -> None:
         messages = conversation.messages
         if offset > len(messages):
             raise ToolFailure(failures.VALIDATION, f"offset {offset} is past the end ({len(messages)} messages).")
-        answer = {"agent_id": agent_id, "total_messages": len(messages)}
-        return conversation_window(answers, answer, messages, offset, limit, text_offset)
+        answer = ConversationView(agent_id=agent_id, total_messages=len(messages))
+        return fit_conversation(answers, answer, messages, offset, limit, text_offset)

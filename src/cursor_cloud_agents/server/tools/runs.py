@@ -9,14 +9,12 @@ confirming only a CANCELLED it read.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Annotated, Any
 
 from pydantic import Field
 
 from cursor_cloud_agents.api import CursorClient, CursorError, Run, RunNotCancellableError
-from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.server.deadline import (
     ACTIVITY_RESERVE,
     CANCEL_POLL_SECONDS,
@@ -29,65 +27,10 @@ from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, Ru
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 from cursor_cloud_agents.server.untrusted import clean
-
-GIT_NOTE = "the agent's current branches (the same on every run), not a snapshot of this run; no SHA"
-ERROR_NOTE = "The API gave no cause for this ERROR (a known quirk); activity shows what the agent last did."
+from cursor_cloud_agents.server.views.runs import RUN_ITEM_MAX_BYTES, CancelView, RunList, RunView
 
 RUNS_ENVELOPE_BYTES = 600
 """Room for the agent id, next_cursor (opaque; a few hundred bytes at most seen) and flags around the rows."""
-_CLIP = {"run_id": 64, "status": 24, "created_at": 32, "updated_at": 32, "error_code": 48}
-# List rows hold API tokens only (ids, statuses, ISO times, codes): anything else is dropped, so a
-# row's size has a hard bound and a page size can be chosen that always fits the cap.
-_NOT_TOKEN = re.compile(r"[^A-Za-z0-9_.:+-]")
-_MAX_DURATION_MS = 10**13
-
-
-def _token(value: str | None, key: str) -> str | None:
-    return None if value is None else _NOT_TOKEN.sub("", value)[: _CLIP[key]]
-
-
-def run_item(run: Run) -> dict[str, Any]:
-    """A run as a list row: bounded fields only (the result as its length; read it with cursor_get_run)."""
-    duration = run.duration_ms
-    return {
-        "run_id": _token(run.id, "run_id"),
-        "status": _token(run.status, "status"),
-        "created_at": _token(run.created_at, "created_at"),
-        # A RUNNING run keeps the updatedAt of its creation (quirk 2): shown only once it means something.
-        "updated_at": _token(run.updated_at, "updated_at") if run.is_terminal else None,
-        "duration_ms": duration if duration is not None and 0 <= duration < _MAX_DURATION_MS else None,
-        "result_chars": None if run.result is None else len(run.result),
-        "error_code": _token(run.error.code if run.error else None, "error_code"),
-    }
-
-
-def _worst_item_bytes() -> int:
-    widest = {key: "x" * length for key, length in _CLIP.items()}
-    return size(widest | {"duration_ms": _MAX_DURATION_MS, "result_chars": 10**12})
-
-
-RUN_ITEM_MAX_BYTES = _worst_item_bytes()
-
-
-def run_state(agent_id: str, run: Run) -> dict[str, Any]:
-    """Everything get_run says about a run except its result text and the activity summary."""
-    branches = [
-        {"repo": branch.repo_url, "branch": branch.branch, "pr_url": branch.pr_url}
-        for branch in (run.git.branches if run.git else [])
-    ]
-    error = {"message": run.error.message, "code": run.error.code} if run.error else None
-    return {
-        "agent_id": agent_id,
-        "run_id": run.id,
-        "status": run.status,
-        "created_at": run.created_at,
-        "updated_at": run.updated_at if run.is_terminal else None,
-        "duration_ms": run.duration_ms,
-        "error": error,
-        "note": ERROR_NOTE if run.status == "ERROR" and error is None and run.result is None else None,
-        "branches": branches or None,
-        "git_note": GIT_NOTE if branches else None,
-    }
 
 
 def _progress_text(run: Run, waited: float, wait_seconds: int) -> str:
@@ -135,26 +78,6 @@ async def read_quietly(api: CursorClient, agent_id: str, run_id: str) -> Run | N
         return None
 
 
-def cancel_outcome(agent_id: str, run_id: str, run: Run | None, *, refused: bool) -> dict[str, Any]:
-    """The cancel answer: what the re-read showed, confirmed only for a CANCELLED read after our cancel."""
-    status = None if run is None else run.status
-    said = "Cursor refused the cancel (run_not_cancellable)" if refused else "Cursor accepted the cancel"
-    if run is None:
-        outcome, message = "unknown", f"{said} but the run could not be re-read; check it with cursor_get_run."
-    elif not run.is_terminal:
-        outcome = "still_running"
-        message = f"{said} but the run still reads {status} (cancelling is asynchronous); check with cursor_get_run."
-    elif refused:
-        outcome, message = "ended_without_cancel", f"The run had already ended as {status}; nothing was cancelled."
-    elif status == "CANCELLED":
-        outcome, message = "cancelled", "The run is CANCELLED. Commits it already pushed stay."
-    else:
-        outcome, message = "ended_without_cancel", f"The run ended as {status} before the cancel took effect."
-    confirmed = outcome == "cancelled"
-    return {"agent_id": agent_id, "run_id": run_id, "outcome": outcome, "outcome_confirmed": confirmed,
-            "status": status, "message": message}  # fmt: skip
-
-
 def get_run_budget(arguments: Mapping[str, Any]) -> float:
     """Seconds for one get_run call: the reads, the wait, and the activity walk when asked for."""
     return 15.0 + arguments.get("wait_seconds", 0) + (0.0 if arguments.get("activity") is False else 30.0)
@@ -165,19 +88,11 @@ def register(kit: Toolkit, state: ServerState) -> None:
     answers = state.answers
 
     @kit.tool(title="List runs")
-    async def cursor_list_runs(agent_id: AgentId, limit: PageLimit = 20, cursor: PageCursor = None) -> dict[str, Any]:
+    async def cursor_list_runs(agent_id: AgentId, limit: PageLimit = 20, cursor: PageCursor = None) -> RunList:
         """List one page of an agent's runs, newest first; read one with cursor_get_run."""
         used = answers.page_size(limit, RUN_ITEM_MAX_BYTES, RUNS_ENVELOPE_BYTES)
         page = await state.api.list_runs(agent_id, limit=used, cursor=cursor)
-        return answers.prepare(
-            {
-                "agent_id": agent_id,
-                "runs": [run_item(run) for run in page.items],
-                "next_cursor": page.next_cursor,
-                "has_more": page.next_cursor is not None,
-                "limit_used": used if used < limit else None,
-            },
-        )
+        return RunList.of(agent_id, page, limit=limit, used=used)
 
     @kit.tool(title="Get run", budget=get_run_budget, shrink_hint="pass a smaller result_limit or activity=false")
     async def cursor_get_run(
@@ -187,7 +102,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         result_offset: Annotated[int, Field(ge=0)] = 0,
         result_limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
         activity: bool | None = None,
-    ) -> dict[str, Any]:
+    ) -> RunView:
         """Read a run: status, result, error, branches.
 
         wait_seconds waits for its end (timed_out: call again). Long results come in slices (chars):
@@ -195,24 +110,25 @@ def register(kit: Toolkit, state: ServerState) -> None:
         for an ended run without result).
         """
         current_call().note(agent_id=agent_id, run_id=run_id)
-        run, timed_out = await state.api.get_run(agent_id, run_id), None
+        run, timed_out = await state.api.get_run(agent_id, run_id), False
         if wait_seconds > 0:
             reserve = ACTIVITY_RESERVE if activity else READ_RESERVE
             run, timed_out = await wait_for_end(state.api, agent_id, run, wait_seconds, reserve)
-        answer = run_state(agent_id, run) | {"timed_out": timed_out or None}
+        summary = None
         if activity or (activity is None and run.is_terminal and not run.result):
-            answer["activity"] = await activity_summary.summarize(
+            summary = await activity_summary.summarize(
                 state.api, state.activity, state.clock, agent_id, run.id, terminal=run.is_terminal
             )
+        answer = RunView.of(agent_id, run, timed_out=timed_out, activity=summary)
         if run.result is None:
-            return answers.prepare(answer)
+            return answer
         return answers.slice_text(
-            answers.prepare(answer), "result", answers.text(run.result), offset=result_offset, limit=result_limit,
+            answer, "result", answers.text(run.result), offset=result_offset, limit=result_limit,
             next_key="result_next_offset",
         )  # fmt: skip
 
     @kit.tool(title="Cancel run", access=Access.DESTRUCTIVE, idempotent=True, budget=lambda _arguments: 30.0)
-    async def cursor_cancel_run(agent_id: AgentId, run_id: RunId) -> dict[str, Any]:
+    async def cursor_cancel_run(agent_id: AgentId, run_id: RunId) -> CancelView:
         """Cancel an active run and report outcome: cancelled, ended_without_cancel, still_running or unknown.
 
         Pushed commits stay.
@@ -224,4 +140,4 @@ def register(kit: Toolkit, state: ServerState) -> None:
             seen, refused = await read_quietly(state.api, agent_id, run_id), True
         else:
             seen, refused = await observe_cancel(state.api, agent_id, run_id), False
-        return cancel_outcome(agent_id, run_id, seen, refused=refused)
+        return CancelView.of(agent_id, run_id, seen, refused=refused)

@@ -2,8 +2,9 @@
 
 Which agents are running, which are stuck, which ended with a background job still going, and what
 each last did: the API answers none of these directly (no listing of runs across agents, a frozen
-`updatedAt`, no end-of-replay marker). The scan, the 8-at-a-time reads and the summary live in
-`fleet.py`; every status is queued before any replay, so a slow replay never costs a row its status.
+`updatedAt`, no end-of-replay marker). The scan and the 8-at-a-time reads live in `fleet.py`, the
+rows and the summary in `views/fleet.py`; every status is queued before any replay, so a slow replay
+never costs a row its status.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from cursor_cloud_agents.server.domain.fleet import Fleet, Query, fleet_summary
+from cursor_cloud_agents.server.domain.fleet import Fleet, Query
 from cursor_cloud_agents.server.domain.waiting import with_progress
 from cursor_cloud_agents.server.params import NameFilter, PageCursor, PrUrl
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
+from cursor_cloud_agents.server.views.fleet import FleetView
 
 StatusFilter = Literal["active", "all"]
 StaleMinutes = Annotated[int, Field(ge=1, le=10_080, description="Idle minutes that make a run stale.")]
@@ -42,7 +44,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         stale_after_minutes: StaleMinutes = 30,
         limit: RowLimit = 50,
         cursor: PageCursor = None,
-    ) -> dict[str, Any]:
+    ) -> FleetView:
         """The fleet in one call: each agent's latest run; activity=true adds liveness and background tasks,
         usage=true charged_cents. status=active: latest run CREATING or RUNNING (not the agent's status).
         summary: counts, stale, unfinished_after_end, incomplete. Resume with next_cursor."""
@@ -53,6 +55,4 @@ def register(kit: Toolkit, state: ServerState) -> None:
 
         describe = lambda: f"{fleet.statuses_read} runs and {fleet.replays_read} replays read"  # noqa: E731
         next_cursor = await with_progress(work, describe)
-        summary = fleet_summary(fleet.rows, activity=activity, usage=usage, stale_seconds=stale_after_minutes * 60)
-        rows = [row.view() for row in fleet.rows]
-        return {"agents": rows, "summary": summary, "next_cursor": next_cursor, "scanned": fleet.scanned}
+        return FleetView.of(fleet, next_cursor, activity=activity, usage=usage, stale_seconds=stale_after_minutes * 60)

@@ -1,0 +1,104 @@
+"""Waiting on several runs at once: every unfinished run re-read on one cadence until any (or all) of them end.
+
+A round reads each run not yet ended, 8 at a time, then pauses `WAIT_POLL_SECONDS`: an end is noticed
+within that cadence, and 20 runs read at that pace stay under the client's sustained rate (its limiter
+paces every request anyway). A run given by its agent alone is that agent's latest run. An agent that
+is unknown or deleted marks only its own row, which counts as settled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import anyio
+
+from cursor_cloud_agents.api import CursorClient, CursorError, Run
+from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.server.deadline import READ_RESERVE, WAIT_POLL_SECONDS, CallTime
+
+IN_FLIGHT = 8
+Until = Literal["any", "all"]
+
+
+@dataclass
+class Watched:
+    """One run being waited for, and what the last read of it said."""
+
+    agent_id: str
+    run_id: str | None
+    run: Run | None = None
+    problem: str | None = None
+    """The failure code of this row's last read (e.g. NOT_FOUND for a deleted agent)."""
+    problem_message: str | None = None
+    ended_after: float | None = None
+    """Seconds into the wait when its end was first seen (0: it had ended already)."""
+
+    @property
+    def ended(self) -> bool:
+        return self.run is not None and self.run.is_terminal
+
+    @property
+    def settled(self) -> bool:
+        """Nothing more to wait for: ended, or its agent cannot be read."""
+        return self.ended or (self.problem is not None and self.run is None)
+
+
+def holds(rows: Sequence[Watched], until: Until) -> bool:
+    """Whether the wait is over: `any` when a run ended (or nothing is left to wait for), `all` when every
+    row is settled."""
+    if until == "any" and any(row.ended for row in rows):
+        return True
+    return all(row.settled for row in rows)
+
+
+async def _read(api: CursorClient, row: Watched) -> None:
+    try:
+        if row.run_id is None:
+            row.run_id = (await api.get_agent(row.agent_id)).latest_run_id
+            if row.run_id is None:
+                row.problem, row.problem_message = failures.VALIDATION, "This agent has no run yet."
+                return
+        row.run = await api.get_run(row.agent_id, row.run_id)
+        row.problem = row.problem_message = None
+    except CursorError as exc:
+        failure = failures.from_api_error(exc)
+        row.problem, row.problem_message = failure.code, failure.message
+
+
+async def read_round(api: CursorClient, rows: Sequence[Watched], waited: float) -> None:
+    """Read every unsettled row once, at most IN_FLIGHT at a time, noting when an end was first seen."""
+    limiter = anyio.CapacityLimiter(IN_FLIGHT)
+
+    async def one(row: Watched) -> None:
+        async with limiter:
+            await _read(api, row)
+        if row.ended and row.ended_after is None:
+            row.ended_after = waited
+
+    async with anyio.create_task_group() as group:
+        for row in rows:
+            if not row.settled:
+                group.start_soon(one, row)
+
+
+async def watch(
+    api: CursorClient,
+    rows: Sequence[Watched],
+    until: Until,
+    time: CallTime,
+    within: float,
+    progress: Callable[[str], Awaitable[None]],
+) -> bool:
+    """Read the rows until the wait is over (True), `within` seconds pass or the deadline runs short (False)."""
+    started = time.now()
+    await read_round(api, rows, 0.0)
+    while not holds(rows, until):
+        await progress(f"{sum(row.ended for row in rows)} of {len(rows)} runs ended")
+        pause = min(WAIT_POLL_SECONDS, within - (time.now() - started))
+        if pause <= 0 or not time.fits(pause, READ_RESERVE):
+            return False
+        await time.pause(pause)
+        await read_round(api, rows, time.now() - started)
+    return True

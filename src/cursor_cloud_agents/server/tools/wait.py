@@ -1,0 +1,82 @@
+"""`cursor_wait`: wait on up to 20 runs at once and answer as soon as any (or all) of them end.
+
+A status tool invites polling; this answers when something happened, inside every client's call limit,
+with what is needed to act on it: each ended run's status, branches, PR and a fair share of its result
+(read on with cursor_get_run), the runs still going, and the rows that could not be read. A client that
+declares MCP Tasks gets it as a task that waits until the end, minutes if need be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cursor_cloud_agents.server.answers import Answers
+from cursor_cloud_agents.server.domain.watch import Until, Watched, watch
+from cursor_cloud_agents.server.hints import suggest
+from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, RunId, RunWait
+from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.toolkit import Toolkit, current_call
+from cursor_cloud_agents.server.views.wait import EndedRun, WaitView
+
+MAX_RUNS = 20
+WAIT_AGAIN = suggest("cursor_wait", "runs", until="any") + " again with the runs still running"
+READ_ON = "A result with result_next_offset goes on: " + suggest(
+    "cursor_get_run", "agent_id", "run_id", result_offset=0
+).replace("result_offset=0", "result_offset=<result_next_offset>")
+
+
+class RunRef(BaseModel):
+    # No docstring: pydantic would publish it in the input schema, costing catalogue bytes.
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    agent_id: AgentId
+    run_id: RunId | None = Field(default=None, description="Omit for the agent's latest run.")
+
+
+def _budget(arguments: Mapping[str, Any]) -> float:
+    return 15.0 + arguments.get("wait_seconds", MAX_WAIT_SECONDS)
+
+
+def register(kit: Toolkit, state: ServerState) -> None:
+    """Declare `cursor_wait` on `kit`."""
+    answers = state.answers
+
+    @kit.tool(title="Wait for runs", budget=_budget, shrink_hint="wait on fewer runs at a time")
+    async def cursor_wait(
+        runs: Annotated[list[RunRef], Field(min_length=1, max_length=MAX_RUNS)],
+        until: Until = "any",
+        wait_seconds: RunWait = MAX_WAIT_SECONDS,
+    ) -> WaitView:
+        """Wait until any (or all) of up to 20 runs end, instead of polling them one by one.
+
+        Answers ended runs (status, branches, PR, result start), those still running, and timed_out.
+        """
+        rows = [Watched(ref.agent_id, ref.run_id) for ref in runs]
+        call = current_call()
+        started = call.time.now()
+        met = await watch(state.api, rows, until, call.time, wait_seconds, call.progress)
+        view = WaitView.of(rows, until, met=met, waited=call.time.now() - started, next_step=WAIT_AGAIN)
+        return with_results(answers, view, {row.run_id: row.run.result for row in rows if row.run and row.ended})
+
+
+def with_results(answers: Answers, view: WaitView, results: Mapping[str | None, str | None]) -> WaitView:
+    """`view` with each ended run's result sliced to a fair share of the room under the cap."""
+    texts = [answers.text(results.get(row.run_id) or "") for row in view.ended]
+    # Measured with every text empty and every continuation offset at its widest: slices only fill the room.
+    empty = [
+        row.model_copy(update={"result": "", "result_next_offset": len(text)})
+        for row, text in zip(view.ended, texts, strict=True)
+    ]
+    shares = answers.share_texts(view.model_copy(update={"ended": empty, "read_on": READ_ON}), texts)
+    ended = [_sliced(row, text, taken) for row, text, taken in zip(view.ended, texts, shares, strict=True)]
+    cut = any(row.result_next_offset is not None for row in ended)
+    return view.model_copy(update={"ended": ended, "read_on": READ_ON if cut else None})
+
+
+def _sliced(row: EndedRun, text: str, taken: int) -> EndedRun:
+    rest = taken if taken < len(text) else None
+    return row.model_copy(update={"result": text[:taken] if text else None, "result_next_offset": rest})

@@ -1,0 +1,1 @@
+"""Typed answers of the tools: one module per domain, each view built from the wire models in one place."""

@@ -1,0 +1,55 @@
+"""The account answer: who the API key belongs to, and what this server is allowed to do."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from cursor_cloud_agents.api import Me
+from cursor_cloud_agents.config import Settings
+
+
+class KeyView(BaseModel):
+    """The API key: its name, when it was made, and its user (service-account keys have none)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = None
+    created_at: str | None = None
+    user_email: str | None = None
+    user_name: str | None = None
+
+    @classmethod
+    def of(cls, me: Me) -> KeyView:
+        user_name = " ".join(part for part in (me.user_first_name, me.user_last_name) if part) or None
+        return cls(name=me.api_key_name, created_at=me.created_at, user_email=me.user_email, user_name=user_name)
+
+
+class ServerView(BaseModel):
+    """What this server's settings allow (the names of forwardable variables, never their values)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    writes: bool
+    delete: bool
+    forward_env: list[str]
+    simulated: bool | None = None
+
+    @classmethod
+    def of(cls, settings: Settings) -> ServerView:
+        return cls(
+            writes=settings.allow_writes, delete=settings.allow_delete,
+            forward_env=sorted(settings.forward_env), simulated=settings.simulated or None,
+        )  # fmt: skip
+
+
+class AccountView(BaseModel):
+    """The answer of `cursor_get_account`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: KeyView
+    server: ServerView
+
+    @classmethod
+    def of(cls, me: Me, settings: Settings) -> AccountView:
+        return cls(key=KeyView.of(me), server=ServerView.of(settings))

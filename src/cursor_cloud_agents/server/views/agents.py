@@ -1,0 +1,193 @@
+"""Agent answers: list rows and the list page, one agent, a creation (done, resumed or pending), archive, delete."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from cursor_cloud_agents.api import Agent, AgentSummary, CreatedAgent, ModelSelection
+from cursor_cloud_agents.server.domain.paid import iso
+from cursor_cloud_agents.server.domain.scan import ScanPage
+from cursor_cloud_agents.server.hints import suggest
+from cursor_cloud_agents.server.journal import Attempt
+from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS
+from cursor_cloud_agents.server.views.choices import ModelChoice
+
+WEB_URL = "https://cursor.com/agents/"
+FOLLOW_THE_RUN = suggest("cursor_get_run", "agent_id", "run_id", wait_seconds=MAX_WAIT_SECONDS) + " until the run ends"
+RESUMED_NOTE = (
+    "An identical creation sent earlier went through but its answer was lost before it reached you "
+    "(the call was cut). Nothing new was created: this is that agent."
+)
+PENDING_NOTE = (
+    "Cursor has not finished creating this agent (it can take minutes): read it again in a minute. "
+    "Asking for the same creation again is safe: it re-sends this agent_id, which Cursor never creates twice."
+)
+
+
+def web_url(agent: AgentSummary) -> str:
+    """The agent's page in Cursor's web interface."""
+    return agent.url or WEB_URL + agent.id
+
+
+class EnvView(BaseModel):
+    """Where an agent runs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: str
+    name: str | None = None
+
+    @classmethod
+    def of(cls, agent: AgentSummary) -> EnvView | None:
+        """None (omitted) for a plain hosted VM, the common case."""
+        env = agent.env
+        if env is None or (env.type == "cloud" and env.name is None):
+            return None
+        return cls(type=env.type, name=env.name)
+
+
+class _AgentFields(BaseModel):
+    """What a list row and the full view of an agent share (both fill them through `AgentRow.of`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    name: str | None = None
+    status: str
+    url: str
+    latest_run_id: str | None = None
+    updated_at: str | None = None
+    env: EnvView | None = None
+
+
+class AgentRow(_AgentFields):
+    """An agent in a list: compact, with its web URL."""
+
+    @classmethod
+    def of(cls, agent: AgentSummary) -> AgentRow:
+        return cls(
+            id=agent.id, name=agent.name, status=agent.status, url=web_url(agent),
+            latest_run_id=agent.latest_run_id, updated_at=agent.updated_at, env=EnvView.of(agent),
+        )  # fmt: skip
+
+
+class RepoView(BaseModel):
+    """A repository of an agent, and the pull request it opened there."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str
+    starting_ref: str | None = None
+    pr_url: str | None = None
+
+
+class AgentView(_AgentFields):
+    """One agent in full (the API never says which model it uses)."""
+
+    created_at: str | None = None
+    repos: list[RepoView] | None = None
+    work_on_current_branch: bool | None = None
+    auto_create_pr: bool | None = None
+
+    @classmethod
+    def of(cls, agent: Agent) -> AgentView:
+        repos = [
+            RepoView(url=repo.url, starting_ref=repo.starting_ref, pr_url=repo.pr_url) for repo in agent.repos or []
+        ]
+        return cls(
+            **dict(AgentRow.of(agent)), created_at=agent.created_at, repos=repos or None,
+            work_on_current_branch=agent.work_on_current_branch, auto_create_pr=agent.auto_create_pr,
+        )  # fmt: skip
+
+
+class AgentsPage(BaseModel):
+    """One page of agents; `scanned` (agents read) only when the name filter is ours."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agents: list[AgentRow]
+    next_cursor: str | None = None
+    has_more: bool
+    scanned: int | None = None
+
+    @classmethod
+    def of(cls, page: ScanPage[AgentSummary], *, named: bool) -> AgentsPage:
+        return cls(
+            agents=[AgentRow.of(agent) for agent in page.items], next_cursor=page.next_cursor,
+            has_more=page.next_cursor is not None, scanned=page.scanned if named else None,
+        )  # fmt: skip
+
+
+class _Started(BaseModel):
+    """What a creation answers first, whether its answer arrived or an earlier one was lost."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    run_id: str | None = None
+    url: str
+    name: str | None = None
+
+
+class CreatedAgentView(_Started):
+    """The answer of a creation: the ids to keep and how to follow the run."""
+
+    run_status: str
+    model: ModelChoice | None = None
+    next: str = FOLLOW_THE_RUN
+
+    @classmethod
+    def of(cls, created: CreatedAgent, model: ModelSelection | None) -> CreatedAgentView:
+        agent = created.agent
+        return cls(
+            agent_id=agent.id, run_id=created.run.id, url=web_url(agent), name=agent.name,
+            run_status=created.run.status, model=ModelChoice.of(model),
+        )  # fmt: skip
+
+
+class ResumedAgentView(_Started):
+    """The answer when an earlier identical creation went through but its answer never arrived."""
+
+    resumed: Literal[True] = True
+    note: str = RESUMED_NOTE
+    next: str = FOLLOW_THE_RUN
+
+    @classmethod
+    def of(cls, agent: AgentSummary) -> ResumedAgentView:
+        return cls(agent_id=agent.id, run_id=agent.latest_run_id, url=web_url(agent), name=agent.name)
+
+
+class PendingCreationView(BaseModel):
+    """An agent whose creation was sent and never answered, which Cursor does not show (yet)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str | None = None
+    name: str | None = None
+    creation_pending: Literal[True] = True
+    sent_at: str
+    note: str = PENDING_NOTE
+
+    @classmethod
+    def of(cls, attempt: Attempt) -> PendingCreationView:
+        return cls(agent_id=attempt.agent_id, name=attempt.name, sent_at=iso(attempt.at))
+
+
+class ArchivedView(BaseModel):
+    """The answer of an archive (`archived: true`) or an unarchive (`archived: false`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    archived: bool
+
+
+class DeletedView(BaseModel):
+    """The answer of a deletion."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    deleted: Literal[True] = True

@@ -1,0 +1,107 @@
+"""Run event answers: compact event rows (one class per event type), an excerpt of the stream, a replay's tail.
+
+The rows are built from the raw frames in one place, `Entry.view()` of `server/domain/events.py`,
+which also measures them while it reads; the two answers are built by `cursor_read_run_events`.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, SerializeAsAny
+
+
+class EventView(BaseModel):
+    """A compact event: its type and the id of its last frame (all an event of another type shows)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: str
+    id: str | None = None
+
+
+class TextEventView(EventView):
+    """`assistant` or `thinking` text, fragments merged; `clipped` when a fragment was cut."""
+
+    text: str
+    clipped: bool | None = None
+
+
+class ToolCallView(EventView):
+    """A tool call by name and status; args and result as clipped JSON."""
+
+    name: str | None = None
+    status: str | None = None
+    call_id: str | None = None
+    args: str | None = None
+    result: str | None = None
+    truncated: list[str] | None = None
+    """The keys the API truncated in this call."""
+
+
+class StatusEventView(EventView):
+    """The run's status, as the stream announced it."""
+
+    status: str | None = None
+
+
+class ResultEventView(EventView):
+    """The run's end: its status and result text (clipped)."""
+
+    status: str | None = None
+    text: str | None = None
+    clipped: bool | None = None
+
+
+class StreamErrorView(BaseModel):
+    """An `error` frame of the stream: never the end of the run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str | None = None
+    message: str
+
+
+class ErrorEventView(EventView):
+    """An `error` frame as an event row."""
+
+    code: str | None = None
+    message: str
+
+
+EventRows = list[SerializeAsAny[EventView]]
+"""Rows of any event type, each dumped with its own fields."""
+
+
+class _EventsRead(BaseModel):
+    # What both reads answer first: the rows, and the id of the last frame they cover.
+
+    model_config = ConfigDict(extra="forbid")
+
+    events: EventRows
+    last_event_id: str | None = None
+
+
+class ExcerptView(_EventsRead):
+    """What arrived on the stream in one read; resume after its `last_event_id`."""
+
+    run_status: str | None = None
+    finished: bool
+    """Only a `result` or `done` frame proves it."""
+    more: bool | None = None
+    """The excerpt filled up: read on from `last_event_id`."""
+    stream_error: StreamErrorView | None = None
+    interrupted: bool | None = None
+
+
+class TailView(_EventsRead):
+    """The last events of a whole replay, and how the walk over it ended."""
+
+    last_event_at: str | None = None
+    scanned_events: int
+    complete: bool
+    """One of the replay's end signals arrived (a closed connection or a timeout proves nothing)."""
+    ended_by: str | None = None
+    finished: bool
+    left_out: int | None = None
+    """Events of the tail left out for room, oldest first."""
+    stream_error: StreamErrorView | None = None
+    interrupted: bool | None = None

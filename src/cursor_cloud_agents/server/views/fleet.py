@@ -1,0 +1,118 @@
+"""The fleet answer of `cursor_supervise`: a row per agent, the summary, and where to resume."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+
+from cursor_cloud_agents.server.domain.activity import ActivitySummary, ToolState
+from cursor_cloud_agents.server.domain.events import clip
+from cursor_cloud_agents.server.domain.fleet import Fleet, Row
+
+NAME_CHARS = 60
+
+
+class RowActivity(BaseModel):
+    """The part of a run's `ActivitySummary` a fleet row carries (activity=true)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    last_event_at: str | None = None
+    idle_seconds: int | None = None
+    last_tool: ToolState | None = None
+    unfinished_background_tasks: int | None = None
+    activity_error: str | None = None
+    replay_complete: bool | None = None
+    """False when the end of the replay was inferred from the silence after its burst."""
+
+    @classmethod
+    def of(cls, activity: ActivitySummary | None) -> RowActivity | None:
+        if activity is None:
+            return None
+        return cls(
+            last_event_at=activity.last_event_at, idle_seconds=activity.idle_seconds, last_tool=activity.last_tool,
+            unfinished_background_tasks=activity.unfinished_background_tasks or None,
+            activity_error=activity.activity_error, replay_complete=activity.replay_complete,
+        )  # fmt: skip
+
+
+class FleetRow(BaseModel):
+    """One agent of the fleet: its latest run's status, its cost (usage=true) and its activity."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    name: str | None = None
+    run_id: str | None = None
+    status: str | None = None
+    archived: Literal[True] | None = None
+    read_error: str | None = None
+    charged_cents: float | None = None
+    usage_error: str | None = None
+    activity: RowActivity | None = None
+
+    @model_serializer(mode="wrap")
+    def _flat(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A row stays flat, one level for the model to read: the activity's fields sit beside the others.
+        data: dict[str, Any] = handler(self)
+        activity: dict[str, Any] = data.pop("activity", None) or {}
+        return data | activity
+
+    @classmethod
+    def of(cls, row: Row) -> FleetRow:
+        agent = row.agent
+        return cls(
+            agent_id=agent.id, name=clip(agent.name or "", NAME_CHARS)[0] or None, run_id=agent.latest_run_id,
+            status=None if row.run is None else row.run.status, archived=agent.status == "ARCHIVED" or None,
+            read_error=row.read_error, charged_cents=row.charged_cents, usage_error=row.usage_error,
+            activity=RowActivity.of(row.activity),
+        )  # fmt: skip
+
+
+class FleetSummary(BaseModel):
+    """Counts by run status; with usage the cost; with activity, from complete replays only, the stale runs,
+    those that ended with a background task going, and the runs whose replay did not complete."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    runs: dict[str, int]
+    read_errors: int
+    charged_cents: float | int | None = None  # int: the sum of no costs is 0, not 0.0
+    cost_missing: int | None = None
+    stale: list[str] | None = None
+    unfinished_after_end: list[str] | None = None
+    incomplete: list[str] | None = None
+
+    @classmethod
+    def of(cls, rows: list[Row], *, activity: bool, usage: bool, stale_seconds: float) -> FleetSummary:
+        counts = Counter(row.run.status for row in rows if row.run is not None)
+        summary = cls(runs=dict(sorted(counts.items())), read_errors=sum(1 for row in rows if row.read_error))
+        if usage:
+            known = [row.charged_cents for row in rows if row.charged_cents is not None]
+            summary.charged_cents, summary.cost_missing = round(sum(known), 2), len(rows) - len(known) or None
+        if activity:
+            summary.stale = [row.agent.id for row in rows if row.stale(stale_seconds)]
+            summary.unfinished_after_end = [row.agent.id for row in rows if row.unfinished_after_end]
+            summary.incomplete = [row.agent.id for row in rows if row.incomplete]
+        return summary
+
+
+class FleetView(BaseModel):
+    """The answer of `cursor_supervise`: `scanned` counts the agents read, kept or not."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agents: list[FleetRow]
+    summary: FleetSummary
+    next_cursor: str | None = None
+    scanned: int
+
+    @classmethod
+    def of(
+        cls, fleet: Fleet, next_cursor: str | None, *, activity: bool, usage: bool, stale_seconds: float
+    ) -> FleetView:
+        summary = FleetSummary.of(fleet.rows, activity=activity, usage=usage, stale_seconds=stale_seconds)
+        rows = [FleetRow.of(row) for row in fleet.rows]
+        return cls(agents=rows, summary=summary, next_cursor=next_cursor, scanned=fleet.scanned)

@@ -1,0 +1,33 @@
+"""The follow-up answer: the new run, the run it replaced, and the model it chose."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from cursor_cloud_agents.api import ModelSelection, Run
+from cursor_cloud_agents.server.views.choices import ModelChoice
+
+MODEL_NOTE = "The model applies to this run and to the agent's later runs."
+
+
+class FollowUpView(BaseModel):
+    """The answer of `cursor_create_run`; `replaced_*` only when `replace_active` cancelled a run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    run_id: str
+    run_status: str
+    replaced_run_id: str | None = None
+    replaced_run_status: str | None = None
+    model: ModelChoice | None = None
+    model_note: str | None = None
+
+    @classmethod
+    def of(cls, agent_id: str, run: Run, replaced: Run | None, model: ModelSelection | None) -> FollowUpView:
+        return cls(
+            agent_id=agent_id, run_id=run.id, run_status=run.status,
+            replaced_run_id=None if replaced is None else replaced.id,
+            replaced_run_status=None if replaced is None else replaced.status,
+            model=ModelChoice.of(model), model_note=MODEL_NOTE if model is not None else None,
+        )  # fmt: skip

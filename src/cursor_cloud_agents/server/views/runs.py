@@ -1,0 +1,182 @@
+"""Run answers: list rows and the list page, one run as cursor_get_run reads it, a cancel's outcome."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from cursor_cloud_agents.api import GitBranch, Page, Run
+from cursor_cloud_agents.server.answers import size
+from cursor_cloud_agents.server.domain.activity import ActivitySummary
+
+GIT_NOTE = "the agent's current branches (the same on every run), not a snapshot of this run; no SHA"
+ERROR_NOTE = "The API gave no cause for this ERROR (a known quirk); activity shows what the agent last did."
+_CLIP = {"run_id": 64, "status": 24, "created_at": 32, "updated_at": 32, "error_code": 48}
+# List rows hold API tokens only (ids, statuses, ISO times, codes): anything else is dropped, so a
+# row's size has a hard bound and a page size can be chosen that always fits the cap.
+_NOT_TOKEN = re.compile(r"[^A-Za-z0-9_.:+-]")
+_MAX_DURATION_MS = 10**13
+
+
+def _token(value: str, key: str) -> str:
+    return _NOT_TOKEN.sub("", value)[: _CLIP[key]]
+
+
+def _optional_token(value: str | None, key: str) -> str | None:
+    return None if value is None else _token(value, key)
+
+
+class RunRow(BaseModel):
+    """A run as a list row: bounded fields only (the result as its length; read it with cursor_get_run)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str
+    status: str
+    created_at: str | None = None
+    updated_at: str | None = None
+    """Only once the run ended: a RUNNING run keeps the updatedAt of its creation (quirk 2)."""
+    duration_ms: int | None = None
+    result_chars: int | None = None
+    error_code: str | None = None
+
+    @classmethod
+    def of(cls, run: Run) -> RunRow:
+        duration = run.duration_ms
+        return cls(
+            run_id=_token(run.id, "run_id"), status=_token(run.status, "status"),
+            created_at=_optional_token(run.created_at, "created_at"),
+            updated_at=_optional_token(run.updated_at, "updated_at") if run.is_terminal else None,
+            duration_ms=duration if duration is not None and 0 <= duration < _MAX_DURATION_MS else None,
+            result_chars=None if run.result is None else len(run.result),
+            error_code=_optional_token(run.error.code if run.error else None, "error_code"),
+        )  # fmt: skip
+
+
+def _worst_row_bytes() -> int:
+    widest = {key: "x" * length for key, length in _CLIP.items()}
+    return size(RunRow(**widest, duration_ms=_MAX_DURATION_MS, result_chars=10**12))
+
+
+RUN_ITEM_MAX_BYTES = _worst_row_bytes()
+"""The bytes of the widest row a list can hold: every field at its clip length."""
+
+
+class RunList(BaseModel):
+    """One page of an agent's runs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    runs: list[RunRow]
+    next_cursor: str | None = None
+    has_more: bool
+    limit_used: int | None = None
+    """The page size used, when the cap made it smaller than asked."""
+
+    @classmethod
+    def of(cls, agent_id: str, page: Page[Run], *, limit: int, used: int) -> RunList:
+        return cls(
+            agent_id=agent_id, runs=[RunRow.of(run) for run in page.items], next_cursor=page.next_cursor,
+            has_more=page.next_cursor is not None, limit_used=used if used < limit else None,
+        )  # fmt: skip
+
+
+class BranchView(BaseModel):
+    """A branch the agent pushed, and its pull request."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    repo: str
+    branch: str | None = None
+    pr_url: str | None = None
+
+    @classmethod
+    def of(cls, branch: GitBranch) -> BranchView:
+        return cls(repo=branch.repo_url, branch=branch.branch, pr_url=branch.pr_url)
+
+
+class RunErrorView(BaseModel):
+    """The error Cursor reported on a run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    message: str | None = None
+    code: str | None = None
+
+
+class RunView(BaseModel):
+    """A run as cursor_get_run reads it: state, branches, then the activity and a slice of the result."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    run_id: str
+    status: str
+    created_at: str | None = None
+    updated_at: str | None = None
+    duration_ms: int | None = None
+    error: RunErrorView | None = None
+    note: str | None = None
+    branches: list[BranchView] | None = None
+    git_note: str | None = None
+    timed_out: bool | None = None
+    activity: ActivitySummary | None = None
+    result: str | None = None
+    """The slice of the result from the offset asked for (`Answers.slice_text` fills the three)."""
+    result_chars: int | None = None
+    result_next_offset: int | None = None
+
+    @classmethod
+    def of(cls, agent_id: str, run: Run, *, timed_out: bool, activity: ActivitySummary | None) -> RunView:
+        """Everything but the result slice; a run's `git` shown as what it is, the agent's current branches."""
+        error = RunErrorView(message=run.error.message, code=run.error.code) if run.error else None
+        branches = [BranchView.of(branch) for branch in (run.git.branches if run.git else [])]
+        causeless = run.status == "ERROR" and error is None and run.result is None
+        return cls(
+            agent_id=agent_id, run_id=run.id, status=run.status, created_at=run.created_at,
+            updated_at=run.updated_at if run.is_terminal else None, duration_ms=run.duration_ms, error=error,
+            note=ERROR_NOTE if causeless else None, branches=branches or None,
+            git_note=GIT_NOTE if branches else None, timed_out=timed_out or None, activity=activity,
+        )  # fmt: skip
+
+
+CancelOutcome = Literal["cancelled", "ended_without_cancel", "still_running", "unknown"]
+
+
+def _outcome(run: Run | None, said: str, *, refused: bool) -> tuple[CancelOutcome, str]:
+    if run is None:
+        return "unknown", f"{said} but the run could not be re-read; check it with cursor_get_run."
+    status = run.status
+    if not run.is_terminal:
+        asynchronous = "(cancelling is asynchronous); check with cursor_get_run."
+        return "still_running", f"{said} but the run still reads {status} {asynchronous}"
+    if refused:
+        return "ended_without_cancel", f"The run had already ended as {status}; nothing was cancelled."
+    if status == "CANCELLED":
+        return "cancelled", "The run is CANCELLED. Commits it already pushed stay."
+    return "ended_without_cancel", f"The run ended as {status} before the cancel took effect."
+
+
+class CancelView(BaseModel):
+    """What a re-read after a cancel showed: confirmed only for a CANCELLED read after our cancel."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    run_id: str
+    outcome: CancelOutcome
+    outcome_confirmed: bool
+    status: str | None = None
+    message: str
+
+    @classmethod
+    def of(cls, agent_id: str, run_id: str, run: Run | None, *, refused: bool) -> CancelView:
+        said = "Cursor refused the cancel (run_not_cancellable)" if refused else "Cursor accepted the cancel"
+        outcome, message = _outcome(run, said, refused=refused)
+        return cls(
+            agent_id=agent_id, run_id=run_id, outcome=outcome, outcome_confirmed=outcome == "cancelled",
+            status=None if run is None else run.status, message=message,
+        )  # fmt: skip

@@ -1,0 +1,96 @@
+"""The answer of cursor_wait: the runs that ended (with a fair share of each result), those still running, and
+those that could not be read."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from cursor_cloud_agents.server.domain.watch import Until, Watched
+from cursor_cloud_agents.server.views.runs import ERROR_NOTE, BranchView, RunErrorView
+
+
+class EndedRun(BaseModel):
+    """A run that ended: status, duration, branches and PR, the reason of an ERROR, the start of its result."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    run_id: str
+    status: str
+    ended_after_seconds: float | None = None
+    """When, into this wait, its end was seen (0: it had ended before)."""
+    duration_ms: int | None = None
+    error: RunErrorView | None = None
+    note: str | None = None
+    branches: list[BranchView] | None = None
+    result: str | None = None
+    result_chars: int | None = None
+    result_next_offset: int | None = None
+    """Where the result goes on: pass it as result_offset to cursor_get_run."""
+
+    @classmethod
+    def of(cls, row: Watched) -> EndedRun:
+        run = row.run
+        assert run is not None and row.run_id is not None  # only ended rows
+        error = RunErrorView(message=run.error.message, code=run.error.code) if run.error else None
+        branches = [BranchView.of(branch) for branch in (run.git.branches if run.git else [])]
+        causeless = run.status == "ERROR" and error is None and run.result is None
+        return cls(
+            agent_id=row.agent_id, run_id=row.run_id, status=run.status, ended_after_seconds=row.ended_after,
+            duration_ms=run.duration_ms, error=error, note=ERROR_NOTE if causeless else None,
+            branches=branches or None, result_chars=len(run.result) if run.result else None,
+        )  # fmt: skip
+
+
+class RunningRun(BaseModel):
+    """A run that has not ended yet."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    run_id: str
+    status: str
+
+
+class UnreadRun(BaseModel):
+    """A row whose run could not be read: only this row is marked (an unknown or deleted agent)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    run_id: str | None = None
+    code: str
+    message: str | None = None
+
+
+class WaitView(BaseModel):
+    """How the wait ended and where each run stands."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    until: Until
+    timed_out: bool | None = None
+    waited_seconds: float
+    ended: list[EndedRun]
+    running: list[RunningRun] | None = None
+    unread: list[UnreadRun] | None = None
+    next: str | None = None
+    read_on: str | None = None
+
+    @classmethod
+    def of(cls, rows: list[Watched], until: Until, *, met: bool, waited: float, next_step: str | None) -> WaitView:
+        running = [
+            RunningRun(agent_id=row.agent_id, run_id=row.run_id, status=row.run.status)
+            for row in rows
+            if row.run is not None and row.run_id is not None and not row.ended
+        ]
+        unread = [
+            UnreadRun(agent_id=row.agent_id, run_id=row.run_id, code=row.problem, message=row.problem_message)
+            for row in rows
+            if row.problem is not None and row.run is None
+        ]
+        return cls(
+            until=until, timed_out=not met or None, waited_seconds=round(waited, 1),
+            ended=[EndedRun.of(row) for row in rows if row.ended], running=running or None, unread=unread or None,
+            next=next_step if running else None,
+        )  # fmt: skip

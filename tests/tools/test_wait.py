@@ -1,0 +1,133 @@
+"""`cursor_wait` (issue 11): wait on several runs, answer as soon as any (or all) end, inside the call limit.
+
+Against the simulator on its manual clock: the wait's pauses move the clock, so runs of different
+lengths end in the order of their scripts and no test really sleeps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import pytest
+
+from cursor_cloud_agents.server.deadline import WAIT_POLL_SECONDS
+from cursor_cloud_agents.simulator import ManualClock, RunScript, World
+from tests.tools.conftest import OpenHarness
+
+pytestmark = pytest.mark.anyio
+
+
+def staggered(*seconds: float, result: str = "Done.") -> tuple[World, list[dict[str, str]]]:
+    """A world with one running agent per duration (after a 2 s CREATING), and the refs to wait on."""
+    world = World(ManualClock())
+    refs: list[dict[str, str]] = []
+    for length in seconds:
+        agent = world.add_agent(f"Task of {length:g} s", script=RunScript(running_seconds=length, result=result))
+        refs.append({"agent_id": agent.id, "run_id": agent.runs[-1].id})
+    return world, refs
+
+
+async def test_any_answers_at_the_first_end_among_runs_of_different_lengths(harness_factory: OpenHarness) -> None:
+    """Issue 11: `any` returns as soon as one run ended, noticed within the cadence; the others are running."""
+    world, refs = staggered(40, 12, 25)
+    started = world.clock.now()
+    async with harness_factory(world) as h:
+        reply = await h.call("cursor_wait", {"runs": refs})
+    waited = world.clock.now() - started
+    assert not reply.is_error and "timed_out" not in reply.data
+    assert [row["run_id"] for row in reply.data["ended"]] == [refs[1]["run_id"]]
+    assert {row["run_id"] for row in reply.data["running"]} == {refs[0]["run_id"], refs[2]["run_id"]}
+    ended = reply.data["ended"][0]
+    assert ended["status"] == "FINISHED" and ended["result"] == "Done."
+    assert 2 + 12 <= waited <= 2 + 12 + WAIT_POLL_SECONDS
+    assert "cursor_wait" in reply.data["next"]
+
+
+async def test_all_answers_when_the_last_run_ends(harness_factory: OpenHarness) -> None:
+    """Issue 11: `all` returns once every run ended."""
+    world, refs = staggered(30, 10, 20)
+    started = world.clock.now()
+    async with harness_factory(world) as h:
+        reply = await h.call("cursor_wait", {"runs": refs, "until": "all"})
+    waited = world.clock.now() - started
+    assert len(reply.data["ended"]) == 3 and "running" not in reply.data
+    assert 2 + 30 <= waited <= 2 + 30 + WAIT_POLL_SECONDS
+
+
+async def test_a_wait_that_runs_out_says_timed_out_with_every_run_still_going(harness_factory: OpenHarness) -> None:
+    """Issue 11: nothing ended within wait_seconds: timed_out, and how to wait again."""
+    world, refs = staggered(3600, 3600)
+    async with harness_factory(world) as h:
+        reply = await h.call("cursor_wait", {"runs": refs, "wait_seconds": 10})
+    assert reply.data["timed_out"] is True and reply.data["ended"] == [] and len(reply.data["running"]) == 2
+
+
+async def test_an_agent_id_alone_waits_on_its_latest_run(harness_factory: OpenHarness) -> None:
+    """Issue 11: runs given as agent ids mean their latest run."""
+    world, refs = staggered(5)
+    async with harness_factory(world) as h:
+        reply = await h.call("cursor_wait", {"runs": [{"agent_id": refs[0]["agent_id"]}]})
+    assert reply.data["ended"][0]["run_id"] == refs[0]["run_id"]
+
+
+async def test_a_deleted_agent_marks_only_its_own_row(harness_factory: OpenHarness) -> None:
+    """Issue 11: an unknown or deleted agent is one unread row; the wait goes on for the others."""
+    world, refs = staggered(8, 3600)
+    world.delete(refs[1]["agent_id"])
+    async with harness_factory(world) as h:
+        reply = await h.call("cursor_wait", {"runs": refs})
+    assert [row["run_id"] for row in reply.data["ended"]] == [refs[0]["run_id"]]
+    assert reply.data["unread"] == [
+        {
+            "agent_id": refs[1]["agent_id"],
+            "run_id": refs[1]["run_id"],
+            "code": "NOT_FOUND",
+            "message": reply.data["unread"][0]["message"],
+        }
+    ]
+
+
+async def test_progress_says_how_many_runs_ended(harness_factory: OpenHarness) -> None:
+    """Issue 11: progress at every re-read (every 2.5 s of the wait), counting the runs that ended."""
+    world, refs = staggered(4, 30)
+    async with harness_factory(world) as h:
+        await h.call("cursor_wait", {"runs": refs, "until": "all"})
+    assert h.progress[0] == "0 of 2 runs ended" and "1 of 2 runs ended" in h.progress
+
+
+async def test_a_cancelled_wait_sends_no_further_request(harness_factory: OpenHarness) -> None:
+    """Issue 11 and the tool contract: a client cancel stops the wait; nothing more reaches Cursor."""
+    world, refs = staggered(3600, 3600)
+    async with harness_factory(world) as h:
+        with anyio.move_on_after(0.2):
+            await h.call("cursor_wait", {"runs": refs})
+        seen = len(h.requests())
+        h.clock.advance(60)
+        await anyio.wait_all_tasks_blocked()
+        after = len(h.requests())
+    assert seen > 0 and after == seen
+
+
+async def test_twenty_runs_with_long_results_fit_the_cap_each_with_where_to_read_on(
+    harness_factory: OpenHarness,
+) -> None:
+    """Issue 11: 20 runs of 200 KB results each: the answer stays under the cap, each result sliced fairly,
+    with result_next_offset and how to read on."""
+    world, refs = staggered(*([5] * 20), result="x" * 200_000)
+    async with harness_factory(world) as h:
+        reply = await h.call("cursor_wait", {"runs": refs, "until": "all"})
+    assert not reply.is_error and reply.size <= 38_000 and len(reply.data["ended"]) == 20
+    shares = {len(row["result"]) for row in reply.data["ended"]}
+    assert max(shares) - min(shares) <= 1 and min(shares) > 1_000
+    assert all(row["result_next_offset"] == len(row["result"]) for row in reply.data["ended"])
+    assert "result_offset" in reply.data["read_on"]
+
+
+async def test_more_than_twenty_runs_are_refused_before_anything_is_read(harness_factory: OpenHarness) -> None:
+    """Issue 11: up to 20 runs; more is VALIDATION and no request is sent."""
+    world, refs = staggered(5)
+    async with harness_factory(world) as h:
+        reply = await h.call("cursor_wait", {"runs": refs * 21})
+        sent: list[Any] = h.requests()
+    assert reply.code == "VALIDATION" and sent == []
