@@ -184,7 +184,8 @@ async def test_get_run_of_an_unknown_run_is_not_found(harness_factory: OpenHarne
 
 
 async def test_get_run_waits_until_terminal_with_progress_at_every_reread(harness_factory: OpenHarness) -> None:
-    """Reference: wait_seconds re-reads every 5 s at most until a terminal status, reporting each re-read."""
+    """Reference: wait_seconds re-reads until a terminal status, reporting each re-read; issue 11: at the wait
+    cadence (2.5 s), so an end is noticed within 3 s (it was up to 5 s late)."""
     world, agent_id, run_id = world_with(RunScript(creating_seconds=2, running_seconds=20))
     started = world.clock.now()
     async with harness_factory(world) as h:
@@ -192,8 +193,8 @@ async def test_get_run_waits_until_terminal_with_progress_at_every_reread(harnes
         reads = run_reads(h.requests("GET"), run_id)
     assert reply.data["status"] == "FINISHED" and reply.data["result"]
     assert "timed_out" not in reply.data
-    assert world.clock.now() - started == 25  # five pauses of 5 s: the run ends at 22 s
-    assert reads == 6 and len(h.progress) == reads
+    assert world.clock.now() - started == 22.5  # nine pauses of 2.5 s: the run ends at 22 s
+    assert reads == 10 and len(h.progress) == reads
     assert h.progress[-1].startswith("run FINISHED")
 
 
@@ -206,7 +207,7 @@ async def test_get_run_answers_timed_out_when_the_run_outlives_the_wait(harness_
         reads = run_reads(h.requests("GET"), run_id)
     assert reply.data["timed_out"] is True and reply.data["status"] == "RUNNING"
     assert world.clock.now() - started == 12
-    assert reads == 4 and len(h.progress) == 4  # pauses of 5, 5 and 2 s
+    assert reads == 6 and len(h.progress) == 6  # pauses of 2.5 s four times, then 2 s
 
 
 async def test_get_run_stops_waiting_when_the_call_budget_runs_short(harness_factory: OpenHarness) -> None:

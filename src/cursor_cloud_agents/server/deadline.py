@@ -24,8 +24,6 @@ PROGRESS_SECONDS = 5.0
 WAIT_POLL_SECONDS = 2.5
 """A run being waited for is re-read this often: its end is noticed within 3 s, and 20 runs read at this
 pace stay under the client's 10 requests per second."""
-RUN_POLL_SECONDS = 5.0
-"""(Until get_run moves to WAIT_POLL_SECONDS.)"""
 REPLAY_QUIET_SECONDS = 0.3
 """A running run's replay arrives as one burst: this long a silence after it is taken as its end (marked
 inferred), instead of waiting 30-36 s for the first heartbeat. Never taken as the end of the run."""

@@ -8,6 +8,8 @@ instructions and in the answers and validates it against the tool's strict model
 
 from __future__ import annotations
 
+from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS
+
 
 def suggest(tool: str, *placeholders: str, **values: object) -> str:
     """`tool(a, b, key=value)`: the call to suggest, with placeholders first."""
@@ -21,3 +23,18 @@ def _literal(value: object) -> str:
     if isinstance(value, str):
         return repr(value)
     return str(value)
+
+
+def _wait_hints() -> tuple[str, str]:
+    follow = (
+        suggest("cursor_get_run", "agent_id", "run_id", wait_seconds=MAX_WAIT_SECONDS)
+        + " until the run ends, or "
+        + suggest("cursor_wait", "runs")
+        + ", which a client with MCP Tasks runs to the end"
+    )
+    several = suggest("cursor_wait", "runs", until="any") + " waits on several runs and answers as each ends"
+    return follow, several
+
+
+FOLLOW_THE_RUN, WAIT_FOR_SEVERAL = _wait_hints()
+"""How to follow a new run; how to wait on several runs instead of polling them."""

@@ -20,7 +20,7 @@ from cursor_cloud_agents.server.deadline import (
     CANCEL_POLL_SECONDS,
     CANCEL_REREADS,
     READ_RESERVE,
-    RUN_POLL_SECONDS,
+    WAIT_POLL_SECONDS,
 )
 from cursor_cloud_agents.server.domain import activity as activity_summary
 from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait
@@ -48,7 +48,7 @@ async def wait_for_end(
 
     run, ended = await call.time.poll(
         run, lambda: api.get_run(agent_id, run.id), lambda seen: seen.is_terminal, report,
-        every=RUN_POLL_SECONDS, within=wait_seconds, reserve=reserve,
+        every=WAIT_POLL_SECONDS, within=wait_seconds, reserve=reserve,
     )  # fmt: skip
     return run, not ended
 

@@ -9,13 +9,12 @@ from pydantic import BaseModel, ConfigDict
 from cursor_cloud_agents.api import Agent, AgentSummary, CreatedAgent, ModelSelection
 from cursor_cloud_agents.server.domain.paid import iso
 from cursor_cloud_agents.server.domain.scan import ScanPage
-from cursor_cloud_agents.server.hints import suggest
+from cursor_cloud_agents.server.hints import FOLLOW_THE_RUN
 from cursor_cloud_agents.server.journal import Attempt
-from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS
 from cursor_cloud_agents.server.views.choices import ModelChoice
 
 WEB_URL = "https://cursor.com/agents/"
-FOLLOW_THE_RUN = suggest("cursor_get_run", "agent_id", "run_id", wait_seconds=MAX_WAIT_SECONDS) + " until the run ends"
+
 RESUMED_NOTE = (
     "An identical creation sent earlier went through but its answer was lost before it reached you "
     "(the call was cut). Nothing new was created: this is that agent."

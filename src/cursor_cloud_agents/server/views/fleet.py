@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model
 from cursor_cloud_agents.server.domain.activity import ActivitySummary, ToolState
 from cursor_cloud_agents.server.domain.events import clip
 from cursor_cloud_agents.server.domain.fleet import Fleet, Row
+from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
 
 NAME_CHARS = 60
 
@@ -108,6 +109,8 @@ class FleetView(BaseModel):
     summary: FleetSummary
     next_cursor: str | None = None
     scanned: int
+    next: str | None = None
+    """How to be told when the active runs end, instead of supervising again and again."""
 
     @classmethod
     def of(
@@ -115,4 +118,8 @@ class FleetView(BaseModel):
     ) -> FleetView:
         summary = FleetSummary.of(fleet.rows, activity=activity, usage=usage, stale_seconds=stale_seconds)
         rows = [FleetRow.of(row) for row in fleet.rows]
-        return cls(agents=rows, summary=summary, next_cursor=next_cursor, scanned=fleet.scanned)
+        waiting = sum(1 for row in fleet.rows if row.active) > 1
+        return cls(
+            agents=rows, summary=summary, next_cursor=next_cursor, scanned=fleet.scanned,
+            next=WAIT_FOR_SEVERAL if waiting else None,
+        )  # fmt: skip

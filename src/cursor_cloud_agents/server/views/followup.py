@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from cursor_cloud_agents.api import ModelSelection, Run
+from cursor_cloud_agents.server.hints import FOLLOW_THE_RUN
 from cursor_cloud_agents.server.views.choices import ModelChoice
 
 MODEL_NOTE = "The model applies to this run and to the agent's later runs."
@@ -22,6 +23,7 @@ class FollowUpView(BaseModel):
     replaced_run_status: str | None = None
     model: ModelChoice | None = None
     model_note: str | None = None
+    next: str = FOLLOW_THE_RUN
 
     @classmethod
     def of(cls, agent_id: str, run: Run, replaced: Run | None, model: ModelSelection | None) -> FollowUpView:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 from cursor_cloud_agents.api import GitBranch, Page, Run
 from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.server.domain.activity import ActivitySummary
+from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
 
 GIT_NOTE = "the agent's current branches (the same on every run), not a snapshot of this run; no SHA"
 ERROR_NOTE = "The API gave no cause for this ERROR (a known quirk); activity shows what the agent last did."
@@ -128,6 +129,8 @@ class RunView(BaseModel):
     """The slice of the result from the offset asked for (`Answers.slice_text` fills the three)."""
     result_chars: int | None = None
     result_next_offset: int | None = None
+    next: str | None = None
+    """After a wait that timed out: how to wait on several runs at once instead of polling each."""
 
     @classmethod
     def of(cls, agent_id: str, run: Run, *, timed_out: bool, activity: ActivitySummary | None) -> RunView:
@@ -140,6 +143,7 @@ class RunView(BaseModel):
             updated_at=run.updated_at if run.is_terminal else None, duration_ms=run.duration_ms, error=error,
             note=ERROR_NOTE if causeless else None, branches=branches or None,
             git_note=GIT_NOTE if branches else None, timed_out=timed_out or None, activity=activity,
+            next=WAIT_FOR_SEVERAL if timed_out else None,
         )  # fmt: skip
 
 
