@@ -44,6 +44,16 @@ async def test_any_answers_at_the_first_end_among_runs_of_different_lengths(harn
     assert "cursor_wait" in reply.data["next"]
 
 
+async def test_an_end_among_twenty_runs_is_noticed_within_three_seconds(harness_factory: OpenHarness) -> None:
+    """Issue 11: with 20 runs, every one re-read each WAIT_POLL_SECONDS, the first end is seen within 3 s."""
+    world, refs = staggered(*(30 + 7 * index for index in range(20)))
+    started = world.clock.now()
+    async with harness_factory(world) as h:
+        reply = await h.call("cursor_wait", {"runs": refs})
+    assert [row["run_id"] for row in reply.data["ended"]] == [refs[0]["run_id"]]
+    assert world.clock.now() - started - (2 + 30) <= 3
+
+
 async def test_all_answers_when_the_last_run_ends(harness_factory: OpenHarness) -> None:
     """Issue 11: `all` returns once every run ended."""
     world, refs = staggered(30, 10, 20)
