@@ -77,7 +77,7 @@ async def test_a_creation_asked_again_while_the_first_is_in_flight_resends_its_i
 async def test_reading_an_agent_still_being_created_says_so_instead_of_not_found(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """F-13 (issue 9): cursor_get_agent on an id the journal holds as sent and unresolved answers
+    """Issue 9: cursor_get_agent on an id the journal holds as sent and unresolved answers
     creation_pending with when it was sent, so the model does not conclude it was never created."""
     world = slow_world()
     async with harness_factory(world, state_dir=tmp_path) as h:
@@ -112,8 +112,9 @@ async def test_a_creation_asked_again_after_the_first_completed_is_resumed(
 async def test_a_creation_lost_with_its_process_is_asked_again_with_its_id_after_a_restart(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """F-12: the journal is on disk; a new server process on the same state directory re-sends the same id,
-    so the POST still in flight and the new one make one agent."""
+    """F-12/F-13: the process ends (stdin closed, SIGTERM or kill -9: the journal line was flushed before the
+    POST left) and a new one starts on the same state directory: it re-sends the same id, so the POST still
+    in flight and the new one make one agent."""
     world = slow_world()
     async with harness_factory(world, state_dir=tmp_path) as first:
         await lose_the_answer(first, REQUEST)
