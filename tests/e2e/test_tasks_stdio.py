@@ -33,12 +33,17 @@ class Wire:
 
     async def request(self, method: str, params: dict[str, Any], *, tasks: bool = True) -> dict[str, Any]:
         self.next_id += 1
-        meta = {
+        meta: dict[str, Any] = {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientInfo": {"name": "stdio-tasks-test", "version": "1"},
             "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS: {}}} if tasks else {},
         }
-        body = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params | {"_meta": meta}}
+        body: dict[str, Any] = {
+            "jsonrpc": "2.0",
+            "id": self.next_id,
+            "method": method,
+            "params": params | {"_meta": meta},
+        }
         assert self.process.stdin is not None
         await self.process.stdin.send((json.dumps(body) + "\n").encode())
         while True:
