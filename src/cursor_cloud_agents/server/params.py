@@ -18,15 +18,39 @@ from cursor_cloud_agents.server.arguments import Clamped
 
 MAX_WAIT_SECONDS = 50
 """The longest wait of one call: inside every client's limit with the reads around it (55 s by default)."""
+PROMPT_MAX_BYTES = 256 * 1024
+"""The largest prompt sent (the API documents none): generous for instructions, far below a pasted dump."""
+CURSOR_MAX_CHARS = 2048
+"""A page cursor goes into a URL: the API's own are a few hundred characters."""
+
+
+def prompt_text(text: str) -> str:
+    """A prompt worth paying for: not blank, and at most PROMPT_MAX_BYTES of UTF-8."""
+    if not text.strip():
+        raise ValueError("the prompt is blank")
+    if len(text.encode("utf-8", "surrogatepass")) > PROMPT_MAX_BYTES:
+        raise ValueError(f"the prompt is over {PROMPT_MAX_BYTES} bytes; put long material in the repository instead")
+    return text
+
+
+def event_id(value: str) -> str:
+    """A stream event id as the stream writes them (`<ms>-<seq>`): it goes into a header."""
+    if ids.parse_event_id(value) is None:
+        raise ValueError("not an event id (<milliseconds>-<sequence>, as last_event_id gives it)")
+    return value
+
 
 AgentId = Annotated[str, AfterValidator(ids.agent_id), Field(description="Agent id, bc-<uuid>.")]
 RunId = Annotated[str, AfterValidator(ids.run_id), Field(description="Run id, run-<uuid>.")]
 PageLimit = Annotated[int, Field(ge=1, le=100, description="Items per page, 1-100.")]
-PageCursor = Annotated[str | None, Field(description="next_cursor from the previous page, unchanged.")]
+PageCursor = Annotated[
+    str | None, Field(max_length=CURSOR_MAX_CHARS, description="next_cursor from the previous page, unchanged.")
+]
 NameFilter = Annotated[str | None, Field(max_length=200, description="Keep names containing this (case-insensitive).")]
 PrUrl = Annotated[str | None, Field(max_length=500, description="Only the agent of this pull request.")]
 RunWait = Annotated[int, Field(ge=0, le=MAX_WAIT_SECONDS), Clamped()]
-Text = Annotated[str, Field(min_length=1)]
+Text = Annotated[str, Field(min_length=1), AfterValidator(prompt_text)]
+EventId = Annotated[str, AfterValidator(event_id)]
 ModelId = Annotated[str | None, Field(description="Model id or alias naming one model; default: account's.")]
 Reasoning = Annotated[str | None, Field(description="Value of the model's reasoning_param.")]
 ModelParams = Annotated[dict[str, str] | None, Field(description='Other params, e.g. {"fast":"false"}.')]

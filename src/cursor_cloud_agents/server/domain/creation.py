@@ -3,7 +3,10 @@
 Pure functions: they return the request parts or raise a `VALIDATION` failure that says what to
 change. The documented combinations (CONTRACT.md §3.6): a named cloud environment brings its own
 repositories; a machine and the default pool take one repository; at most 20 repositories. A
-starting ref is a branch name or a full commit SHA (the API accepted SHAs on 2026-10-19). Variables
+repository is an `https://HOST/OWNER/REPO` URL on a forge host (github.com, gitlab.com, bitbucket.org,
+dev.azure.com, or a GitHub Enterprise or self-hosted GitLab host name), without credentials, query or
+control characters. A starting ref is a branch name or a full commit SHA (the API accepted SHAs on
+2026-10-19). Variable names follow the POSIX rule. Variables
 for the agent come from `env_vars` or, by name, from the server's own `CURSOR_MCP_FORWARD_ENV`
 values; with either, the API forbids a client-chosen agent id, so `name` is required to find the
 agent again after an unknown outcome. Error messages name variables, never their values.
@@ -14,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,8 +27,12 @@ from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.failures import ToolFailure
 
 MAX_REPOS = 20
+MAX_REPO_URL_CHARS = 2048
 MAX_ENV_VARS = 50
 MAX_ENV_VALUE_BYTES = 4096
+_HOST = re.compile(r"(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}")
+_POSIX_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _FULL_SHA = re.compile(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")
 # git check-ref-format, in short: no control or special characters, no "..", no leading "-" or "/".
 _BAD_REF = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|^[-/]|/$|\.lock$|\.$|//")
@@ -63,6 +71,28 @@ def starting_ref(ref: str) -> str:
     return ref
 
 
+def repository_url(url: str) -> str:
+    """`url` when it is an https URL of a repository on a forge host; VALIDATION otherwise (nothing sent)."""
+    parts = urlsplit(url) if len(url) <= MAX_REPO_URL_CHARS and not _CONTROL.search(url) else None
+    path = [] if parts is None else [part for part in parts.path.split("/") if part]
+    if (
+        parts is None or parts.scheme != "https" or parts.username or parts.password or parts.query
+        or parts.fragment or not _HOST.fullmatch(parts.hostname or "") or len(path) < 2
+    ):  # fmt: skip
+        raise _refuse(
+            "A repository is an https URL such as https://github.com/OWNER/REPO (a forge host, no credentials, "
+            f"query or control characters, at most {MAX_REPO_URL_CHARS} characters)."
+        )
+    return url
+
+
+def agent_name(name: str | None) -> str | None:
+    """The agent's name as given, unless it holds control characters (it is shown and logged)."""
+    if name is not None and _CONTROL.search(name):
+        raise _refuse("name must be one line without control characters.")
+    return name
+
+
 def repos(repository: str | None, ref: str | None, repositories: Sequence[RepoInput] | None) -> list[RepoSpec]:
     """The repositories of the request: none, `repository` (+ `starting_ref`), or `repositories`."""
     if repository is not None and repositories is not None:
@@ -75,6 +105,7 @@ def repos(repository: str | None, ref: str | None, repositories: Sequence[RepoIn
     urls = [item.url.strip() for item in given]
     if any(not url for url in urls) or len(set(urls)) != len(urls):
         raise _refuse("Each repository needs a URL, listed once.")
+    urls = [repository_url(url) for url in urls]
     return [
         RepoSpec(url=url, starting_ref=None if item.starting_ref is None else starting_ref(item.starting_ref))
         for url, item in zip(urls, given, strict=True)
@@ -113,8 +144,11 @@ def variables(
     if len(values) > MAX_ENV_VARS:
         raise _refuse(f"At most {MAX_ENV_VARS} variables.")
     for name, value in values.items():
-        if not name or name.upper().startswith("CURSOR_") or len(name.encode()) > 255:
-            raise _refuse(f"Variable name {name!r} is not allowed (empty, too long, or the reserved CURSOR_ prefix).")
+        if not _POSIX_NAME.fullmatch(name) or name.upper().startswith("CURSOR_") or len(name) > 255:
+            raise _refuse(
+                "A variable name is letters, digits and underscores, not starting with a digit, at most 255 "
+                "characters, without the reserved CURSOR_ prefix; one given is not."
+            )  # the name is not quoted: it may carry control characters
         if len(value.encode()) > MAX_ENV_VALUE_BYTES:
             raise _refuse(f"The value of {name} is over {MAX_ENV_VALUE_BYTES} bytes.")
     return Variables(values)

@@ -177,7 +177,7 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
         repos = creation.repos(repository, starting_ref, repositories)
         env = creation.environment(env_type, env_name, len(repos))
         variables = creation.variables(env_vars, forward_env, state.settings.forward_env)
-        creation.identity(agent_id, name, variables)
+        creation.identity(agent_id, creation.agent_name(name), variables)
         model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
         minted = None if variables.given else (agent_id or ids.mint_agent_id())
         current_call().note(agent_id=minted, name=name)

@@ -19,7 +19,7 @@ from cursor_cloud_agents.api import CursorClient, StreamError
 from cursor_cloud_agents.server.arguments import Clamped
 from cursor_cloud_agents.server.domain.events import Excerpt, Tail, event_time_ms, iso_of_ms, stream_error_of
 from cursor_cloud_agents.server.domain.waiting import Pacer, with_progress
-from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, RunId
+from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, EventId, RunId
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
 from cursor_cloud_agents.server.views.events import ExcerptView, TailView
@@ -33,7 +33,7 @@ REPLAY_ENDS = ("result", "done", "live", "heartbeat")
 EVENTS_HEAD_BYTES = 1_500
 """Room kept under the result cap for the fields around the events."""
 AfterEventId = Annotated[
-    str | None, Field(max_length=64, description="last_event_id of a previous call: resume after it.")
+    EventId | None, Field(max_length=64, description="last_event_id of a previous call: resume after it.")
 ]
 WaitSeconds = Annotated[
     int | None, Field(ge=1, le=MAX_WAIT_SECONDS, description="How long to read (default 20; 45 with tail)."), Clamped()
