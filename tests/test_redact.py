@@ -7,7 +7,11 @@ import json
 import logging
 from urllib.parse import quote, quote_plus
 
-from cursor_cloud_agents.redact import MASK, RECENT_VALUES, RedactingFormatter, Redactor
+import pytest
+
+from cursor_cloud_agents.redact import MASK, PARTIAL_RUN, RECENT_VALUES, RedactingFormatter, Redactor
+
+KEY_FOR_RUNS = "key_ab12cd34ef56gh78ij90kl12mn34op56qr78st90"
 
 KEY = "key_canary_0123456789+/=abcdef ghij"
 
@@ -71,3 +75,27 @@ def test_the_log_formatter_masks_messages_arguments_and_tracebacks() -> None:
         record = logging.LogRecord("x", logging.ERROR, __file__, 1, "failed with %s", (KEY,), sys.exc_info())
     line = formatter.format(record)
     assert KEY not in line and "boom" in line and line.count(MASK) == 2
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [KEY_FOR_RUNS[:24], KEY_FOR_RUNS[-15:], KEY_FOR_RUNS[5:17], KEY_FOR_RUNS[3:40]],
+    ids=["prefix", "suffix", "middle", "long-run"],
+)
+def test_any_run_of_twelve_characters_of_the_key_is_masked(shown: str) -> None:
+    """Issue 13: an upstream 401 quoted the first 24 characters of the key; any run of 12 or more is masked."""
+    masked = Redactor([KEY_FOR_RUNS]).mask(f"Invalid API key {shown}...")
+    assert not any(KEY_FOR_RUNS[i : i + PARTIAL_RUN] in masked for i in range(len(KEY_FOR_RUNS) - PARTIAL_RUN + 1))
+    assert masked.startswith("Invalid API key ***")
+
+
+def test_a_run_shorter_than_twelve_characters_is_left_alone() -> None:
+    """Fewer than 12 characters could be anything: masking them would mangle ordinary text."""
+    assert Redactor([KEY_FOR_RUNS]).mask(f"id {KEY_FOR_RUNS[:11]}") == f"id {KEY_FOR_RUNS[:11]}"
+
+
+def test_a_value_cannot_forge_a_log_line_nor_hide_text_in_it() -> None:
+    """Issue 13: a name holding CR/LF forged lines on stderr; NUL and U+202E were logged raw."""
+    record = logging.LogRecord("t", logging.INFO, __file__, 1, "tool=%s name=%s", ("x", "a\r\nFAKE ok\x00\u202e"), None)
+    line = RedactingFormatter(Redactor(), "%(message)s").format(record)
+    assert line == "tool=x name=a\\r\\nFAKE ok\\x00\\u202e"

@@ -5,7 +5,10 @@ values passed during the life of the process) and masks each in the forms it tra
 base64, Basic-auth (`base64(value + ":")`), URL-encoded and JSON-escaped. It also masks whatever
 follows `Bearer ` or `Basic ` in an Authorization header, known or not. A value shorter than 8
 characters is masked only as a whole word, so that a short value (`en`) does not mangle the text
-around it (`agent`).
+around it (`agent`). Any run of PARTIAL_RUN or more characters of a permanent secret (the key, the
+forwarded values) is masked too: an upstream error that quotes the first 24 characters of the key must
+not leak them. Only for secrets up to PARTIAL_MAX_CHARS long, and not for the per-call values, of
+which there can be thousands: the pattern grows with the square of a secret's length.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from urllib.parse import quote, quote_plus
 MASK = "***"
 SHORT_VALUE = 8
 RECENT_VALUES = 4096
+PARTIAL_RUN = 12
+PARTIAL_MAX_CHARS = 256
 
 _AUTH_HEADER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")
 
@@ -84,28 +89,57 @@ class Redactor:
 
     def _compiled(self) -> re.Pattern[str] | None:
         if self._pattern is None:
-            self._pattern = _build_pattern([*self._permanent, *self._recent])
+            self._pattern = _build_pattern([*self._permanent, *self._recent], partial=self._permanent)
         return self._pattern
 
 
-def _build_pattern(values: Iterable[str]) -> re.Pattern[str] | None:
+def _partial(value: str) -> list[str]:
+    """Patterns for every run of PARTIAL_RUN or more characters of `value`: each start's first PARTIAL_RUN
+    characters, then as many of the following ones as are there."""
+    if not PARTIAL_RUN < len(value) <= PARTIAL_MAX_CHARS:
+        return []
+    patterns: list[str] = []
+    for start in range(len(value) - PARTIAL_RUN + 1):
+        rest = value[start + PARTIAL_RUN :]
+        tail = "".join(f"(?:{re.escape(char)}" for char in rest) + ")?" * len(rest)
+        patterns.append(re.escape(value[start : start + PARTIAL_RUN]) + tail)
+    return patterns
+
+
+def _build_pattern(values: Iterable[str], *, partial: Iterable[str]) -> re.Pattern[str] | None:
     long_forms: set[str] = set()
     short_forms: set[str] = set()
+    runs = [pattern for value in partial for pattern in _partial(value)]
     for value in values:
         for form in _forms(value):
             (long_forms if len(form) >= SHORT_VALUE else short_forms).add(form)
-    # Longest first, so a form that contains another is replaced whole.
+    # Longest first, so a form that contains another is replaced whole; runs of a secret after whole forms.
     alternatives = [re.escape(form) for form in sorted(long_forms, key=len, reverse=True)]
+    alternatives += runs
     alternatives += [rf"(?<!\w){re.escape(form)}(?!\w)" for form in sorted(short_forms, key=len, reverse=True)]
     return re.compile("|".join(alternatives)) if alternatives else None
 
 
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def escape_line(text: str) -> str:
+    """`text` on one line: control, line-separator and bidi characters written as escapes, so a value
+    cannot forge a log line or hide its own text."""
+    return _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
+
+
 class RedactingFormatter(logging.Formatter):
-    """A log formatter whose whole output (message, arguments and traceback) goes through the redactor."""
+    """A log formatter whose whole output goes through the redactor, each message kept on its one line."""
 
     def __init__(self, redactor: Redactor, fmt: str | None = None) -> None:
         super().__init__(fmt or "%(asctime)s %(levelname)s %(name)s: %(message)s")
         self._redactor = redactor
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        # Only the message is escaped: a traceback added after it keeps its own lines.
+        record.message = escape_line(record.message)
+        return super().formatMessage(record)
 
     def format(self, record: logging.LogRecord) -> str:
         return self._redactor.mask(super().format(record))
