@@ -86,8 +86,7 @@ def _serve() -> int:
         sys.stderr.write(_TERMINAL_HINT)
     _announce(settings)
     server = build_server(settings, redactor, lambda: open_client(settings))
-    anyio.run(run_stdio, server)
-    return 0
+    return anyio.run(run_stdio, server)
 
 
 def _announce(settings: Settings) -> None:

@@ -8,10 +8,12 @@ declares the Tasks extension on that request, answers with a task instead (`task
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 import anyio
 from mcp import MCPError
@@ -36,6 +38,7 @@ from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.tasks import TaskStore
 from cursor_cloud_agents.server.toolkit import HARD_STOP_GRACE, Toolkit
 from cursor_cloud_agents.server.tools import register_all
+from cursor_cloud_agents.server.wire import Reader, Writer
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.api.client import CursorClient
@@ -157,7 +160,33 @@ def build_server(settings: Settings, redactor: Redactor, open_client: ClientFact
     return serve_toolkit(kit, lifespan=lifespan)
 
 
-async def run_stdio(server: Server[None]) -> None:
-    """Serve `server` on this process's stdin and stdout until the client closes them."""
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+async def run_stdio(server: Server[None]) -> int:
+    """Serve `server` on this process's stdin and stdout until the client closes them, stdout closes, or
+    SIGINT or SIGTERM arrives; the exit status (0, or 128 + the signal's number)."""
+    stdin, stdout = _claim_stdio()
+    stopped: list[int] = []
+    with anyio.CancelScope() as scope, anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+
+        async def stop_on_signal() -> None:
+            async for number in signals:
+                stopped.append(number)
+                scope.cancel()  # calls in flight are cancelled as a client's cancel would (the journal stays)
+
+        writer = Writer(stdout, closed=scope.cancel)
+        reader = cast(Any, Reader(stdin, writer))  # the SDK reads any async iterable of lines
+        async with anyio.create_task_group() as group:
+            group.start_soon(stop_on_signal)
+            async with stdio_server(stdin=reader, stdout=cast(Any, writer)) as (read_stream, write_stream):
+                await server.run(read_stream, write_stream, server.create_initialization_options())
+            group.cancel_scope.cancel()
+    return 128 + stopped[0] if stopped else 0
+
+
+def _claim_stdio() -> tuple[BinaryIO, BinaryIO]:
+    """Private copies of stdin and stdout for the protocol; fd 0 then reads nothing and fd 1 goes to
+    stderr, so a stray write by any library cannot corrupt the wire."""
+    wire_in = os.fdopen(os.dup(0), "rb")
+    wire_out = os.fdopen(os.dup(1), "wb", buffering=0)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    os.dup2(2, 1)
+    return cast(BinaryIO, wire_in), cast(BinaryIO, wire_out)

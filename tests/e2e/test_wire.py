@@ -1,0 +1,170 @@
+"""The stdio wire (issue 13, first cases): every request answered, huge lines refused in bounded memory,
+signals end the server at once. Each case was measured never answered (or never exiting) before.
+
+The server is spawned in simulated mode and spoken to with raw bytes, as a hostile client would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Generator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "wire-test", "version": "1"},
+    },
+}
+
+
+@contextmanager
+def server() -> Generator[subprocess.Popen[bytes], None, None]:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": "/tmp", "CURSOR_MCP_FIXTURE": "1"}
+    command = [sys.executable, "-m", "cursor_cloud_agents"]
+    process = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+    )
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(5)
+        for pipe in (process.stdin, process.stdout):
+            if pipe is not None and not pipe.closed:
+                try:
+                    pipe.close()
+                except BrokenPipeError:
+                    pass  # the server is gone: what was buffered for it does not matter
+
+
+def send(process: subprocess.Popen[bytes], raw: bytes) -> None:
+    assert process.stdin is not None
+    process.stdin.write(raw + b"\n")
+    process.stdin.flush()
+
+
+def answer(process: subprocess.Popen[bytes]) -> dict[str, Any]:
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert line, "the server wrote nothing back"
+    message: dict[str, Any] = json.loads(line)
+    return message
+
+
+def initialized(process: subprocess.Popen[bytes]) -> None:
+    send(process, json.dumps(INITIALIZE).encode())
+    assert "result" in answer(process)
+    send(process, b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"id": 7, "method": "ping"}',
+        b'{"jsonrpc": "1.0", "id": 7, "method": "ping"}',
+        b'{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": [1, 2]}',
+        b'[{"jsonrpc": "2.0", "id": 7, "method": "ping"}]',
+    ],
+    ids=["no-jsonrpc", "jsonrpc-1.0", "params-array", "batch"],
+)
+def test_a_request_the_protocol_refuses_is_answered_invalid_request(raw: bytes) -> None:
+    """JSON-RPC 2.0: an invalid request gets -32600 (with its id when it has one), not silence."""
+    with server() as process:
+        initialized(process)
+        send(process, raw)
+        reply = answer(process)
+    assert reply["error"]["code"] == -32600
+    assert reply["id"] == (None if raw.startswith(b"[") else 7)
+
+
+def test_initialize_after_a_byte_order_mark_is_answered() -> None:
+    """Some Windows tools write a UTF-8 BOM first; it is stripped."""
+    with server() as process:
+        send(process, b"\xef\xbb\xbf" + json.dumps(INITIALIZE).encode())
+        reply = answer(process)
+    assert reply["id"] == 1 and "result" in reply
+
+
+def test_a_lone_surrogate_escape_in_an_argument_is_answered() -> None:
+    """Node's JSON.stringify writes `\\ud83d` for a split emoji: the call is answered, not dropped."""
+    with server() as process:
+        initialized(process)
+        arguments = b'{"name": "cursor_list_agents", "arguments": {"name": "caf\\ud83d"}}'
+        call = b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": ' + arguments + b"}"
+        send(process, call)
+        reply = answer(process)
+    assert reply["id"] == 9 and "result" in reply
+
+
+def test_a_64_mib_line_is_refused_without_being_read_whole() -> None:
+    """Issue 13: a line over 4 MiB is answered -32600 for its id; the server's RSS grows by at most 32 MiB."""
+    with server() as process:
+        initialized(process)
+        before = _rss_kib(process.pid)
+        head = b'{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "x", "arguments": {"a": "'
+        assert process.stdin is not None
+        process.stdin.write(head)
+        chunk = b"x" * (1024 * 1024)
+        for _ in range(64):
+            process.stdin.write(chunk)
+        send(process, b'"}}}')
+        reply = answer(process)
+        grown = _peak_kib(process.pid) - before
+        send(process, b'{"jsonrpc": "2.0", "id": 12, "method": "ping"}')
+        after = answer(process)
+    assert reply["id"] == 11 and reply["error"]["code"] == -32600
+    assert after["id"] == 12 and "result" in after
+    assert grown <= 32 * 1024, f"RSS grew by {grown} KiB"
+
+
+def _status_kib(pid: int, field: str) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise AssertionError(field)
+
+
+def _rss_kib(pid: int) -> int:
+    return _status_kib(pid, "VmRSS")
+
+
+def _peak_kib(pid: int) -> int:
+    return _status_kib(pid, "VmHWM")
+
+
+@pytest.mark.parametrize(("number", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_ends_the_server_within_a_second(number: signal.Signals, status: int) -> None:
+    """Claude Code stops a server with SIGINT then SIGTERM 100 ms later: it was still there after 40 s."""
+    with server() as process:
+        initialized(process)
+        started = time.monotonic()
+        process.send_signal(number)
+        code = process.wait(5)
+        took = time.monotonic() - started
+    assert code == status and took < 1.0
+
+
+def test_a_closed_stdout_ends_the_server_quietly() -> None:
+    """A client that closes our stdout got a BrokenPipeError traceback and exit 1; now a quiet end."""
+    with server() as process:
+        initialized(process)
+        assert process.stdout is not None
+        process.stdout.close()
+        send(process, b'{"jsonrpc": "2.0", "id": 3, "method": "ping"}')
+        code = process.wait(5)
+    assert code == 0
