@@ -273,3 +273,39 @@ async def test_an_ambiguous_match_by_name_is_unknown_never_a_guess(
         posts = len(h.requests("POST"))
     assert again.code == "MUTATION_OUTCOME_UNKNOWN" and again.data["name"] == "nightly build"
     assert posts == 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\xff\xfe not utf-8 \x80\n",
+        b'{"at": "yesterday", "fingerprint": "f", "agent_id": null, "name": null, "state": "sent"}\n',
+    ],
+    ids=["invalid-utf8", "mistyped-field"],
+)
+def test_a_corrupt_journal_does_not_stop_the_server(tmp_path: Path, content: bytes) -> None:
+    """Issue 13: a journal with invalid UTF-8 or a mistyped field crashed start-up; its lines are skipped."""
+    (tmp_path / FILE_NAME).write_bytes(content)
+    journal = CreationJournal(tmp_path)
+    assert journal.unsettled("f", 1000.0) is None
+
+
+def test_a_state_directory_that_refuses_the_compaction_does_not_stop_the_server(tmp_path: Path) -> None:
+    """Issue 13: compaction into a read-only directory raised PermissionError at start-up; memory goes on.
+    (The refusal is made by a directory where the temporary file goes: it holds even for root.)"""
+    lines = [Attempt(0.0, "old", "bc-o", None, "sent"), Attempt(WINDOW_SECONDS + 10, "new", "bc-n", None, "sent")]
+    (tmp_path / FILE_NAME).write_text("".join(json.dumps(attempt.__dict__) + "\n" for attempt in lines))
+    (tmp_path / FILE_NAME).with_suffix(".tmp").mkdir()
+    journal = CreationJournal(tmp_path)
+    journal.write(Attempt(WINDOW_SECONDS + 20, "more", "bc-m", None, "sent"))
+    assert journal.unsettled("new", WINDOW_SECONDS + 20) is not None
+    assert journal.unsettled("more", WINDOW_SECONDS + 20) is not None
+
+
+def test_a_state_directory_that_is_a_file_keeps_the_journal_in_memory(tmp_path: Path) -> None:
+    """Issue 13: whatever the state directory is, the server starts and the journal works in memory."""
+    blocked = tmp_path / "state"
+    blocked.write_text("not a directory")
+    journal = CreationJournal(blocked)
+    journal.write(Attempt(1.0, "f", "bc-x", None, "sent"))
+    assert journal.unsettled("f", 2.0) is not None

@@ -10,7 +10,9 @@ idempotency key), or, with `env_vars` where the API allows no id, is first resol
 
 The journal holds no prompt and no secret: a digest of the request (the agent id left out, and
 `env_vars` reduced to their names), the minted id, the name, a time and a state. Entries older than
-the window are dropped. Without a state directory it lives in memory only.
+the window are dropped. Without a state directory it lives in memory only, and so it does when the
+directory cannot be used (unreadable, corrupt, read-only, a file): the server starts all the same and
+says once what it could not use.
 """
 
 from __future__ import annotations
@@ -49,12 +51,25 @@ def fingerprint(body: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(same, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def _attempt_of(line: str) -> Attempt | None:
+    """The attempt a journal line records, or None for a line that is not one (torn, foreign, mistyped)."""
+    try:
+        data = json.loads(line)
+        attempt = Attempt(**data)
+    except (ValueError, TypeError):
+        return None
+    texts_ok = all(isinstance(v, str | None) for v in (attempt.agent_id, attempt.name))
+    valid = isinstance(attempt.at, int | float) and isinstance(attempt.fingerprint, str) and texts_ok
+    return attempt if valid and attempt.state in ("sent", "done", "failed") else None
+
+
 class CreationJournal:
     """Append-only lines of attempts; the latest line of a fingerprint is its state."""
 
     def __init__(self, directory: Path | None) -> None:
         self._path = None if directory is None else directory / FILE_NAME
         self._latest: dict[str, Attempt] = {}
+        self._warned = False
         self._load()
 
     def unsettled(self, print_: str, now: float) -> Attempt | None:
@@ -85,23 +100,32 @@ class CreationJournal:
                 os.fsync(handle.fileno())
         except OSError as exc:
             # The creation still goes out: the journal guards against a lost answer, it must not block work.
-            logger.warning("creation journal not written (%s): kept in memory only", type(exc).__name__)
+            self._memory_only("not written", exc)
+
+    def _memory_only(self, what: str, exc: Exception) -> None:
+        """Say once that the file cannot be used; the journal goes on in memory."""
+        if not self._warned:
+            self._warned = True
+            logger.warning("creation journal %s (%s): kept in memory only", what, type(exc).__name__)
 
     def _load(self) -> None:
-        if self._path is None or not self._path.exists():
+        if self._path is None:
             return
         try:
-            lines = self._path.read_text(encoding="utf-8").splitlines()
+            if not self._path.is_file():
+                return
+            lines = self._path.read_bytes().decode("utf-8", "replace").splitlines()
         except OSError as exc:
-            logger.warning("creation journal not read (%s)", type(exc).__name__)
+            self._memory_only("not read", exc)
             return
         for line in lines:
-            try:
-                attempt = Attempt(**json.loads(line))
-            except (ValueError, TypeError):
-                continue  # a torn last line after a crash: the lines before it still count
-            self._latest[attempt.fingerprint] = attempt
-        self._compact(max((a.at for a in self._latest.values()), default=0.0))
+            attempt = _attempt_of(line)
+            if attempt is not None:  # a torn or foreign line is skipped: the others still count
+                self._latest[attempt.fingerprint] = attempt
+        try:
+            self._compact(max((a.at for a in self._latest.values()), default=0.0))
+        except OSError as exc:
+            self._memory_only("not compacted", exc)
 
     def _compact(self, newest: float) -> None:
         """Keep only recent fingerprints, so the file never grows without bound."""
