@@ -143,7 +143,7 @@ class HttpSession:
         base_url: str,
         headers: Mapping[str, str],
         transport: Transport | None,
-        max_connections: int = 16,
+        max_connections: int = 8,
     ) -> None:
         self._base_url = base_url
         self._headers = dict(headers)

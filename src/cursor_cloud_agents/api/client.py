@@ -72,7 +72,8 @@ class CursorClient:
         clock: Monotonic seconds for the limiter and the repositories cache (injected in tests).
         wall_clock: Unix seconds, for `Retry-After` dates and the stream's connection time.
         sleep: How to wait (injected in tests so nothing really sleeps).
-        max_connections: The connection pool size (at least 8).
+        max_connections: The connection pool size, which bounds the requests in flight at once (one per
+            connection): 8 by default, whatever the number of tool calls waiting (RELIABILITY F-28).
     """
 
     def __init__(
@@ -89,7 +90,7 @@ class CursorClient:
         clock: Callable[[], float] | None = None,
         wall_clock: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[None]] | None = None,
-        max_connections: int = 16,
+        max_connections: int = 8,
     ) -> None:
         self._api_key = api_key
         self._clock = clock or time.monotonic
@@ -98,7 +99,7 @@ class CursorClient:
             base_url=check_base_url(base_url),
             headers=fixed_headers(api_key),
             transport=transport,
-            max_connections=max(8, max_connections),
+            max_connections=max(1, max_connections),
         )
         self._engine = RequestEngine(
             session,
