@@ -23,7 +23,7 @@ import logging
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 logger = logging.getLogger("cursor_cloud_agents.journal")
 
@@ -51,16 +51,28 @@ def fingerprint(body: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(same, sort_keys=True, default=str).encode()).hexdigest()
 
 
+_FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
+    "at": (int, float),
+    "fingerprint": str,
+    "agent_id": (str, type(None)),
+    "name": (str, type(None)),
+    "state": str,
+}
+
+
 def _attempt_of(line: str) -> Attempt | None:
     """The attempt a journal line records, or None for a line that is not one (torn, foreign, mistyped)."""
     try:
-        data = json.loads(line)
-        attempt = Attempt(**data)
-    except (ValueError, TypeError):
+        data: object = json.loads(line)
+    except ValueError:
         return None
-    texts_ok = all(isinstance(v, str | None) for v in (attempt.agent_id, attempt.name))
-    valid = isinstance(attempt.at, int | float) and isinstance(attempt.fingerprint, str) and texts_ok
-    return attempt if valid and attempt.state in ("sent", "done", "failed") else None
+    if not isinstance(data, dict) or set(cast(dict[str, object], data)) != set(_FIELD_TYPES):
+        return None
+    fields = cast(dict[str, object], data)
+    if not all(isinstance(fields[key], kind) for key, kind in _FIELD_TYPES.items()):
+        return None
+    attempt = Attempt(**cast(dict[str, Any], fields))
+    return attempt if attempt.state in ("sent", "done", "failed") else None
 
 
 class CreationJournal:
