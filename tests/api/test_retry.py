@@ -178,14 +178,25 @@ async def test_connect_failures_exhausted_raise_connection_error() -> None:
 
 
 @pytest.mark.anyio
-async def test_a_read_cut_after_sending_is_not_retried() -> None:
-    """The brief: reads retry only failures before sending; a cut after is ReadFailedError."""
+async def test_a_read_cut_after_sending_is_asked_again() -> None:
+    """Issue 13 (changing issue 3's rule on purpose): a GET changes nothing, so an exchange broken after
+    sending is repeated, within the deadline and the retry budget."""
     request = httpx2.Request("GET", "https://api.cursor.com/v1/me")
     recorder = Recorder(httpx2.RemoteProtocolError("cut", request=request), json_response(200, ME))
     async with make_client(recorder) as client:
+        me = await client.me()
+    assert me.api_key_name and len(recorder.requests) == 2
+
+
+@pytest.mark.anyio
+async def test_a_read_that_keeps_breaking_after_sending_ends_read_failed() -> None:
+    """The repeats are bounded (MAX_ATTEMPTS): a read that always breaks ends ReadFailedError."""
+    request = httpx2.Request("GET", "https://api.cursor.com/v1/me")
+    recorder = Recorder(*[httpx2.RemoteProtocolError("cut", request=request)] * 6)
+    async with make_client(recorder) as client:
         with pytest.raises(ReadFailedError):
             await client.me()
-    assert len(recorder.requests) == 1
+    assert 2 <= len(recorder.requests) <= 4
 
 
 @pytest.mark.anyio

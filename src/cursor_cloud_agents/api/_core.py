@@ -171,7 +171,9 @@ class RequestEngine:
             )
         except SendFailure as failure:
             if failure.maybe_sent:
-                return ReadFailedError(f"GET {path}: {failure}"), None
+                # A GET changes nothing: an exchange broken after sending (reset, closed, body cut) is
+                # simply asked again, within the deadline and the retry budget.
+                return ReadFailedError(f"GET {path}: {failure}"), _retry.backoff_seconds(1)
             cls = APITimeoutError if failure.timed_out else APIConnectionError
             return cls(f"GET {path}: {failure}"), _retry.backoff_seconds(1)
         if 200 <= answer.status < 300:
