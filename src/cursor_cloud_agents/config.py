@@ -90,6 +90,12 @@ VARIABLES: tuple[Variable, ...] = (
         "Hard limit of one tool call, in seconds (the Cursor CLI and OpenCode cut calls at 60 s).",
     ),
     Variable(
+        "CURSOR_MCP_MAX_NEW_AGENTS",
+        "25",
+        "Agents this machine's servers may create per rolling 24 hours (shared by every server process); "
+        "`0` means none.",
+    ),
+    Variable(
         "CURSOR_MCP_TASK_MAX_SECONDS",
         "3600",
         "Longest wait of an MCP task (clients that declare the Tasks extension), in seconds.",
@@ -140,6 +146,7 @@ class Settings:
     base_url: str = "https://api.cursor.com"
     max_call_seconds: float = 55.0
     task_max_seconds: float = 3600.0
+    max_new_agents: int = 25
     max_result_bytes: int = 38_000
     artifact_hosts: tuple[str, ...] = (".amazonaws.com",)
     state_dir: Path | None = None  # None: state kept in memory only (from_env always names a folder)
@@ -167,6 +174,7 @@ class Settings:
             base_url=_base_url(env),
             max_call_seconds=_number(env, "CURSOR_MCP_MAX_CALL_SECONDS", 55.0, low=10.0, high=600.0),
             task_max_seconds=_number(env, "CURSOR_MCP_TASK_MAX_SECONDS", 3600.0, low=10.0, high=86_400.0),
+            max_new_agents=int(_number(env, "CURSOR_MCP_MAX_NEW_AGENTS", 25, low=0, high=10_000)),
             max_result_bytes=int(_number(env, "CURSOR_MCP_MAX_RESULT_BYTES", 38_000, low=4_000, high=1_000_000)),
             artifact_hosts=_host_suffixes(env),
             state_dir=_state_dir(env),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 
@@ -18,6 +19,7 @@ from cursor_cloud_agents.api import CursorClient, CursorError, deadline_after
 from cursor_cloud_agents.config import ConfigError, Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.failures import from_api_error
+from cursor_cloud_agents.server.ledger import CreationLedger
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 CALL_SECONDS = 20.0
@@ -65,6 +67,8 @@ def _state_line(settings: Settings, report: Report) -> None:
                     "will stay in memory; set CURSOR_MCP_STATE_DIR")  # fmt: skip
         return
     report.line("ok", f"state folder {folder} is writable (creation journal)")
+    used, _ = CreationLedger(folder, settings.max_new_agents).use(time.time())
+    report.line("ok", f"new agents: {used} of {settings.max_new_agents} in the last 24 h (CURSOR_MCP_MAX_NEW_AGENTS)")
 
 
 async def _api_line(settings: Settings, open_client: ClientFactory, report: Report) -> None:

@@ -169,7 +169,7 @@ async def test_asking_again_after_an_unknown_outcome_never_answers_not_created_w
     rng = random.Random(9)
     world = World(ManualClock())
     faults = Faults()
-    async with harness_factory(world, faults=faults, state_dir=tmp_path) as h:
+    async with harness_factory(world, faults=faults, state_dir=tmp_path, max_new_agents=RECONCILE_TRIALS) as h:
         for trial in range(RECONCILE_TRIALS):
             created = rng.random() < 0.5  # a cut after Cursor applied it, or a 502 before it did
             faults.inject("POST", "/v1/agents", Fault.cut_after_request() if created else Fault.server_error(502))

@@ -1,4 +1,4 @@
-"""What lives as long as the server: its settings, answer builder, clock, API client, journal and caches.
+"""What lives as long as the server: its settings, answer builder, clock, API client, journal, ledger, caches.
 
 One `ServerState` is built where the server is built and handed to the tools; nothing is kept in
 module-level state. The API client is opened per connection by the server's lifespan and attached
@@ -16,6 +16,7 @@ from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.journal import CreationJournal
+from cursor_cloud_agents.server.ledger import CreationLedger
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.api import CursorClient, Model
@@ -71,6 +72,7 @@ class ServerState:
     client: CursorClient | None = None
     answers: Answers = field(init=False)
     journal: CreationJournal = field(init=False)
+    ledger: CreationLedger = field(init=False)
     models: Cache[str, list[Model]] = field(init=False)
     activity: Cache[tuple[str, str], KnownActivity] = field(init=False)
     artifact_texts: Cache[tuple[str, str], str] = field(init=False)
@@ -78,7 +80,9 @@ class ServerState:
     def __post_init__(self) -> None:
         self.answers = Answers(self.redactor, self.settings.max_result_bytes)
         # Simulated agents never enter the journal of real ones: in simulated mode it stays in memory.
-        self.journal = CreationJournal(None if self.settings.simulated else self.settings.state_dir)
+        state_dir = None if self.settings.simulated else self.settings.state_dir
+        self.journal = CreationJournal(state_dir)
+        self.ledger = CreationLedger(state_dir, self.settings.max_new_agents)
         self.models = Cache(self.clock, 1, MODELS_SECONDS)
         self.activity = Cache(self.clock, ACTIVITY_ENTRIES)
         self.artifact_texts = Cache(self.clock, ARTIFACT_TEXT_ENTRIES, ARTIFACT_TEXT_SECONDS)

@@ -28,6 +28,7 @@ from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain import scan
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.journal import Attempt, CreationJournal, fingerprint
+from cursor_cloud_agents.server.ledger import CreationLedger, LimitReached
 from cursor_cloud_agents.server.toolkit import current_call
 
 API_CREATION_SECONDS = 180.0
@@ -44,7 +45,7 @@ def iso(seconds: float) -> str:
 
 
 async def create_once(
-    api: CursorClient, journal: CreationJournal, clock: Clock, request: CreateAgentRequest
+    api: CursorClient, journal: CreationJournal, ledger: CreationLedger, clock: Clock, request: CreateAgentRequest
 ) -> CreatedAgent | Agent | AgentSummary:
     """The created agent, or the agent an earlier identical call created but never reported."""
     print_ = fingerprint(request.wire())
@@ -53,6 +54,9 @@ async def create_once(
         found = await _resolve_by_name(api, journal, clock, earlier)
         if found is not None:
             return found
+        earlier = None  # provably not created: this is a new creation
+    if earlier is None:
+        count_in(ledger, clock.now())  # a re-send of the same id was counted when it first left
     if earlier is not None and earlier.agent_id is not None:
         # The same creation again: the same id, so that the API itself refuses to create it twice.
         request = request.model_copy(update={"agent_id": earlier.agent_id})
@@ -102,6 +106,20 @@ async def _resolve_by_name(
         raise in_flight(earlier, clock.now())
     journal.write(replace(earlier, state="failed" if agent is None else "done"))
     return agent
+
+
+def count_in(ledger: CreationLedger, now: float) -> None:
+    """Take this creation's place in the ledger before it is sent; LIMIT_REACHED when there is none."""
+    try:
+        ledger.take(now)
+    except LimitReached as full:
+        when = "" if full.frees_at is None else f" The oldest leaves the 24-hour window at {iso(full.frees_at)}."
+        raise ToolFailure(
+            failures.LIMIT_REACHED, f"{full.count} agents were created through this machine's servers in the last "
+            f"24 hours, the limit CURSOR_MCP_MAX_NEW_AGENTS={full.limit} set by the user; nothing was sent.{when} "
+            "Only the user can raise it.",
+            count=full.count, limit=full.limit, frees_at=None if full.frees_at is None else iso(full.frees_at),
+        ) from None  # fmt: skip
 
 
 def in_flight(attempt: Attempt, now: float) -> ToolFailure:

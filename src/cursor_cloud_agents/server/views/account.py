@@ -42,6 +42,18 @@ class ServerView(BaseModel):
         )  # fmt: skip
 
 
+class LimitView(BaseModel):
+    """A limit the user set, how much of it is used in its window, and when the oldest use leaves it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variable: str
+    limit: int
+    used: int
+    window_hours: int
+    frees_at: str | None = None
+
+
 class AccountView(BaseModel):
     """The answer of `cursor_get_account`."""
 
@@ -49,7 +61,8 @@ class AccountView(BaseModel):
 
     key: KeyView
     server: ServerView
+    limits: list[LimitView]
 
     @classmethod
-    def of(cls, me: Me, settings: Settings) -> AccountView:
-        return cls(key=KeyView.of(me), server=ServerView.of(settings))
+    def of(cls, me: Me, settings: Settings, new_agents: LimitView) -> AccountView:
+        return cls(key=KeyView.of(me), server=ServerView.of(settings), limits=[new_agents])

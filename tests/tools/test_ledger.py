@@ -1,0 +1,95 @@
+"""The creation limit (issue 12, first part): CURSOR_MCP_MAX_NEW_AGENTS agents per rolling 24 hours, shared by
+every server process of the machine, counted before the POST leaves, and nothing sent at the limit."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+import pytest
+
+from cursor_cloud_agents.server.ledger import FILE_NAME, WINDOW_SECONDS, CreationLedger, LimitReached
+from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
+from tests.tools.conftest import OpenHarness
+
+pytestmark = pytest.mark.anyio
+
+REQUEST = {"prompt": "Add a README with setup instructions"}
+
+
+def _take_many(directory: str, limit: int, tries: int, now: float) -> int:
+    ledger = CreationLedger(Path(directory), limit)
+    taken = 0
+    for _ in range(tries):
+        try:
+            ledger.take(now)
+            taken += 1
+        except LimitReached:
+            pass
+    return taken
+
+
+def test_two_processes_racing_share_one_limit(tmp_path: Path) -> None:
+    """Two server processes on one state directory: no more creations than the limit in total."""
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(2) as pool:
+        taken = pool.starmap(_take_many, [(str(tmp_path), 7, 10, 1000.0)] * 2)
+    assert sum(taken) == 7
+    assert CreationLedger(tmp_path, 7).use(1000.0)[0] == 7
+
+
+def test_creations_leave_the_window_after_24_hours(tmp_path: Path) -> None:
+    """The window is rolling: the oldest creation frees its place 24 hours after it was counted."""
+    ledger = CreationLedger(tmp_path, 2)
+    ledger.take(0.0)
+    ledger.take(10.0)
+    with pytest.raises(LimitReached) as full:
+        ledger.take(20.0)
+    assert (full.value.count, full.value.frees_at) == (2, WINDOW_SECONDS)
+    ledger.take(WINDOW_SECONDS + 1)
+    assert ledger.use(WINDOW_SECONDS + 1)[0] == 2
+
+
+def test_a_torn_ledger_line_is_skipped(tmp_path: Path) -> None:
+    """A crash mid-write leaves a torn line: the lines before it still count."""
+    (tmp_path / FILE_NAME).write_text('{"at": 5.0}\n{"at": 6')
+    assert CreationLedger(tmp_path, 5).use(10.0)[0] == 1
+
+
+async def test_at_the_limit_a_creation_answers_limit_reached_and_sends_nothing(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """Issue 12: LIMIT_REACHED names the variable, the count and when the oldest leaves the window."""
+    async with harness_factory(state_dir=tmp_path, max_new_agents=2) as h:
+        first = await h.call("cursor_create_agent", REQUEST)
+        second = await h.call("cursor_create_agent", REQUEST | {"prompt": "Another task"})
+        third = await h.call("cursor_create_agent", REQUEST | {"prompt": "A third task"})
+        posts = len(h.requests("POST"))
+    assert not first.is_error and not second.is_error
+    assert (
+        third.code == "LIMIT_REACHED"
+        and third.data["count"] == 2
+        and "CURSOR_MCP_MAX_NEW_AGENTS" in third.data["message"]
+    )
+    assert "frees_at" in third.data and posts == 2
+
+
+async def test_a_limit_of_zero_means_no_new_agents(harness_factory: OpenHarness, tmp_path: Path) -> None:
+    """Issue 12: `0` means no new agents; nothing is sent."""
+    async with harness_factory(state_dir=tmp_path, max_new_agents=0) as h:
+        reply = await h.call("cursor_create_agent", REQUEST)
+        posts = len(h.requests("POST"))
+    assert reply.code == "LIMIT_REACHED" and posts == 0
+
+
+async def test_a_creation_whose_answer_was_lost_still_counts(harness_factory: OpenHarness, tmp_path: Path) -> None:
+    """Issue 12: counted before the POST leaves, so a lost answer (or a crash right after) never under-counts;
+    the same creation asked again with the same id does not count twice."""
+    world = World(ManualClock())
+    faults = Faults()
+    faults.inject("POST", "/v1/agents", Fault.cut_after_request())
+    async with harness_factory(world, faults=faults, state_dir=tmp_path) as h:
+        lost = await h.call("cursor_create_agent", REQUEST)
+        again = await h.call("cursor_create_agent", REQUEST)
+    assert lost.code == "MUTATION_OUTCOME_UNKNOWN" and again.data["resumed"] is True
+    assert CreationLedger(tmp_path, 25).use(world.clock.now())[0] == 1
