@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from email.utils import format_datetime
+
 import anyio
 import httpx2
 import pytest
@@ -119,6 +122,30 @@ async def test_429_retry_after_is_honoured_when_it_fits_the_deadline() -> None:
             await client.me()
     assert len(recorder.requests) == 2
     assert 2.0 in time.sleeps
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("status", [429, 503])
+async def test_retry_after_as_an_http_date_is_honoured_on_a_429_and_a_5xx(status: int) -> None:
+    """Issue 13: a Retry-After given as an HTTP date was ignored (retried at once); 5xx answers say it too."""
+    time = FakeTime()
+    when = format_datetime(datetime.fromtimestamp(time.wall() + 3, UTC), usegmt=True)
+    recorder = Recorder(_status(status, {"retry-after": when}), json_response(200, ME))
+    async with make_client(recorder, time=time) as client:
+        with deadline_after(30):
+            await client.me()
+    assert len(recorder.requests) == 2
+    assert time.sleeps and 2.0 <= time.sleeps[0] <= 3.0
+
+
+@pytest.mark.anyio
+async def test_three_transient_errors_in_a_row_are_absorbed() -> None:
+    """Issue 13: the retry budget absorbs a few transient errors in a row (the third 503 failed at once)."""
+    recorder = Recorder(_status(503), _status(503, {"retry-after": "1"}), _status(503), json_response(200, ME))
+    async with make_client(recorder) as client:
+        with deadline_after(30):
+            await client.me()
+    assert len(recorder.requests) == 4
 
 
 @pytest.mark.anyio

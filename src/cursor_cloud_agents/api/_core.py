@@ -179,15 +179,17 @@ class RequestEngine:
         if 200 <= answer.status < 300:
             return answer, None
         error = self.status_error(answer)
-        return error, self._retry_delay(error)
+        said = _retry.parse_retry_after(answer.headers.get("retry-after"), now=self._wall_clock())
+        return error, self._retry_delay(error, said)
 
-    def _retry_delay(self, error: CursorError) -> float | None:
+    @staticmethod
+    def _retry_delay(error: CursorError, said: float | None) -> float | None:
+        """How long to wait before retrying a read: what `Retry-After` said (seconds or a date, on a 429 or a
+        5xx alike), else the jittered backoff; None when waiting cannot help."""
         if isinstance(error, UsageLimitExceededError):
             return None  # waiting does not bring usage back
-        if isinstance(error, RateLimitError):
-            return error.retry_after if error.retry_after is not None else _retry.backoff_seconds(1)
-        if isinstance(error, ServerError):
-            return _retry.backoff_seconds(1)
+        if isinstance(error, RateLimitError | ServerError):
+            return said if said is not None else _retry.backoff_seconds(1)
         return None
 
     def _fits(self, delay: float) -> bool:
