@@ -99,6 +99,8 @@ def repos(repository: str | None, ref: str | None, repositories: Sequence[RepoIn
         raise _refuse("Pass repository or repositories, not both.")
     if ref is not None and repository is None:
         raise _refuse("starting_ref goes with repository; in repositories, give each entry its own starting_ref.")
+    if repository is not None and not repository.strip():
+        raise _refuse("repository is blank: pass a repository URL, or omit it for an agent without one.")
     given = [RepoInput(url=repository, starting_ref=ref)] if repository is not None else list(repositories or [])
     if len(given) > MAX_REPOS:
         raise _refuse(f"At most {MAX_REPOS} repositories.")
