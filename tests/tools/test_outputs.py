@@ -206,6 +206,30 @@ async def test_url_only_gives_the_url_without_downloading(harness_factory: OpenH
     assert downloads == []
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://169.254.169.254/latest/meta-data/",
+        "https://evil.example/a?X-Amz-Signature=1",
+        "https://a.amazonaws.com/x\r\nY",
+    ],
+    ids=["metadata-address", "foreign-host", "crlf"],
+)
+async def test_url_only_never_hands_out_a_url_the_server_would_refuse(harness_factory: OpenHarness, url: str) -> None:
+    """Issue 13 (SSRF): url_only returned http://169.254.169.254/... verbatim; now the same policy as a
+    download applies, and a URL with CR/LF is refused instead of answering INTERNAL."""
+    path = "artifacts/report.md"
+    world, agent_id = world_with(RunScript(artifacts=(ArtifactSpec(path, 2048),)))
+    faults = Faults()
+    body = json.dumps({"url": url, "expiresAt": "2026-10-06T12:15:00.000Z"})
+    faults.inject("GET", "/v1/agents/{id}/artifacts/download", Fault.raw(200, body))
+    async with harness_factory(world, faults=faults) as h:
+        for url_only in (True, False):
+            reply = await read_artifact(h, agent_id, path, url_only=url_only)
+            assert reply.code == "ARTIFACT_URL_REFUSED", reply.data
+            faults.inject("GET", "/v1/agents/{id}/artifacts/download", Fault.raw(200, body))
+
+
 async def test_an_unlisted_artifact_404_is_explained_with_what_to_do(harness_factory: OpenHarness) -> None:
     """Reference, observed limitation: a written file missing from the list answers 404 artifact_not_found."""
     path = "artifacts/result.txt"

@@ -21,6 +21,8 @@ def check_artifact_url(url: str, *, host_suffixes: tuple[str, ...], allow_loopba
     Raises:
         ArtifactURLRefusedError: wrong scheme, credentials in the URL, or a host outside the allowlist.
     """
+    if any(ord(char) < 0x21 or 0x7F <= ord(char) < 0xA0 for char in url):
+        raise ArtifactURLRefusedError("artifact URL refused: control characters or spaces in it")
     try:
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()
@@ -59,6 +61,10 @@ class ArtifactFetcher:
         """Close the session."""
         await self._session.aclose()
 
+    def check(self, url: str) -> str:
+        """The URL when this fetcher's policy accepts it (ArtifactURLRefusedError otherwise)."""
+        return check_artifact_url(url, host_suffixes=self._suffixes, allow_loopback=self._allow_loopback)
+
     async def fetch(self, url: str, *, max_bytes: int, timeout: float) -> bytes:
         """GET the artifact after the policy check.
 
@@ -67,7 +73,7 @@ class ArtifactFetcher:
             ResponseTooLargeError: the body went past `max_bytes`.
             APIStatusError: the host answered an error status (e.g. 403 once the URL expired).
         """
-        checked = check_artifact_url(url, host_suffixes=self._suffixes, allow_loopback=self._allow_loopback)
+        checked = self.check(url)
         host = urlsplit(checked).hostname or ""
         try:
             answer = await self._session.request("GET", checked, timeout=timeout, max_bytes=max_bytes)

@@ -329,6 +329,15 @@ class CursorClient:
             f"/v1/agents/{agent}/artifacts/download", ArtifactDownload, params={"path": path}
         )
 
+    def check_artifact_url(self, url: str) -> str:
+        """`url` when the artifact policy (https, an allowed host, no credentials or control characters)
+        accepts it: a URL handed on must be one this client would fetch.
+
+        Raises:
+            ArtifactURLRefusedError: the URL is refused.
+        """
+        return self._artifacts.check(url)
+
     async def download_artifact(self, url: str, *, max_bytes: int = ARTIFACT_TEXT_CAP_BYTES) -> bytes:
         """Fetch a presigned artifact URL without the Cursor key, after checking it against the policy.
 

@@ -198,6 +198,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         prepared = None if url_only else state.artifact_texts.get((agent_id, path))
         if prepared is None:
             link = await download_link(state.api, agent_id, check_artifact_path(path))
+            state.api.check_artifact_url(link.url)  # a URL handed on is one we would fetch ourselves
             if url_only:
                 return ArtifactLink.of(agent_id, path, link)
             try:
