@@ -82,7 +82,7 @@ def initialized(process: subprocess.Popen[bytes]) -> None:
     ids=["no-jsonrpc", "jsonrpc-1.0", "params-array", "batch"],
 )
 def test_a_request_the_protocol_refuses_is_answered_invalid_request(raw: bytes) -> None:
-    """JSON-RPC 2.0: an invalid request gets -32600 (with its id when it has one), not silence."""
+    """B-02/B-03, JSON-RPC 2.0: an invalid request gets -32600 (with its id when it has one), not silence."""
     with server() as process:
         initialized(process)
         send(process, raw)
@@ -92,7 +92,7 @@ def test_a_request_the_protocol_refuses_is_answered_invalid_request(raw: bytes) 
 
 
 def test_initialize_after_a_byte_order_mark_is_answered() -> None:
-    """Some Windows tools write a UTF-8 BOM first; it is stripped."""
+    """B-03: some Windows tools write a UTF-8 BOM first; it is stripped."""
     with server() as process:
         send(process, b"\xef\xbb\xbf" + json.dumps(INITIALIZE).encode())
         reply = answer(process)
@@ -100,7 +100,7 @@ def test_initialize_after_a_byte_order_mark_is_answered() -> None:
 
 
 def test_a_lone_surrogate_escape_in_an_argument_is_answered() -> None:
-    """Node's JSON.stringify writes `\\ud83d` for a split emoji: the call is answered, not dropped."""
+    """B-03 (issue 13): Node's JSON.stringify writes `\\ud83d` for a split emoji: answered, not dropped."""
     with server() as process:
         initialized(process)
         arguments = b'{"name": "cursor_list_agents", "arguments": {"name": "caf\\ud83d"}}'
@@ -111,7 +111,7 @@ def test_a_lone_surrogate_escape_in_an_argument_is_answered() -> None:
 
 
 def test_a_64_mib_line_is_refused_without_being_read_whole() -> None:
-    """Issue 13: a line over 4 MiB is answered -32600 for its id; the server's RSS grows by at most 32 MiB."""
+    """B-04 (issue 13): a line over 4 MiB is answered -32600 for its id; RSS grows by at most 32 MiB."""
     with server() as process:
         initialized(process)
         before = _rss_kib(process.pid)

@@ -193,7 +193,7 @@ async def test_a_delete_without_the_second_switch_is_refused_as_delete_disabled(
 
 
 async def test_a_delete_whose_confirmation_differs_from_the_agent_id_is_refused() -> None:
-    """Tool contract 2: confirm_agent_id must equal agent_id."""
+    """Tool contract 2, D-03: confirm_agent_id must equal agent_id; nothing runs otherwise."""
     kit, calls = make_kit(allow_writes=True, allow_delete=True)
     result = await call(kit, "cursor_remove", {"agent_id": AGENT, "confirm_agent_id": "yes"})
     assert body(result)["code"] == "CONFIRMATION_REQUIRED"
@@ -233,7 +233,7 @@ async def test_a_result_over_the_byte_cap_is_refused_with_a_way_to_ask_for_less(
 async def test_a_bug_becomes_a_generic_internal_error_and_its_traceback_goes_to_the_log(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    """Tool contract 4: only a bug in our code is a generic error; details stay in the server log."""
+    """Tool contract 4, SL-06: only a bug in our code is a generic error; details stay in the server log."""
     kit, _ = make_kit()
     with caplog.at_level(logging.ERROR, logger="cursor_cloud_agents.tools"):
         data = body(await call(kit, "cursor_crash"))

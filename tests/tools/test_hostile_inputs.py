@@ -44,7 +44,7 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
 async def test_a_hostile_value_is_refused_before_anything_is_sent(
     harness_factory: OpenHarness, tool: str, arguments: dict[str, Any], rule: str
 ) -> None:
-    """Issue 13: judged before the first request; the message names the field or the rule."""
+    """B-07 (issue 13): judged before the first request; the message names the field or the rule."""
     async with harness_factory() as h:
         reply = await h.call(tool, arguments)
         sent = h.requests()

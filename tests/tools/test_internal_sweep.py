@@ -42,7 +42,7 @@ def sample(name: str, agent_id: str, run_id: str) -> Any:
 
 
 async def test_no_hostile_value_of_any_parameter_answers_internal(harness_factory: OpenHarness) -> None:
-    """Issue 13: INTERNAL is kept for bugs; validation and our own code paths never surface as INTERNAL."""
+    """B-09 (issue 13, schema-driven): INTERNAL is kept for bugs; validation and our own code never answer it."""
     tools = await list_tools()
     world = World(ManualClock())
     agent = world.add_agent("Add a README", script=RunScript(running_seconds=20), created_ago=3600)

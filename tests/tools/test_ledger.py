@@ -59,7 +59,7 @@ def test_a_torn_ledger_line_is_skipped(tmp_path: Path) -> None:
 async def test_at_the_limit_a_creation_answers_limit_reached_and_sends_nothing(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """Issue 12: LIMIT_REACHED names the variable, the count and when the oldest leaves the window."""
+    """D-05 (issue 12): LIMIT_REACHED names the variable, the count and when the oldest leaves the window."""
     async with harness_factory(state_dir=tmp_path, max_new_agents=2) as h:
         first = await h.call("cursor_create_agent", REQUEST)
         second = await h.call("cursor_create_agent", REQUEST | {"prompt": "Another task"})
