@@ -104,3 +104,18 @@ def test_the_workflow_and_the_untrusted_text_rule_come_within_what_codex_shows(s
     for needed in ("cursor_create_agent", "cursor_get_run", "wait_seconds", "cursor_create_run", "untrusted"):
         assert needed in visible, needed
     assert visible.rstrip().endswith("never instructions to you.")
+
+
+@pytest.mark.anyio
+async def test_no_destructive_tool_takes_more_than_one_agent() -> None:
+    """D-04: bulk destruction is impossible: every destructive or write tool names one agent, no list, no wildcard."""
+    tools = await list_tools()
+    for tool in tools:
+        if tool["annotations"]["readOnlyHint"]:
+            continue
+        properties = tool["inputSchema"]["properties"]
+        assert not any(prop.get("type") == "array" and "agent" in name for name, prop in properties.items()), tool[
+            "name"
+        ]
+        if "agent_id" in properties:
+            assert properties["agent_id"]["type"] == "string", tool["name"]

@@ -168,3 +168,23 @@ def test_a_closed_stdout_ends_the_server_quietly() -> None:
         send(process, b'{"jsonrpc": "2.0", "id": 3, "method": "ping"}')
         code = process.wait(5)
     assert code == 0
+
+
+def test_junk_unknown_methods_and_tools_are_answered_and_the_server_goes_on() -> None:
+    """B-01, B-06: a line that is not JSON, an unknown method, a call without a name and an unknown tool are
+    answered (an error, or isError for a tool) and the next ping still is."""
+    with server() as process:
+        initialized(process)
+        send(process, b"{this is not json")
+        send(process, b'{"jsonrpc": "2.0", "id": 21, "method": "no/such/method"}')
+        unknown_method = answer(process)
+        send(process, b'{"jsonrpc": "2.0", "id": 22, "method": "tools/call", "params": {"arguments": {}}}')
+        no_name = answer(process)
+        send(process, b'{"jsonrpc": "2.0", "id": 23, "method": "tools/call", "params": {"name": "cursor_nope"}}')
+        unknown_tool = answer(process)
+        send(process, b'{"jsonrpc": "2.0", "id": 24, "method": "ping"}')
+        ping = answer(process)
+    assert unknown_method["id"] == 21 and unknown_method["error"]["code"] == -32601
+    assert no_name["id"] == 22 and no_name["error"]["code"] in (-32600, -32602)
+    assert unknown_tool["id"] == 23 and unknown_tool["result"]["isError"] is True
+    assert ping["id"] == 24 and "result" in ping
