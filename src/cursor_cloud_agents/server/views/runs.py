@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -108,41 +108,56 @@ class RunErrorView(BaseModel):
     code: str | None = None
 
 
-class RunView(BaseModel):
-    """A run as cursor_get_run reads it: state, branches, then the activity and a slice of the result."""
+class RunOutcome(BaseModel):
+    """What a run came to: its status, duration, error (and why none), branches, and a slice of its result.
+
+    `cursor_get_run` and `cursor_wait` answer these the same way; `Answers.slice_text` (or a fair share)
+    fills the result's three fields."""
 
     model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     run_id: str
     status: str
-    created_at: str | None = None
-    updated_at: str | None = None
     duration_ms: int | None = None
     error: RunErrorView | None = None
     note: str | None = None
     branches: list[BranchView] | None = None
+    result: str | None = None
+    result_chars: int | None = None
+    result_next_offset: int | None = None
+    """Where the result goes on: pass it back as result_offset to cursor_get_run."""
+
+    @staticmethod
+    def fields_of(agent_id: str, run: Run) -> dict[str, Any]:
+        """The outcome's fields for `run`, its result slice aside."""
+        error = RunErrorView(message=run.error.message, code=run.error.code) if run.error else None
+        branches = [BranchView.of(branch) for branch in (run.git.branches if run.git else [])]
+        causeless = run.status == "ERROR" and error is None and run.result is None
+        return {
+            "agent_id": agent_id, "run_id": run.id, "status": run.status, "duration_ms": run.duration_ms,
+            "error": error, "note": ERROR_NOTE if causeless else None, "branches": branches or None,
+        }  # fmt: skip
+
+
+class RunView(RunOutcome):
+    """A run as cursor_get_run reads it: its outcome, its times, the activity, and what to do after a wait."""
+
+    created_at: str | None = None
+    updated_at: str | None = None
     git_note: str | None = None
     timed_out: bool | None = None
     activity: ActivitySummary | None = None
-    result: str | None = None
-    """The slice of the result from the offset asked for (`Answers.slice_text` fills the three)."""
-    result_chars: int | None = None
-    result_next_offset: int | None = None
     next: str | None = None
     """After a wait that timed out: how to wait on several runs at once instead of polling each."""
 
     @classmethod
     def of(cls, agent_id: str, run: Run, *, timed_out: bool, activity: ActivitySummary | None) -> RunView:
         """Everything but the result slice; a run's `git` shown as what it is, the agent's current branches."""
-        error = RunErrorView(message=run.error.message, code=run.error.code) if run.error else None
-        branches = [BranchView.of(branch) for branch in (run.git.branches if run.git else [])]
-        causeless = run.status == "ERROR" and error is None and run.result is None
+        fields = RunOutcome.fields_of(agent_id, run)
         return cls(
-            agent_id=agent_id, run_id=run.id, status=run.status, created_at=run.created_at,
-            updated_at=run.updated_at if run.is_terminal else None, duration_ms=run.duration_ms, error=error,
-            note=ERROR_NOTE if causeless else None, branches=branches or None,
-            git_note=GIT_NOTE if branches else None, timed_out=timed_out or None, activity=activity,
+            **fields, created_at=run.created_at, updated_at=run.updated_at if run.is_terminal else None,
+            git_note=GIT_NOTE if fields["branches"] else None, timed_out=timed_out or None, activity=activity,
             next=WAIT_FOR_SEVERAL if timed_out else None,
         )  # fmt: skip
 

@@ -6,39 +6,21 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from cursor_cloud_agents.server.domain.watch import Until, Watched
-from cursor_cloud_agents.server.views.runs import ERROR_NOTE, BranchView, RunErrorView
+from cursor_cloud_agents.server.views.runs import RunOutcome
 
 
-class EndedRun(BaseModel):
-    """A run that ended: status, duration, branches and PR, the reason of an ERROR, the start of its result."""
+class EndedRun(RunOutcome):
+    """A run that ended, and when, into this wait, its end was seen (0: it had ended before)."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    agent_id: str
-    run_id: str
-    status: str
     ended_after_seconds: float | None = None
-    """When, into this wait, its end was seen (0: it had ended before)."""
-    duration_ms: int | None = None
-    error: RunErrorView | None = None
-    note: str | None = None
-    branches: list[BranchView] | None = None
-    result: str | None = None
-    result_chars: int | None = None
-    result_next_offset: int | None = None
-    """Where the result goes on: pass it as result_offset to cursor_get_run."""
 
     @classmethod
     def of(cls, row: Watched) -> EndedRun:
         run = row.run
-        assert run is not None and row.run_id is not None  # only ended rows
-        error = RunErrorView(message=run.error.message, code=run.error.code) if run.error else None
-        branches = [BranchView.of(branch) for branch in (run.git.branches if run.git else [])]
-        causeless = run.status == "ERROR" and error is None and run.result is None
+        assert run is not None  # only ended rows
         return cls(
-            agent_id=row.agent_id, run_id=row.run_id, status=run.status, ended_after_seconds=row.ended_after,
-            duration_ms=run.duration_ms, error=error, note=ERROR_NOTE if causeless else None,
-            branches=branches or None, result_chars=len(run.result) if run.result else None,
+            **RunOutcome.fields_of(row.agent_id, run), ended_after_seconds=row.ended_after,
+            result_chars=len(run.result) if run.result else None,
         )  # fmt: skip
 
 
