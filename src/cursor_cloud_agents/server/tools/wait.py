@@ -24,8 +24,8 @@ from cursor_cloud_agents.server.views.wait import EndedRun, WaitView
 MAX_RUNS = 20
 WAIT_AGAIN = suggest("cursor_wait", "runs", until="any") + " again with the runs still running"
 READ_ON = "A result with result_next_offset goes on: " + suggest(
-    "cursor_get_run", "agent_id", "run_id", result_offset=0
-).replace("result_offset=0", "result_offset=<result_next_offset>")
+    "cursor_get_run", "agent_id", "run_id", "result_offset=<result_next_offset>"
+)
 
 
 class RunRef(BaseModel):
