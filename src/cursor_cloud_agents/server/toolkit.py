@@ -37,6 +37,7 @@ from mcp_types import CallToolResult, TextContent, Tool, ToolAnnotations
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
 from cursor_cloud_agents.server import failures, schemacache
+from cursor_cloud_agents.server.answers import size as answer_size
 from cursor_cloud_agents.server.arguments import Judged, StrictArguments
 from cursor_cloud_agents.server.deadline import CallTime
 from cursor_cloud_agents.server.failures import ToolFailure
@@ -286,7 +287,7 @@ class Toolkit:
         if success.clamped and isinstance(data, dict):
             data = cast(dict[str, Any], data) | {"clamped": success.clamped}
         data, text = answers.render(data)
-        size = len(text.encode())
+        size = answer_size(data)
         if size <= answers.max_bytes:
             return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data), None
         failure = ToolFailure(
