@@ -122,12 +122,7 @@ async def case_kill(base_url: str, state: Path, posts: Any) -> None:
     await server.process.wait()
     print("  killed -9 0.2 s after the POST left; restarting on the same state directory")
     server = await spawn(base_url, state)
-    again = await server.call("cursor_create_agent", REQUEST)
-    print("  the same create again:         ", brief(again))
-    await anyio.sleep(CREATE_SECONDS)
-    last = await server.call("cursor_create_agent", REQUEST)
-    print("  once the first has landed:     ", brief(last))
-    await stop(server)
+    await again_and_after_landing(server, REQUEST)
 
 
 async def case_cancel(base_url: str, state: Path, posts: Any, arguments: dict[str, Any]) -> None:
@@ -137,6 +132,11 @@ async def case_cancel(base_url: str, state: Path, posts: Any, arguments: dict[st
     await until_posted(posts, before + 1)
     await server.send({"method": "notifications/cancelled", "params": {"requestId": request_id}})
     print("  notifications/cancelled after the POST left")
+    await again_and_after_landing(server, arguments)
+
+
+async def again_and_after_landing(server: Server, arguments: dict[str, Any]) -> None:
+    """Ask for the same creation at once, then once the first POST has landed; stop the server."""
     again = await server.call("cursor_create_agent", arguments)
     print("  the same create again:         ", brief(again))
     await anyio.sleep(CREATE_SECONDS)

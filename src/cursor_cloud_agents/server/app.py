@@ -187,6 +187,8 @@ def _claim_stdio() -> tuple[BinaryIO, BinaryIO]:
     stderr, so a stray write by any library cannot corrupt the wire."""
     wire_in = os.fdopen(os.dup(0), "rb")
     wire_out = os.fdopen(os.dup(1), "wb", buffering=0)
-    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)
+    os.close(nothing)
     os.dup2(2, 1)
     return cast(BinaryIO, wire_in), cast(BinaryIO, wire_out)

@@ -93,12 +93,22 @@ async def watch(
 ) -> bool:
     """Read the rows until the wait is over (True), `within` seconds pass or the deadline runs short (False)."""
     started = time.now()
-    await read_round(api, rows, 0.0)
-    while not holds(rows, until):
-        await progress(f"{sum(row.ended for row in rows)} of {len(rows)} runs ended")
-        pause = min(WAIT_POLL_SECONDS, within - (time.now() - started))
-        if pause <= 0 or not time.fits(pause, READ_RESERVE):
-            return False
-        await time.pause(pause)
+
+    async def read() -> Sequence[Watched]:
         await read_round(api, rows, time.now() - started)
-    return True
+        return rows
+
+    async def report(seen: Sequence[Watched], _waited: float) -> None:
+        await progress(f"{sum(row.ended for row in seen)} of {len(seen)} runs ended")
+
+    await read_round(api, rows, 0.0)
+    _, ended = await time.poll(
+        rows,
+        read,
+        lambda seen: holds(seen, until),
+        report,
+        every=WAIT_POLL_SECONDS,
+        within=within,
+        reserve=READ_RESERVE,
+    )
+    return ended
