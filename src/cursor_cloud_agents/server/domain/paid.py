@@ -9,6 +9,7 @@ is looked for by name and, while Cursor may still be creating it, nothing is sen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -29,7 +30,6 @@ from cursor_cloud_agents.server.domain import scan
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.journal import Attempt, CreationJournal, fingerprint
 from cursor_cloud_agents.server.ledger import CreationLedger, LimitReached
-from cursor_cloud_agents.server.toolkit import current_call
 
 API_CREATION_SECONDS = 180.0
 """How long Cursor may still be creating an agent after its POST left: a real create took over 40 s
@@ -45,9 +45,17 @@ def iso(seconds: float) -> str:
 
 
 async def create_once(
-    api: CursorClient, journal: CreationJournal, ledger: CreationLedger, clock: Clock, request: CreateAgentRequest
+    api: CursorClient,
+    journal: CreationJournal,
+    ledger: CreationLedger,
+    clock: Clock,
+    request: CreateAgentRequest,
+    on_resend: Callable[[str], None] = lambda _agent_id: None,
 ) -> CreatedAgent | Agent | AgentSummary:
-    """The created agent, or the agent an earlier identical call created but never reported."""
+    """The created agent, or the agent an earlier identical call created but never reported.
+
+    `on_resend` hears the earlier id when this call asks again for an unresolved creation (a tool
+    notes it on the call, so that any failure names the id that was really sent)."""
     print_ = fingerprint(request.wire())
     earlier = journal.unsettled(print_, clock.now())
     if earlier is not None and earlier.agent_id is None:
@@ -60,7 +68,7 @@ async def create_once(
     if earlier is not None and earlier.agent_id is not None:
         # The same creation again: the same id, so that the API itself refuses to create it twice.
         request = request.model_copy(update={"agent_id": earlier.agent_id})
-        current_call().note(agent_id=earlier.agent_id)
+        on_resend(earlier.agent_id)
     # A re-send keeps the first send's time: that is when Cursor may have started creating the agent.
     attempt = Attempt(clock.now() if earlier is None else earlier.at, print_, request.agent_id, request.name, "sent")
     journal.write(attempt)

@@ -185,7 +185,10 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
             prompt=Prompt(text=prompt), agent_id=minted, name=name, model=model, env=env, repos=repos or None,
             work_on_current_branch=False, auto_create_pr=auto_create_pr, env_vars=variables.values or None,
         )  # fmt: skip
-        created = await create_once(state.api, state.journal, state.ledger, state.clock, request)
+        created = await create_once(
+            state.api, state.journal, state.ledger, state.clock, request,
+            on_resend=lambda agent_id: current_call().note(agent_id=agent_id),
+        )  # fmt: skip
         if isinstance(created, CreatedAgent):
             return CreatedAgentView.of(created, model)
         return ResumedAgentView.of(created)
