@@ -5,7 +5,7 @@ PYTHON ?= python3
 UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: demo test check lint bench readme snapshot reliability clean
+.PHONY: demo test check lint bench readme snapshot reliability recording clean
 
 demo: .venv/.synced
 	.venv/bin/cursor-cloud-agents demo
@@ -28,6 +28,9 @@ readme: .venv/.synced
 
 snapshot: .venv/.synced
 	.venv/bin/python scripts/update_snapshot.py
+
+recording: .venv/.synced
+	.venv/bin/python scripts/record_terminal.py
 
 reliability: .venv/.synced
 	.venv/bin/python scripts/reliability.py

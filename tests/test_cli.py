@@ -86,7 +86,8 @@ async def test_a_loopback_base_url_points_the_server_at_a_running_simulator() ->
         with anyio.fail_after(20):
             async with Client(server, mode="legacy") as client:
                 reply = reply_of(await client.call_tool("cursor_get_account", {}))
-        assert [record.path for record in sim.faults.requests] == ["/v1/me"]
+        # The key, then the agents read for the running-agents limit the account reports.
+        assert [record.path for record in sim.faults.requests] == ["/v1/me", "/v1/agents"]
     assert not reply.is_error
     assert "simulated" not in reply.data["server"]
 

@@ -130,3 +130,19 @@ def test_every_base_url_the_settings_accept_the_client_accepts_too(url: str) -> 
     """One loopback rule (net.is_loopback_host): a setting accepted at start-up never fails when the client opens."""
     settings = Settings.from_env({"CURSOR_API_BASE_URL": url})
     CursorClient(settings.base_url, None)  # raises ValueError for a URL the client refuses
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [(None, 1_000_000), ("0", 0), ("5000000", 5_000_000)], ids=["default", "never", "highest"]
+)
+def test_the_image_limit_of_artifacts_defaults_to_a_million_bytes(value: str | None, expected: int) -> None:
+    """Issue 12: CURSOR_MCP_MAX_IMAGE_BYTES, default 1,000,000; 0 never sends an image."""
+    env = {} if value is None else {"CURSOR_MCP_MAX_IMAGE_BYTES": value}
+    assert Settings.from_env(env).max_image_bytes == expected
+
+
+@pytest.mark.parametrize("value", ["-1", "5000001", "lots"])
+def test_an_image_limit_beyond_what_is_downloaded_is_refused_naming_the_variable(value: str) -> None:
+    """Issue 12: artifacts are downloaded up to 5 MiB, so a higher image limit could never be met."""
+    with pytest.raises(ConfigError, match="CURSOR_MCP_MAX_IMAGE_BYTES"):
+        Settings.from_env({"CURSOR_MCP_MAX_IMAGE_BYTES": value})

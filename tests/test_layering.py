@@ -3,6 +3,7 @@
 - `api` never imports `mcp`, `server` or `simulator`; `httpx2` is imported only by `api/_http.py`;
 - `server` never imports `httpx2` or `simulator`;
 - `simulator` never imports `api` or `server`;
+- `terminal` never imports `mcp` itself (its commands start without the MCP SDK);
 - only `config` (and `cli`, which hands `os.environ` to it) touch `os.environ` or `os.getenv`.
 """
 
@@ -20,6 +21,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "api": ("mcp", "mcp_types", f"{ROOT}.server", f"{ROOT}.simulator", "httpx"),
     "server": ("httpx2", "httpx", f"{ROOT}.simulator"),
     "simulator": (f"{ROOT}.api", f"{ROOT}.server", "httpx"),
+    "terminal": ("mcp", "mcp_types", "httpx"),
 }
 ENVIRONMENT_READERS = {"config.py", "cli.py"}
 HTTPX2_MODULE = "api/_http.py"

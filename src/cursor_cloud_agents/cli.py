@@ -13,18 +13,22 @@ import os
 import sys
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.api.client import CursorClient
+from cursor_cloud_agents.api.record import Observer, Observers, Recorder
 from cursor_cloud_agents.clients import CLIENTS, command_path, snippet
 from cursor_cloud_agents.config import ConfigError, Settings
 from cursor_cloud_agents.logs import setup_logging
 from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import build_server, run_stdio
+from cursor_cloud_agents.terminal import COMMANDS as TERMINAL_COMMANDS
+from cursor_cloud_agents.terminal import add_commands as add_terminal_commands
 
 logger = logging.getLogger("cursor_cloud_agents")
 
@@ -38,19 +42,26 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cursor-cloud-agents",
         description="Delegate work to Cursor Cloud Agents. Without a command: serve MCP on stdio.",
+        epilog="example:\n  cursor-cloud-agents agents --simulated\n"
+        "  cursor-cloud-agents run 'Fix the flaky login test' --repo https://github.com/org/repo --watch",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("demo", help="walk the tools through a real MCP client against the embedded simulator")
+    demo = commands.add_parser("demo", help="walk the tools through a real MCP client against the embedded simulator")
+    _demo_arguments(demo)
     commands.add_parser("doctor", help="check the settings and one call to Cursor; prints no secret")
     config = commands.add_parser("config", help="print the registration of this server for an MCP client")
     config.add_argument("client", choices=CLIENTS, help="the client to register the server in")
     simulate = commands.add_parser("simulate", help="serve the Cursor API simulator on 127.0.0.1 until interrupted")
     simulate.add_argument("--port", type=int, default=0, help="port to listen on (default: any free port)")
     simulate.add_argument(
-        "--scenario", default="demo", help="world to start from: demo, fleet, long-run, huge, failing"
+        "--scenario", default="demo", help="world to start from: demo, fleet, long-run, huge, failing, images"
     )
     simulate.add_argument("--speed", type=float, default=1.0, help="how many times faster than real time runs move")
+    simulate.add_argument("--replay", type=Path, metavar="DIR", help="serve a trace recorded with --record instead")
+    _verify_parser(commands)
+    add_terminal_commands(commands)
     return parser
 
 
@@ -61,15 +72,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "demo":
             from cursor_cloud_agents.demo import run_demo  # only the demo needs the MCP client
 
-            return run_demo()
+            return run_demo(base_url=args.base_url, record=args.record, agent_id=args.agent_id)
         if args.command == "simulate":
-            return _simulate(args.port, args.scenario, args.speed)
+            return _simulate(args.port, args.scenario, args.speed, args.replay)
+        if args.command == "verify":
+            return _verify(args)
         if args.command == "doctor":
             from cursor_cloud_agents.doctor import diagnose  # the commands load what only they need
 
             return anyio.run(diagnose, os.environ, open_client, sys.stdout.write)
         if args.command == "config":
             return _config(args.client)
+        if args.command in TERMINAL_COMMANDS:
+            from cursor_cloud_agents.terminal.dispatch import run_command  # rich and the commands load only here
+
+            return run_command(args, os.environ, open_client)
         return _serve()
     except ConfigError as exc:
         sys.stderr.write(f"cursor-cloud-agents: {exc}\n")
@@ -79,6 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _serve() -> int:
+    # Imported here: the MCP SDK is the server's alone, and the terminal commands start without it.
+    from cursor_cloud_agents.server import build_server, run_stdio
+
     settings = Settings.from_env(os.environ)
     redactor = Redactor(settings.secrets())
     setup_logging(settings.log_level, redactor)
@@ -97,11 +117,22 @@ def _announce(settings: Settings) -> None:
             logger.warning("configuration: %s", problem)
 
 
+def _observer(settings: Settings, observer: Observer | None) -> Observer | None:
+    """`observer`, plus the recorder of CURSOR_MCP_RECORD_DIR when it is set."""
+    if settings.record_dir is None:
+        return observer
+    mask = Redactor(settings.secrets()).mask
+    recorder = Recorder(settings.record_dir, mask=mask, keep_text=settings.record_keep_text)
+    return recorder if observer is None else Observers([observer, recorder])
+
+
 @asynccontextmanager
-async def open_client(settings: Settings) -> AsyncGenerator[CursorClient, None]:
-    """The API client for `settings`: the real API, or an embedded simulator in simulated mode."""
+async def open_client(settings: Settings, observer: Observer | None = None) -> AsyncGenerator[CursorClient, None]:
+    """The API client for `settings`: the real API, or an embedded simulator in simulated mode; every
+    exchange goes to `observer` and, with CURSOR_MCP_RECORD_DIR, to a recorder."""
+    observer = _observer(settings, observer)
     if settings.simulated:
-        async with _open_simulated_client() as client:
+        async with _open_simulated_client(observer) as client:
             yield client
         return
     key = None if settings.api_key is None else settings.api_key.reveal()
@@ -110,17 +141,22 @@ async def open_client(settings: Settings) -> AsyncGenerator[CursorClient, None]:
         key,
         artifact_host_suffixes=settings.artifact_hosts,
         allow_loopback_artifacts=is_loopback_host(urlsplit(settings.base_url).hostname or ""),
+        team_id=settings.team_id,
+        observer=observer,
     ) as client:
         yield client
 
 
 @asynccontextmanager
-async def _open_simulated_client() -> AsyncGenerator[CursorClient, None]:
+async def _open_simulated_client(observer: Observer | None) -> AsyncGenerator[CursorClient, None]:
     # Imported here so that the real mode never pays for the simulator (Starlette, uvicorn).
     from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, build_scenario, serve
 
     world = build_scenario("demo", RealClock())
-    async with serve(world) as sim, CursorClient(sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True) as c:
+    async with (
+        serve(world) as sim,
+        CursorClient(sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True, observer=observer) as c,
+    ):
         yield c
 
 
@@ -130,7 +166,32 @@ def _config(client: str) -> int:
     return 0
 
 
-def _simulate(port: int, scenario: str, speed: float) -> int:
+def _demo_arguments(demo: argparse.ArgumentParser) -> None:
+    demo.add_argument("--base-url", help="walk against this loopback simulator (`simulate`) instead of an embedded one")
+    demo.add_argument("--record", type=Path, metavar="DIR", help="record the server's exchanges (text kept) into DIR")
+    demo.add_argument("--agent-id", help="create the demo's agent with this id (bc-<uuid>), e.g. to replay a trace")
+
+
+def _verify_parser(commands: Any) -> None:  # argparse's subparsers type is private
+    verify = commands.add_parser(
+        "verify", help="check the Cursor API contract with your key (read-only unless --spend)"
+    )
+    verify.add_argument("--spend", action="store_true", help="also create, follow, cancel and delete one small agent")
+    verify.add_argument("--yes", action="store_true", help="with --spend: do not ask before spending")
+    verify.add_argument("--record", type=Path, metavar="DIR", help="write every exchange, redacted, into DIR")
+    verify.add_argument("--keep-text", action="store_true", help="with --record: keep prompts and agent text")
+    verify.add_argument("--show-identities", action="store_true", help="do not mask e-mail, names and repository URLs")
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from cursor_cloud_agents.verify.command import Io, Options, run_verify  # loaded by verify alone
+
+    options = Options(args.spend, args.yes, args.record, args.keep_text, args.show_identities)
+    io = Io(write=lambda text: (sys.stdout.write(text), sys.stdout.flush()), ask=input)
+    return anyio.run(run_verify, os.environ, options, open_client, io)
+
+
+def _simulate(port: int, scenario: str, speed: float, replay: Path | None = None) -> int:
     from cursor_cloud_agents.simulator import SIMULATED_API_KEY, run_simulator
 
     setup_logging("INFO", Redactor())
@@ -138,10 +199,11 @@ def _simulate(port: int, scenario: str, speed: float) -> int:
     def ready(base_url: str) -> None:
         # The second line is for a shell: `GET /v1/me` with that key answers 200, any other key 401.
         sys.stdout.write(
-            f"Cursor API simulator ({scenario}) at {base_url}  (Ctrl-C to stop)\n"
+            f"Cursor API simulator ({scenario if replay is None else f'replay of {replay}'}) at {base_url}"
+            "  (Ctrl-C to stop)\n"
             f"export CURSOR_API_BASE_URL={base_url} CURSOR_API_KEY={SIMULATED_API_KEY}\n"
         )
         sys.stdout.flush()
 
-    anyio.run(lambda: run_simulator(port=port or None, scenario=scenario, speed=speed, ready=ready))
+    anyio.run(lambda: run_simulator(port=port or None, scenario=scenario, speed=speed, ready=ready, replay=replay))
     return 0

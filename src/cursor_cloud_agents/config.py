@@ -96,6 +96,23 @@ VARIABLES: tuple[Variable, ...] = (
         "`0` means none.",
     ),
     Variable(
+        "CURSOR_MCP_MAX_SPEND_CENTS",
+        "(none)",
+        "Cents the agents created through this machine's servers may be charged per rolling 24 hours; "
+        "at the limit, creations and follow-ups are refused (reads go on).",
+    ),
+    Variable(
+        "CURSOR_MCP_MAX_ACTIVE_AGENTS",
+        "8",
+        "Agents of this key that may be running at once before a creation is refused `CAPACITY` "
+        "(Cursor's Pro plan allows 8).",
+    ),
+    Variable(
+        "CURSOR_MCP_CONFIRM_CREATES",
+        "0",
+        "`1` asks the user (MCP elicitation) before each paid creation, when the client can ask.",
+    ),
+    Variable(
         "CURSOR_MCP_TASK_MAX_SECONDS",
         "3600",
         "Longest wait of an MCP task (clients that declare the Tasks extension), in seconds.",
@@ -109,10 +126,32 @@ VARIABLES: tuple[Variable, ...] = (
         "CURSOR_MCP_ARTIFACT_HOSTS", ".amazonaws.com", "Comma-separated host suffixes allowed for artifact downloads."
     ),
     Variable(
+        "CURSOR_MCP_MAX_IMAGE_BYTES",
+        "1000000",
+        "Largest PNG, JPEG, GIF or WebP artifact `cursor_read_artifact` shows as an image (larger: its URL); "
+        "`0` never sends one.",
+    ),
+    Variable(
         "CURSOR_MCP_STATE_DIR",
         "~/.local/state/cursor-cloud-agents",
         "Where the server keeps its journal of "
         "paid creations, so a lost answer is never paid twice (no prompt, no secret in it).",
+    ),
+    Variable(
+        "CURSOR_TEAM_ID",
+        "(none)",
+        "Your Cursor team id, sent as the `x-cursor-team-id` header on every request (as the official SDK does).",
+    ),
+    Variable(
+        "CURSOR_MCP_RECORD_DIR",
+        "(none)",
+        "A folder where every exchange with the API is written as redacted JSON lines (files 0600, "
+        "size-capped); prompts and agent text are masked. Replay it with `simulate --replay`.",
+    ),
+    Variable(
+        "CURSOR_MCP_RECORD_KEEP_TEXT",
+        "0",
+        "`1` keeps prompts and agent text in the recording (secrets stay masked): a replay then answers word for word.",
     ),
 )
 
@@ -147,9 +186,20 @@ class Settings:
     max_call_seconds: float = 55.0
     task_max_seconds: float = 3600.0
     max_new_agents: int = 25
+    max_spend_cents: float | None = None
+    max_active_agents: int = 8
+    confirm_creates: bool = False
     max_result_bytes: int = 38_000
     artifact_hosts: tuple[str, ...] = (".amazonaws.com",)
+    max_image_bytes: int = 1_000_000
+    """Largest image artifact answered as MCP image content (CURSOR_MCP_MAX_IMAGE_BYTES); 0: never."""
     state_dir: Path | None = None  # None: state kept in memory only (from_env always names a folder)
+    team_id: str | None = None
+    """Sent as `x-cursor-team-id` (CURSOR_TEAM_ID)."""
+    record_dir: Path | None = None
+    """Where exchanges with the API are recorded (CURSOR_MCP_RECORD_DIR); None records nothing."""
+    record_keep_text: bool = False
+    """Keep prompts and agent text in recordings (CURSOR_MCP_RECORD_KEEP_TEXT=1)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -175,9 +225,17 @@ class Settings:
             max_call_seconds=_number(env, "CURSOR_MCP_MAX_CALL_SECONDS", 55.0, low=10.0, high=600.0),
             task_max_seconds=_number(env, "CURSOR_MCP_TASK_MAX_SECONDS", 3600.0, low=10.0, high=86_400.0),
             max_new_agents=int(_number(env, "CURSOR_MCP_MAX_NEW_AGENTS", 25, low=0, high=10_000)),
+            max_spend_cents=_optional_number(env, "CURSOR_MCP_MAX_SPEND_CENTS", low=0, high=100_000_000),
+            max_active_agents=int(_number(env, "CURSOR_MCP_MAX_ACTIVE_AGENTS", 8, low=1, high=10_000)),
+            confirm_creates=_switch(env, "CURSOR_MCP_CONFIRM_CREATES"),
             max_result_bytes=int(_number(env, "CURSOR_MCP_MAX_RESULT_BYTES", 38_000, low=4_000, high=1_000_000)),
             artifact_hosts=_host_suffixes(env),
+            # At most 5,000,000: an artifact is downloaded up to 5 MiB, so a larger limit could never be met.
+            max_image_bytes=int(_number(env, "CURSOR_MCP_MAX_IMAGE_BYTES", 1_000_000, low=0, high=5_000_000)),
             state_dir=_state_dir(env),
+            team_id=_team_id(env),
+            record_dir=_record_dir(env),
+            record_keep_text=_switch(env, "CURSOR_MCP_RECORD_KEEP_TEXT"),
         )
 
     def secrets(self) -> list[str]:
@@ -255,6 +313,10 @@ def _base_url(env: Mapping[str, str]) -> str:
     return value.rstrip("/")
 
 
+def _optional_number(env: Mapping[str, str], name: str, *, low: float, high: float) -> float | None:
+    return None if _present(env, name) is None else _number(env, name, low, low=low, high=high)
+
+
 def _number(env: Mapping[str, str], name: str, default: float, *, low: float, high: float) -> float:
     value = _present(env, name)
     if value is None:
@@ -276,6 +338,22 @@ def _host_suffixes(env: Mapping[str, str]) -> tuple[str, ...]:
     if not suffixes:
         raise ConfigError("CURSOR_MCP_ARTIFACT_HOSTS must name at least one host suffix")
     return suffixes
+
+
+_TEAM_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+
+
+def _team_id(env: Mapping[str, str]) -> str | None:
+    # It goes into a header: refuse anything that could split it or smuggle another one.
+    value = _present(env, "CURSOR_TEAM_ID")
+    if value is not None and not _TEAM_ID.match(value):
+        raise ConfigError("CURSOR_TEAM_ID must be a team id: letters, digits, '_', '-', '.', ':' (128 at most)")
+    return value
+
+
+def _record_dir(env: Mapping[str, str]) -> Path | None:
+    value = _present(env, "CURSOR_MCP_RECORD_DIR")
+    return None if value is None else Path(value).expanduser()
 
 
 def _state_dir(env: Mapping[str, str]) -> Path:

@@ -9,23 +9,30 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import anyio
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult
 
+from cursor_cloud_agents.simulator import SIMULATED_API_KEY
+
 VIEW_CHARS = 160
 
 
-def _server() -> StdioServerParameters:
-    env = {
-        "CURSOR_MCP_FIXTURE": "1",
-        "CURSOR_MCP_ALLOW_WRITES": "1",
-        "CURSOR_MCP_ALLOW_DELETE": "1",
-        "CURSOR_MCP_LOG_LEVEL": "WARNING",
-    }
+def _server(base_url: str | None, record: Path | None, state_dir: str) -> StdioServerParameters:
+    """The server in simulated mode; with `base_url`, a client of that loopback simulator (`simulate`) instead."""
+    env = {"CURSOR_MCP_ALLOW_WRITES": "1", "CURSOR_MCP_ALLOW_DELETE": "1", "CURSOR_MCP_LOG_LEVEL": "WARNING"}
+    if base_url is None:
+        env["CURSOR_MCP_FIXTURE"] = "1"
+    else:
+        # A fresh journal and ledger: the walk counts only its own creations, so two walks answer alike.
+        env |= {"CURSOR_API_BASE_URL": base_url, "CURSOR_API_KEY": SIMULATED_API_KEY, "CURSOR_MCP_STATE_DIR": state_dir}
+    if record is not None:
+        env |= {"CURSOR_MCP_RECORD_DIR": str(record), "CURSOR_MCP_RECORD_KEEP_TEXT": "1"}
     return StdioServerParameters(command=sys.executable, args=["-m", "cursor_cloud_agents"], env=env)
 
 
@@ -72,11 +79,14 @@ LONG_TASK = "Also write a CONTRIBUTING guide [sim:seconds=120]"
 REDIRECT = "Drop that; add a LICENSE file instead [sim:seconds=120]"
 
 
-async def story(walk: Walk) -> None:
-    """Account, models, create, wait, result, usage, follow-up, replace, cancel, archive, delete."""
+async def story(walk: Walk, agent_id: str | None = None) -> None:
+    """Account, models, create, wait, result, usage, follow-up, replace, cancel, archive, delete.
+
+    `agent_id` names the agent to create (a replayed trace answers for the id it recorded)."""
     await walk.call("cursor_get_account")
     await walk.call("cursor_list_models")
-    created = await walk.call("cursor_create_agent", {"prompt": FIRST_TASK, "repository": REPOSITORY})
+    creation = {"prompt": FIRST_TASK, "repository": REPOSITORY} | ({"agent_id": agent_id} if agent_id else {})
+    created = await walk.call("cursor_create_agent", creation)
     agent = {"agent_id": created["agent_id"]}
     await walk.call("cursor_get_run", agent | {"run_id": created["run_id"], "wait_seconds": 30})
     await walk.call("cursor_read_run_events", agent | {"run_id": created["run_id"], "tail": 5})
@@ -92,22 +102,23 @@ async def story(walk: Walk) -> None:
 REPOSITORY = "https://github.com/your-org/your-repo"
 
 
-async def _walk() -> int:
+async def _walk(base_url: str | None, record: Path | None, agent_id: str | None) -> int:
     started = time.perf_counter()
-    _say("Starting the MCP server over stdio in SIMULATED MODE (nothing is real or billed).")
-    async with Client(_server(), mode="legacy") as client:
-        info = client.server_info
-        _say(f"initialize → {info.name if info else '?'} {info.version if info else ''}")
-        tools = await client.list_tools()
-        _say(f"tools/list → {len(tools.tools)} tools: {', '.join(tool.name for tool in tools.tools)}")
-        walk = Walk(client)
-        await story(walk)
-        _say(
-            f"Done in {time.perf_counter() - started:.1f} s; largest result {walk.largest} bytes; {walk.errors} errors."
-        )
-        return 1 if walk.errors else 0
+    where = "SIMULATED MODE" if base_url is None else f"the simulator at {base_url}"
+    _say(f"Starting the MCP server over stdio against {where} (nothing is real or billed).")
+    with tempfile.TemporaryDirectory() as state_dir:
+        async with Client(_server(base_url, record, state_dir), mode="legacy") as client:
+            info = client.server_info
+            _say(f"initialize → {info.name if info else '?'} {info.version if info else ''}")
+            tools = await client.list_tools()
+            _say(f"tools/list → {len(tools.tools)} tools: {', '.join(tool.name for tool in tools.tools)}")
+            walk = Walk(client)
+            await story(walk, agent_id)
+    took = time.perf_counter() - started
+    _say(f"Done in {took:.1f} s; largest result {walk.largest} bytes; {walk.errors} errors.")
+    return 1 if walk.errors else 0
 
 
-def run_demo() -> int:
-    """Run the demo; returns the exit code."""
-    return anyio.run(_walk)
+def run_demo(*, base_url: str | None = None, record: Path | None = None, agent_id: str | None = None) -> int:
+    """Run the demo (against `base_url`, a `simulate` server, when given; recording into `record`); the exit code."""
+    return anyio.run(_walk, base_url, record, agent_id)

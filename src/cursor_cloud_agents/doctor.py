@@ -71,6 +71,15 @@ def _state_line(settings: Settings, report: Report) -> None:
     report.line("ok", f"new agents: {used} of {settings.max_new_agents} in the last 24 h (CURSOR_MCP_MAX_NEW_AGENTS)")
 
 
+def _limit_lines(settings: Settings, report: Report) -> None:
+    report.line("ok", f"agents running at once: at most {settings.max_active_agents} (CURSOR_MCP_MAX_ACTIVE_AGENTS)")
+    spend = settings.max_spend_cents
+    report.line("ok", "spend: no limit (CURSOR_MCP_MAX_SPEND_CENTS not set)" if spend is None
+                else f"spend: at most {spend:.0f} cents per 24 h (CURSOR_MCP_MAX_SPEND_CENTS)")  # fmt: skip
+    asked = "each paid creation" if settings.confirm_creates else "deletes and replacing cancels"
+    report.line("ok", f"the user is asked before {asked}, when the client can ask (CURSOR_MCP_CONFIRM_CREATES)")
+
+
 async def _api_line(settings: Settings, open_client: ClientFactory, report: Report) -> None:
     if settings.key_problem is not None and not settings.simulated:
         report.line("FAIL", "no call made to Cursor: fix the key first")
@@ -101,6 +110,7 @@ async def diagnose(env: Mapping[str, str], open_client: ClientFactory, write: Ca
     report.line("ok", f"Python {sys.version.split()[0]}")
     _settings_lines(settings, report)
     _state_line(settings, report)
+    _limit_lines(settings, report)
     await _api_line(settings, open_client, report)
     report.write("\nReady.\n" if not report.failed else "\nNot ready: fix the FAIL lines above.\n")
     return 1 if report.failed else 0

@@ -1,4 +1,7 @@
-"""Whether a host names this machine: the one answer for every loopback exception (base URL, artifacts)."""
+"""Which hosts and addresses we connect to: the loopback exception (base URL, artifacts) and the public-address rule.
+
+Stdlib only: both the API client and the configuration judge hosts with these answers, and nothing else does.
+"""
 
 from __future__ import annotations
 
@@ -13,3 +16,37 @@ def is_loopback_host(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def is_public_address(address: str, *, allow_loopback: bool = False) -> bool:
+    """Whether a resolved address may be connected to for a URL that came from a remote party (SSRF).
+
+    Refused: private, loopback (unless `allow_loopback`, for the simulator), link-local (the cloud
+    metadata service at 169.254.169.254), multicast, reserved, unspecified and shared (100.64/10)
+    addresses, also when wrapped in IPv6 (`::ffff:127.0.0.1`, 6to4, Teredo). Unreadable text is refused.
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return all(_public(inner, allow_loopback) for inner in _embedded(ip))
+
+
+def _embedded(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    """The address and every IPv4 address an IPv6 address carries (a wrapper can route to it)."""
+    if isinstance(ip, ipaddress.IPv4Address):
+        return [ip]
+    inner: list[ipaddress.IPv4Address | ipaddress.IPv6Address] = [ip]
+    if ip.ipv4_mapped is not None:
+        inner = [ip.ipv4_mapped]  # ::ffff:a.b.c.d is a.b.c.d on a dual-stack socket
+    if ip.sixtofour is not None:
+        inner.append(ip.sixtofour)
+    if ip.teredo is not None:
+        inner.extend(ip.teredo)
+    return inner
+
+
+def _public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, allow_loopback: bool) -> bool:
+    if ip.is_loopback:
+        return allow_loopback
+    return ip.is_global and not (ip.is_multicast or ip.is_reserved or ip.is_link_local or ip.is_unspecified)

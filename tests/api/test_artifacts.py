@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import socket
+
 import httpx2
 import pytest
 
 from cursor_cloud_agents.api import (
+    APIConnectionError,
     APIStatusError,
     ArtifactURLRefusedError,
     CursorClient,
@@ -13,16 +16,31 @@ from cursor_cloud_agents.api import (
 )
 from tests.api.helpers import KEY, Recorder, json_response
 
-S3 = "https://cloud-agent-artifacts.s3.us-east-1.amazonaws.com/a/b.png?X-Amz-Signature=abc&X-Amz-Credential=zzz"
+S3_HOST = "cloud-agent-artifacts.s3.us-east-1.amazonaws.com"
+S3 = f"https://{S3_HOST}/a/b.png?X-Amz-Signature=abc&X-Amz-Credential=zzz"
+S3_ADDRESS = "52.216.1.1"
 
 
-def _client(artifacts: Recorder, **kwargs: object) -> CursorClient:
+class FakeDNS:
+    """An injected resolver: answers from a queue (the last answer repeats) and counts the questions."""
+
+    def __init__(self, *answers: list[str]) -> None:
+        self.answers = list(answers) or [[S3_ADDRESS]]
+        self.questions: list[tuple[str, int]] = []
+
+    async def __call__(self, host: str, port: int) -> list[str]:
+        self.questions.append((host, port))
+        return self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+
+
+def _client(artifacts: Recorder, *, dns: FakeDNS | None = None, **kwargs: object) -> CursorClient:
     api = Recorder(json_response(500, {}))
     return CursorClient(
         "https://api.cursor.com",
         KEY,
         transport=httpx2.MockTransport(api),
         artifact_transport=httpx2.MockTransport(artifacts),
+        artifact_resolver=dns or FakeDNS(),
         **kwargs,  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType] -- test-only pass-through
     )
 
@@ -37,7 +55,8 @@ async def test_artifact_is_fetched_without_the_cursor_key() -> None:
     assert "authorization" not in request.headers
     assert "cookie" not in request.headers
     assert KEY not in str(request.headers)
-    assert str(request.url) == S3
+    assert str(request.url) == S3.replace(S3_HOST, S3_ADDRESS)
+    assert request.headers["host"] == S3_HOST
 
 
 @pytest.mark.anyio
@@ -116,3 +135,90 @@ async def test_an_expired_url_is_a_status_error() -> None:
             await client.download_artifact(S3, max_bytes=1000)
     assert caught.value.status_code == 403
     assert "Signature" not in str(caught.value)
+
+
+PRIVATE_ANSWERS = [
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.16.0.9",
+    "192.168.1.1",
+    "169.254.169.254",
+    "0.0.0.0",
+    "::1",
+    "fc00::1",
+    "fe80::1",
+    "::ffff:127.0.0.1",
+    "224.0.0.1",
+    "100.64.0.1",
+]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("address", PRIVATE_ANSWERS)
+async def test_an_allowed_host_resolving_to_a_private_address_is_refused_before_any_connection(address: str) -> None:
+    """RELIABILITY R-03 (issue 13): the name is on the allow-list but resolves to loopback, private,
+    link-local (metadata), multicast, reserved or IPv4-mapped space: refused after resolution, 0 connects."""
+    artifacts = Recorder(httpx2.Response(200, content=b"x"))
+    async with _client(artifacts, dns=FakeDNS([S3_ADDRESS, address])) as client:
+        with pytest.raises(ArtifactURLRefusedError, match="resolves to a private") as caught:
+            await client.download_artifact(S3, max_bytes=10)
+        with pytest.raises(ArtifactURLRefusedError):
+            await client.check_artifact_url(S3)  # what url_only hands on is judged the same way
+    assert artifacts.requests == []
+    assert "Signature" not in str(caught.value)
+
+
+@pytest.mark.anyio
+async def test_the_download_connects_to_the_address_checked_and_never_resolves_again() -> None:
+    """RELIABILITY R-05 (DNS rebinding): the first answer is public, a second would be 127.0.0.1; the host is
+    resolved once and the connection goes to the checked address, naming the host in Host and TLS (SNI)."""
+    artifacts = Recorder(httpx2.Response(200, content=b"PNG"))
+    dns = FakeDNS([S3_ADDRESS], ["127.0.0.1"])
+    async with _client(artifacts, dns=dns) as client:
+        assert await client.download_artifact(S3, max_bytes=10) == b"PNG"
+    assert dns.questions == [(S3_HOST, 443)]
+    request = artifacts.last
+    assert request.url.host == S3_ADDRESS
+    assert request.headers["host"] == S3_HOST
+    assert request.extensions["sni_hostname"] == S3_HOST
+
+
+@pytest.mark.anyio
+async def test_an_ipv6_answer_is_connected_to_in_brackets() -> None:
+    """R-05: a public IPv6 answer is pinned too (the URL carries it as a bracketed literal)."""
+    artifacts = Recorder(httpx2.Response(200, content=b"x"))
+    async with _client(artifacts, dns=FakeDNS(["2600:1f18::1"])) as client:
+        await client.download_artifact(S3, max_bytes=10)
+    assert artifacts.last.url.host == "2600:1f18::1"
+    assert artifacts.last.url.netloc == b"[2600:1f18::1]"
+
+
+@pytest.mark.anyio
+async def test_a_host_that_does_not_resolve_is_a_connection_error_with_nothing_fetched() -> None:
+    """An unknown name is APIConnectionError (nothing was sent), never INTERNAL."""
+
+    async def no_such_host(host: str, port: int) -> list[str]:
+        del host, port
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    artifacts = Recorder(httpx2.Response(200, content=b"x"))
+    async with CursorClient(
+        "https://api.cursor.com",
+        KEY,
+        transport=httpx2.MockTransport(Recorder(json_response(500, {}))),
+        artifact_transport=httpx2.MockTransport(artifacts),
+        artifact_resolver=no_such_host,
+    ) as client:
+        with pytest.raises(APIConnectionError, match="could not be resolved"):
+            await client.download_artifact(S3, max_bytes=10)
+    assert artifacts.requests == []
+
+
+@pytest.mark.anyio
+async def test_a_loopback_answer_passes_only_when_loopback_artifacts_are_allowed() -> None:
+    """R-03's one exception, the simulator: `localhost` resolving to 127.0.0.1 with allow_loopback_artifacts."""
+    artifacts = Recorder(httpx2.Response(200, content=b"sim"))
+    async with _client(artifacts, dns=FakeDNS(["127.0.0.1"]), allow_loopback_artifacts=True) as client:
+        assert await client.download_artifact("http://localhost:8123/sim/a.txt", max_bytes=10) == b"sim"
+    assert str(artifacts.last.url) == "http://127.0.0.1:8123/sim/a.txt"
+    assert artifacts.last.headers["host"] == "localhost:8123"

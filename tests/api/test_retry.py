@@ -19,7 +19,13 @@ from cursor_cloud_agents.api import (
     deadline_after,
 )
 from cursor_cloud_agents.api._limits import SlidingWindowGate, TokenBucket
-from cursor_cloud_agents.api._retry import RetryBudget, backoff_seconds, parse_retry_after
+from cursor_cloud_agents.api._retry import (
+    RETRY_BUDGET,
+    RETRY_REFILL_PER_READ,
+    RetryBudget,
+    backoff_seconds,
+    parse_retry_after,
+)
 from cursor_cloud_agents.api.client import DEFAULT_BURST
 from tests.api.helpers import FakeTime, Recorder, example, json_response, make_client
 
@@ -56,13 +62,14 @@ def test_backoff_is_capped_exponential_with_full_jitter() -> None:
 
 def test_retry_budget_allows_a_tenth_of_first_attempts() -> None:
     """RELIABILITY §1.9 / F-22: a retry quota, so a 429 storm is not amplified."""
-    budget = RetryBudget(ratio=0.1, capacity=3.0)
+    budget = RetryBudget()
     spent = 0
     for _ in range(1000):
         budget.record_attempt()
         if budget.try_spend():
             spent += 1
-    assert spent <= 3 + 100
+    assert RETRY_REFILL_PER_READ == 0.1
+    assert spent <= RETRY_BUDGET + 100
 
 
 def test_token_bucket_spaces_requests_at_the_rate() -> None:
@@ -146,6 +153,19 @@ async def test_three_transient_errors_in_a_row_are_absorbed() -> None:
         with deadline_after(30):
             await client.me()
     assert len(recorder.requests) == 4
+
+
+@pytest.mark.anyio
+async def test_three_reads_in_a_row_each_needing_every_retry_all_succeed() -> None:
+    """RELIABILITY F-22 (issue 13): the retry budget (RETRY_BUDGET) holds a short storm: three reads that
+    each meet three transient errors in a row all succeed (with a budget of 3, the fourth error failed)."""
+    transient = [_status(503), _status(429, {"retry-after": "1"}), _status(503)]
+    recorder = Recorder(*(transient + [json_response(200, ME)]) * 3)
+    async with make_client(recorder) as client:
+        for _ in range(3):
+            with deadline_after(55):
+                await client.me()
+    assert len(recorder.requests) == 12
 
 
 @pytest.mark.anyio
@@ -287,7 +307,7 @@ async def test_a_429_storm_stays_under_the_limiter_and_the_retry_budget() -> Non
             except RateLimitError:
                 failures += 1
     retries = len(stamps) - first_attempts
-    assert retries <= 0.1 * first_attempts + 3
+    assert retries <= RETRY_REFILL_PER_READ * first_attempts + RETRY_BUDGET
     duration = stamps[-1] - stamps[0]
     assert len(stamps) <= 5.0 * duration + 5  # the bucket's burst is 5
     # Any one-second window holds at most the rate plus the burst.

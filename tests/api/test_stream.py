@@ -339,6 +339,33 @@ async def test_walk_that_runs_out_of_time_says_so() -> None:
 
 
 @pytest.mark.anyio
+async def test_a_stream_of_only_heartbeat_comments_ends_at_its_time_bound_and_is_closed() -> None:
+    """RELIABILITY S-07: after the status, only `:` comments keep the connection busy (so no read timeout
+    fires); the walk still ends at its time bound, says `timeout` (replay not complete) and closes the stream."""
+    closed = anyio.Event()
+
+    async def comments() -> AsyncIterator[bytes]:
+        try:
+            yield _replay(0)[0]
+            for _ in range(500):
+                yield b": keep-alive\n\n"
+                await anyio.lowlevel.checkpoint()
+            await anyio.Event().wait()  # then silence, for as long as anyone listens
+        finally:
+            closed.set()
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        del request
+        return httpx2.Response(200, headers=SSE_HEADERS, content=comments())
+
+    with anyio.fail_after(10):
+        outcome, _ = await _walk(handler, max_seconds=0.3)
+        await closed.wait()
+    assert outcome.ended_by == "timeout" and not outcome.replay_complete
+    assert outcome.events == 1 and outcome.bytes > 500 * len(b": keep-alive\n\n")
+
+
+@pytest.mark.anyio
 async def test_walk_of_a_stream_closed_without_a_signal_says_closed() -> None:
     """The server closed before any end signal."""
     outcome, _ = await _walk(sse_response(_replay(5)))

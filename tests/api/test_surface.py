@@ -14,7 +14,7 @@ import pytest
 
 import cursor_cloud_agents.api as api
 from cursor_cloud_agents.api import ResponseTooLargeError
-from tests.api.helpers import example, json_response, make_client
+from tests.api.helpers import AGENT, KEY, example, json_response, make_client
 
 API_DIR = Path(api.__file__).parent
 
@@ -121,3 +121,27 @@ async def test_fifty_concurrent_calls_complete_on_one_client() -> None:
                     group.start_soon(one)
     assert len(done) == 50
     assert in_flight["max"] >= 8  # the client itself does not serialise calls
+
+
+@pytest.mark.anyio
+async def test_no_request_url_ever_carries_userinfo_or_the_key() -> None:
+    """RELIABILITY SL-03: the key is the Authorization header only; a base URL with credentials is refused
+    without naming them, and every URL built (ids, queries, cursors) has no userinfo and no trace of the key."""
+    for base in (f"https://{KEY}:@api.cursor.com", f"https://u:{KEY}@api.cursor.com"):
+        with pytest.raises(ValueError) as refused:
+            api.CursorClient(base, KEY)
+        assert KEY not in str(refused.value)
+    seen: list[httpx2.Request] = []
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        seen.append(request)
+        return json_response(200, {"items": []})
+
+    async with make_client(handler) as client:
+        await client.list_agents(cursor="c@x:y/z", pr_url="https://github.com/a/b/pull/1")
+        await client.list_runs(AGENT, cursor="user:pw@host")
+        await client.list_environments(cursor="k")
+    assert len(seen) == 3
+    for request in seen:
+        assert request.url.userinfo == b"" and KEY not in str(request.url)
+        assert request.headers["authorization"] == f"Bearer {KEY}"

@@ -22,11 +22,13 @@ from cursor_cloud_agents.api import (
     _core,
     deadline_after,
 )
+from cursor_cloud_agents.api._retry import RETRY_BUDGET, RETRY_REFILL_PER_READ
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunningSimulator, World
 
 from .conftest import Sleeps
 
 pytestmark = pytest.mark.anyio
+HTTP_DATE_IN_2_S = "Tue, 06 Oct 2026 12:00:02 GMT"
 CREATE = CreateAgentRequest(prompt=Prompt(text="Add a README"), repos=[RepoSpec(url="https://github.com/acme/web")])
 SOCKET_FAULTS = [Fault.cut_after_request(), Fault.reset(), Fault.cut_mid_body()]
 SOCKET_IDS = ["cut-after-request-read", "reset", "cut-mid-body"]
@@ -151,12 +153,30 @@ async def test_a_retry_after_http_date_is_honoured(
 
 
 async def test_a_429_storm_is_not_amplified_by_retries(client: CursorClient, faults: Faults) -> None:
-    """RELIABILITY.md F-22: every GET 429 → retries stay within the budget (3 plus 10% of first attempts)."""
+    """RELIABILITY.md F-22: every GET 429 → retries stay within the budget (RETRY_BUDGET plus 10% of first
+    attempts)."""
     faults.inject("GET", "/v1/me", Fault.rate_limited(1), times=None)
     for _ in range(10):
         with pytest.raises(RateLimitError):
             await client.me()
-    assert faults.count("GET", "/v1/me") - 10 <= 4
+    assert faults.count("GET", "/v1/me") - 10 <= RETRY_BUDGET + RETRY_REFILL_PER_READ * 10
+
+
+async def test_a_short_storm_of_transient_errors_is_absorbed_within_each_deadline(
+    client: CursorClient, faults: Faults, sleeps: Sleeps, clock: ManualClock
+) -> None:
+    """RELIABILITY.md F-22 (issue 13): three reads in a row each meet 503, 429 `Retry-After: 1` and 503
+    `Retry-After` as an HTTP date; every read succeeds inside its 55 s deadline, waiting what was said."""
+    clock.set(1791288000.0)  # 2026-10-06T12:00:00Z
+    for _ in range(3):
+        faults.inject("GET", "/v1/me", Fault.server_error(503))
+        faults.inject("GET", "/v1/me", Fault.rate_limited(1))
+        faults.inject("GET", "/v1/me", Fault.error(503, "unavailable", headers={"retry-after": HTTP_DATE_IN_2_S}))
+        with deadline_after(55):
+            assert (await client.me()).api_key_name
+    assert faults.count("GET", "/v1/me") == 12
+    assert sleeps.waits.count(1.0) == 3 and sleeps.waits.count(2.0) == 3
+    assert sum(sleeps.waits) < 55
 
 
 async def test_a_server_error_storm_gives_up_after_four_attempts(client: CursorClient, faults: Faults) -> None:
@@ -193,3 +213,24 @@ async def test_a_dripping_read_past_its_deadline_fails_at_the_deadline(client: C
     with deadline_after(0.3), pytest.raises(ReadFailedError):
         await client.me()
     assert faults.count("GET", "/v1/me") == 1
+
+
+NAIVE_RETRY_FAULTS = [
+    Fault.cut_after_request(),
+    Fault.reset(),
+    Fault.cut_mid_body(),
+    Fault.server_error(503),
+    Fault.rate_limited(1),
+]
+
+
+@pytest.mark.parametrize("fault", NAIVE_RETRY_FAULTS, ids=[*SOCKET_IDS, "503", "429-retry-after-1"])
+async def test_a_create_cut_five_times_in_a_row_reaches_the_server_once(
+    client: CursorClient, faults: Faults, fault: Fault
+) -> None:
+    """RELIABILITY.md F-15 (naive-retry regression guard): with five faults queued and the retry budget full,
+    the project's retry policy still sends the paid create once; the error says not to resend."""
+    faults.inject("POST", "/v1/agents", fault, times=5)  # a fresh client: its retry budget is full
+    with pytest.raises((MutationOutcomeUnknownError, RateLimitError)):
+        await client.create_agent(CREATE)
+    assert faults.count("POST", "/v1/agents") == 1

@@ -80,17 +80,25 @@ OpenHarness = Callable[..., AbstractAsyncContextManager[Harness]]
 
 @asynccontextmanager
 async def open_harness(
-    world: World | None = None, *, faults: Faults | None = None, api_key: str = SIMULATED_API_KEY, **settings: Any
+    world: World | None = None,
+    *,
+    faults: Faults | None = None,
+    api_key: str = SIMULATED_API_KEY,
+    client_options: dict[str, Any] | None = None,
+    **settings: Any,
 ) -> AsyncGenerator[Harness, None]:
     """A harness over `world` (a fresh one by default); `settings` override Settings fields.
 
-    Writes are on by default (tests of the gates turn them off); deletion is off. `api_key` must be
-    one the world accepts (`world.add_api_key`).
+    Writes are on by default (tests of the gates turn them off); deletion is off; the limit of agents
+    running at once is out of the way (tests of it set `max_active_agents`). `api_key` must be one the
+    world accepts (`world.add_api_key`). `client_options` go to the MCP client (an elicitation callback,
+    the protocol `mode`).
     """
     clock = world.clock if world is not None else ManualClock()
     assert isinstance(clock, ManualClock)
     world = world if world is not None else World(clock)
-    options: dict[str, Any] = {"api_key": Secret(api_key), "allow_writes": True} | settings
+    options: dict[str, Any] = {"api_key": Secret(api_key), "allow_writes": True, "max_active_agents": 10_000}
+    options |= settings
     config = Settings(**options)
 
     async def advance(seconds: float) -> None:
@@ -109,7 +117,8 @@ async def open_harness(
 
         redactor = Redactor(config.secrets())
         server = build_server(config, redactor, borrow, clock=clock.now, sleep=advance, hard_stop_grace=0.5)
-        async with api, Client(server, mode="legacy") as client:
+        client_settings: dict[str, Any] = {"mode": "legacy"} | (client_options or {})
+        async with api, Client(server, **client_settings) as client:
             yield Harness(clock, world, sim, api, client, redactor)
 
 

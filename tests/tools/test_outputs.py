@@ -345,3 +345,20 @@ async def test_a_conversation_offset_past_the_end_is_refused(harness_factory: Op
     async with harness_factory(world) as h:
         reply = await h.call("cursor_read_conversation", {"agent_id": agent_id, "offset": 3})
     assert reply.code == "VALIDATION" and "2 messages" in reply.data["message"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["artifacts/a\nb.txt", "artifacts/a\r\nX-Injected: 1", "C:\\artifacts\\a.txt", "artifacts\\..\\secrets", "../x"],
+    ids=["newline", "crlf", "drive-letter", "backslashes", "parent"],
+)
+async def test_an_artifact_path_with_newlines_drive_letters_or_backslashes_is_refused(
+    harness_factory: OpenHarness, path: str
+) -> None:
+    """RELIABILITY P-04: names and paths follow the file-name rules: newlines, drive letters, backslashes and
+    parent steps are refused before sending. (No tool saves an artifact to disk, so none can escape a folder.)"""
+    world, agent_id = world_with(RunScript())
+    async with harness_factory(world) as h:
+        reply = await read_artifact(h, agent_id, path)
+        assert h.requests() == []
+    assert reply.code == "VALIDATION"

@@ -410,3 +410,21 @@ async def test_the_result_slice_leaves_room_for_the_activity_summary(harness_fac
     assert not reply.is_error and reply.size <= 6000
     assert reply.data["activity"] and reply.data["result"]
     assert reply.data["result_next_offset"] == len(reply.data["result"])
+
+
+async def test_a_cancel_asked_again_after_a_cut_reads_the_run_and_reports_it_cancelled(
+    harness_factory: OpenHarness,
+) -> None:
+    """RELIABILITY F-25: the first cancel is cut after it reached the API (outcome unknown, not retried); asked
+    again, the API answers 409 run_not_cancellable, and the tool reads the run and reports its real state."""
+    world, agent_id, run_id = world_with(RunScript(running_seconds=600), created_ago=60)
+    faults = Faults()
+    faults.inject("POST", "/v1/agents/{id}/runs/{runId}/cancel", Fault.cut_after_request())
+    async with harness_factory(world, faults=faults) as h:
+        first = await h.call("cursor_cancel_run", {"agent_id": agent_id, "run_id": run_id})
+        again = await h.call("cursor_cancel_run", {"agent_id": agent_id, "run_id": run_id})
+        posts = h.requests("POST")
+    assert first.code == "MUTATION_OUTCOME_UNKNOWN"
+    assert not again.is_error, again.data
+    assert (again.data["outcome"], again.data["status"]) == ("cancelled", "CANCELLED")
+    assert len(posts) == 2

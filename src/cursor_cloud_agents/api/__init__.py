@@ -7,6 +7,7 @@ from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTask, Strea
 from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.api.deadline import Deadline, current_deadline, deadline_after, time_left
 from cursor_cloud_agents.api.errors import (
+    AccountSetupError,
     AgentArchivedError,
     AgentBusyError,
     AgentIdConflictError,
@@ -16,9 +17,11 @@ from cursor_cloud_agents.api.errors import (
     ArtifactURLRefusedError,
     AuthenticationError,
     BadRequestError,
+    ConcurrencyLimitError,
     ConfigurationMissingError,
     ConflictError,
     CursorError,
+    CursorExpiredError,
     DeadlineTooShortError,
     IncompatibleResponseError,
     InvalidLastEventIdError,
@@ -74,6 +77,7 @@ from cursor_cloud_agents.api.models.requests import (
     CustomSubagent,
     EnvSpec,
     ImageDimension,
+    ImageType,
     McpServerSpec,
     ModelParam,
     ModelSelection,
@@ -82,6 +86,7 @@ from cursor_cloud_agents.api.models.requests import (
     RepoSpec,
 )
 from cursor_cloud_agents.api.models.runs import (
+    ACTIVE_RUN_STATUSES,
     RUN_STATUSES,
     TERMINAL_RUN_STATUSES,
     GitBranch,
@@ -99,10 +104,12 @@ from cursor_cloud_agents.api.stream import (
 )
 
 __all__ = [
+    "ACTIVE_RUN_STATUSES",
     "AGENT_STATUSES",
     "RUN_STATUSES",
     "TERMINAL_RUN_STATUSES",
     "APIConnectionError",
+    "AccountSetupError",
     "ActivityFold",
     "BackgroundTask",
     "BlockConsumer",
@@ -120,6 +127,7 @@ __all__ = [
     "AssistantEvent",
     "AuthenticationError",
     "BadRequestError",
+    "ConcurrencyLimitError",
     "ConfigurationMissingError",
     "ConflictError",
     "Conversation",
@@ -130,6 +138,7 @@ __all__ = [
     "CreatedAgent",
     "CursorClient",
     "CursorError",
+    "CursorExpiredError",
     "CustomSubagent",
     "Deadline",
     "DeadlineTooShortError",
@@ -142,6 +151,7 @@ __all__ = [
     "GitBranch",
     "HeartbeatEvent",
     "ImageDimension",
+    "ImageType",
     "IncompatibleResponseError",
     "InteractionUpdateEvent",
     "InvalidLastEventIdError",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import ssl
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
@@ -25,9 +26,10 @@ from typing import Any
 import anyio
 import httpx2
 
-from cursor_cloud_agents.api._frames import FrameBatch, FrameDecoder, FrameTooLargeError
+from cursor_cloud_agents.api._frames import FrameBatch, FrameDecoder, FrameTooLargeError, parse_block
 from cursor_cloud_agents.api.errors import IncompatibleResponseError, ResponseTooLargeError, StreamError
 from cursor_cloud_agents.api.events import RawEvent
+from cursor_cloud_agents.api.record import Exchange, Observer, StreamExchange
 
 Transport = httpx2.AsyncBaseTransport
 """What `CursorClient(transport=...)` accepts: any httpx2 async transport (MockTransport in tests)."""
@@ -124,6 +126,15 @@ async def _read_capped(response: httpx2.Response, limit: int, request_id: str | 
     return bytes(buffer)
 
 
+def _naming(url: str, server_name: str | None) -> dict[str, Any]:
+    """Request options that send to the URL's address while naming `server_name` in Host and in TLS."""
+    if server_name is None:
+        return {}
+    port = httpx2.URL(url).port
+    host = server_name if port is None else f"{server_name}:{port}"
+    return {"headers": {"Host": host}, "extensions": {"sni_hostname": server_name}}
+
+
 @functools.cache
 def _verified_tls() -> ssl.SSLContext:
     """One verified TLS context for the process: building one reads the CA bundle (about 0.1 s)."""
@@ -144,11 +155,14 @@ class HttpSession:
         headers: Mapping[str, str],
         transport: Transport | None,
         max_connections: int = 8,
+        observer: Observer | None = None,
     ) -> None:
         self._base_url = base_url
         self._headers = dict(headers)
         self._transport = transport
         self._max_connections = max_connections
+        self._observer = observer
+        """Hears every answered exchange (recording, `verify`); None in normal use."""
         self._opened: httpx2.AsyncClient | None = None
 
     @property
@@ -183,8 +197,13 @@ class HttpSession:
         json: Any = None,
         timeout: float,
         max_bytes: int,
+        server_name: str | None = None,
     ) -> HttpAnswer:
         """Send one request and read its whole answer, all within `timeout` seconds.
+
+        `server_name`, when given, is the host the URL's address was resolved from: the connection goes
+        to the address in the URL (vetted by the caller, never resolved again) while the Host header and
+        TLS (SNI and the certificate check) name the server.
 
         Raises:
             SendFailure: no HTTP answer (connect failure, cut, reset, timeout).
@@ -192,7 +211,9 @@ class HttpSession:
         """
         try:
             with anyio.fail_after(timeout):
-                return await self._exchange(method, url, params=params, json=json, timeout=timeout, max_bytes=max_bytes)
+                return await self._exchange(
+                    method, url, params=params, json=json, timeout=timeout, max_bytes=max_bytes, server_name=server_name
+                )
         except httpx2.TransportError as exc:
             raise _failure(exc) from None
         except TimeoutError:
@@ -201,14 +222,30 @@ class HttpSession:
             ) from None
 
     async def _exchange(
-        self, method: str, url: str, *, params: Mapping[str, str] | None, json: Any, timeout: float, max_bytes: int
+        self,
+        method: str,
+        url: str,
+        *,
+        params: Mapping[str, str] | None,
+        json: Any,
+        timeout: float,
+        max_bytes: int,
+        server_name: str | None,
     ) -> HttpAnswer:
         async with self._client.stream(
-            method, url, params=dict(params) if params else None, json=json, timeout=_timeout(timeout)
+            method,
+            url,
+            params=dict(params) if params else None,
+            json=json,
+            timeout=_timeout(timeout),
+            **_naming(url, server_name),
         ) as response:
             headers = _headers_of(response)
             request_id = request_id_of(headers)
             body = await _read_capped(response, max_bytes, request_id)
+            if self._observer is not None:
+                query = dict(params or {})
+                self._observer.exchange(Exchange(method, url, query, json, response.status_code, headers, body))
             return HttpAnswer(status=response.status_code, headers=headers, body=body, request_id=request_id)
 
     @asynccontextmanager
@@ -237,17 +274,31 @@ class HttpSession:
             raise _failure(exc) from None
         except TimeoutError:
             raise SendFailure("the stream did not open before the deadline", maybe_sent=True, timed_out=True) from None
+        tap = None
+        if self._observer is not None:
+            tap = StreamExchange(url, dict(headers), response.status_code, _headers_of(response), time.monotonic())
         try:
-            yield OpenStream(response, max_event_size=max_event_size, max_error_bytes=max_error_bytes)
+            yield OpenStream(response, max_event_size=max_event_size, max_error_bytes=max_error_bytes, tap=tap)
         finally:
             await response.aclose()
+            if self._observer is not None and tap is not None:
+                self._observer.stream(tap)
 
 
 class OpenStream:
     """An opened event stream: its status and headers now, its events as they come."""
 
-    def __init__(self, response: httpx2.Response, *, max_event_size: int, max_error_bytes: int) -> None:
+    def __init__(
+        self,
+        response: httpx2.Response,
+        *,
+        max_event_size: int,
+        max_error_bytes: int,
+        tap: StreamExchange | None = None,
+    ) -> None:
         self._response = response
+        self._tap = tap
+        """Where frames are copied for the observer (recording), when there is one."""
         self._max_event_size = max_event_size
         self._max_error_bytes = max_error_bytes
         self.status = response.status_code
@@ -263,9 +314,12 @@ class OpenStream:
     async def error_body(self) -> bytes:
         """The body of a non-200 answer, bounded."""
         try:
-            return await _read_capped(self._response, self._max_error_bytes, self.request_id)
+            body = await _read_capped(self._response, self._max_error_bytes, self.request_id)
         except httpx2.TransportError as exc:
             raise _failure(exc) from None
+        if self._tap is not None:
+            self._tap.body = body
+        return body
 
     def _check_sse(self) -> None:
         content_type = self.headers.get("content-type", "").partition(";")[0].strip().lower()
@@ -293,6 +347,7 @@ class OpenStream:
                 batch = decoder.feed_blocks(chunk)
                 if batch is not None:
                     self.last_event_id = batch.last_id(end=len(batch.blocks)) or self.last_event_id
+                    self._copy_blocks(batch)
                     yield batch
 
     async def events(self) -> AsyncIterator[RawEvent]:
@@ -309,7 +364,18 @@ class OpenStream:
                 # httpx2 carries the last id seen onto frames without one (the SSE "last event id" buffer).
                 event_id = sse.id or None
                 self.last_event_id = event_id
+                if self._tap is not None:
+                    self._tap.add(sse.event, sse.data, event_id, time.monotonic())
                 yield RawEvent(sse.event, sse.data, event_id)
+
+    def _copy_blocks(self, batch: FrameBatch) -> None:
+        if self._tap is None:
+            return
+        now = time.monotonic()
+        for block in batch.blocks:
+            event = parse_block(block)
+            if event is not None:
+                self._tap.add(event.event, event.data, event.id, now)
 
     @contextmanager
     def _stream_errors(self, too_large: type[Exception]) -> Generator[None, None, None]:

@@ -14,6 +14,15 @@ MAX_ATTEMPTS = 4
 """Attempts of one read, the first included (RELIABILITY F-20)."""
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 8.0
+RETRY_BUDGET = 10.0
+"""Retries a client holds in hand, and the most it ever holds (RELIABILITY F-22, issue 13).
+
+Sized so that a few transient errors in a row are absorbed: three reads that each need all three of
+their retries still succeed. With 3, the third 503 of a short storm failed at once. A long storm is
+still not amplified: once these are spent, retries come back only at `RETRY_REFILL_PER_READ`.
+"""
+RETRY_REFILL_PER_READ = 0.1
+"""The fraction of a retry each first attempt earns back: retries stay within 10% of reads (F-22)."""
 
 
 def is_retryable_status(status: int) -> bool:
@@ -66,7 +75,7 @@ class RetryBudget:
     `capacity`), so the client never multiplies the load it is being told to shed.
     """
 
-    def __init__(self, *, ratio: float = 0.1, capacity: float = 3.0) -> None:
+    def __init__(self, *, ratio: float = RETRY_REFILL_PER_READ, capacity: float = RETRY_BUDGET) -> None:
         self._ratio = ratio
         self._capacity = capacity
         self._tokens = capacity

@@ -23,11 +23,12 @@ def check_base_url(base_url: str) -> str:
     raise ValueError("base_url must be https (http only for a loopback simulator)")
 
 
-def fixed_headers(api_key: str | None) -> dict[str, str]:
-    """The headers of every API request: the Bearer key (when configured), JSON, identity encoding.
+def fixed_headers(api_key: str | None, *, team_id: str | None = None) -> dict[str, str]:
+    """The headers of every API request: the Bearer key (when configured), JSON, identity encoding, and
+    `x-cursor-team-id` when a team is named (the SDK's header; CONTRACT.md §1 Headers).
 
     Raises:
-        ValueError: the key is empty or could split a header (the message never contains it).
+        ValueError: the key or team id is empty or could split a header (the message never contains the key).
     """
     headers = {
         "Accept": "application/json",
@@ -39,6 +40,10 @@ def fixed_headers(api_key: str | None) -> dict[str, str]:
         if not api_key or any(ch in api_key for ch in "\r\n\0 "):
             raise ValueError("the API key is empty or contains whitespace or control characters")
         headers["Authorization"] = f"Bearer {api_key}"
+    if team_id is not None:
+        if not team_id or any(ch in team_id for ch in "\r\n\0 "):
+            raise ValueError("the team id is empty or contains whitespace or control characters")
+        headers["x-cursor-team-id"] = team_id
     return headers
 
 

@@ -16,7 +16,7 @@ from typing import Self
 import anyio
 
 from cursor_cloud_agents.api import ids
-from cursor_cloud_agents.api._artifacts import ArtifactFetcher
+from cursor_cloud_agents.api._artifacts import RESOLVE_CAP_SECONDS, ArtifactFetcher, Resolver, system_resolver
 from cursor_cloud_agents.api._core import RequestEngine
 from cursor_cloud_agents.api._http import HttpSession, Transport
 from cursor_cloud_agents.api._repositories import RepositoriesCache
@@ -32,6 +32,7 @@ from cursor_cloud_agents.api.models.misc import IdResponse
 from cursor_cloud_agents.api.models.requests import CreateAgentRequest, CreateRunRequest
 from cursor_cloud_agents.api.models.runs import CreatedRun, Run
 from cursor_cloud_agents.api.models.usage import Usage
+from cursor_cloud_agents.api.record import Observer
 from cursor_cloud_agents.api.stream import (
     BlockConsumer,
     ReplayConsumer,
@@ -64,7 +65,10 @@ class CursorClient:
         transport: An httpx2 async transport (MockTransport, the simulator); None for the network.
         artifact_transport: The transport for presigned artifact URLs.
         artifact_host_suffixes: Hosts a presigned URL may point to.
-        allow_loopback_artifacts: Accept `http://127.0.0.1`/`localhost` artifact URLs (tests, simulator).
+        allow_loopback_artifacts: Accept `http://127.0.0.1`/`localhost` artifact URLs, and loopback addresses
+            among an artifact host's resolved addresses (tests, simulator).
+        artifact_resolver: Resolves an artifact host to its addresses (the system resolver by default;
+            injected in tests). Each address is checked, and the download connects to the first.
         requests_per_second: The sustained client-side rate (token bucket refill), 10 by default.
         burst: How many requests may go at once before the rate applies. The default lets one
             supervision pass over a 500-agent fleet run at full speed; a runaway loop is still held
@@ -74,6 +78,8 @@ class CursorClient:
         sleep: How to wait (injected in tests so nothing really sleeps).
         max_connections: The connection pool size, which bounds the requests in flight at once (one per
             connection): 8 by default, whatever the number of tool calls waiting (RELIABILITY F-28).
+        team_id: Sent as `x-cursor-team-id` on every request (the official SDK's header for its `teamId`).
+        observer: Hears every exchange (recording, `verify`); see `cursor_cloud_agents.api.record`.
     """
 
     def __init__(
@@ -85,21 +91,25 @@ class CursorClient:
         artifact_transport: Transport | None = None,
         artifact_host_suffixes: Sequence[str] = (".amazonaws.com",),
         allow_loopback_artifacts: bool = False,
+        artifact_resolver: Resolver = system_resolver,
         requests_per_second: float = 10.0,
         burst: float = DEFAULT_BURST,
         clock: Callable[[], float] | None = None,
         wall_clock: Callable[[], float] | None = None,
         sleep: Callable[[float], Awaitable[None]] | None = None,
         max_connections: int = 8,
+        team_id: str | None = None,
+        observer: Observer | None = None,
     ) -> None:
         self._api_key = api_key
         self._clock = clock or time.monotonic
         self._wall_clock = wall_clock or time.time
         session = HttpSession(
             base_url=check_base_url(base_url),
-            headers=fixed_headers(api_key),
+            headers=fixed_headers(api_key, team_id=team_id),
             transport=transport,
             max_connections=max(1, max_connections),
+            observer=observer,
         )
         self._engine = RequestEngine(
             session,
@@ -114,6 +124,7 @@ class CursorClient:
             transport=artifact_transport,
             host_suffixes=tuple(artifact_host_suffixes),
             allow_loopback=allow_loopback_artifacts,
+            resolver=artifact_resolver,
         )
         self._repositories = RepositoriesCache(clock=self._clock, ttl=REPOSITORIES_CACHE_SECONDS)
 
@@ -329,14 +340,16 @@ class CursorClient:
             f"/v1/agents/{agent}/artifacts/download", ArtifactDownload, params={"path": path}
         )
 
-    def check_artifact_url(self, url: str) -> str:
-        """`url` when the artifact policy (https, an allowed host, no credentials or control characters)
-        accepts it: a URL handed on must be one this client would fetch.
+    async def check_artifact_url(self, url: str) -> str:
+        """`url` when the artifact policy (https, an allowed host, no credentials or control characters, and
+        every address its host resolves to public) accepts it: a URL handed on must be one this client would fetch.
 
         Raises:
             ArtifactURLRefusedError: the URL is refused.
+            APIConnectionError: its host could not be resolved.
         """
-        return self._artifacts.check(url)
+        vetted = await self._artifacts.vet(url, timeout=self._engine.total_seconds(RESOLVE_CAP_SECONDS))
+        return vetted.url
 
     async def download_artifact(self, url: str, *, max_bytes: int = ARTIFACT_TEXT_CAP_BYTES) -> bytes:
         """Fetch a presigned artifact URL without the Cursor key, after checking it against the policy.

@@ -8,6 +8,8 @@ CursorError                              base of everything this package raises
 │   └── APITimeoutError                  ... because connecting timed out
 ├── APIStatusError                       the server answered with an error status
 │   ├── BadRequestError          400     (InvalidLastEventIdError: 400 invalid_last_event_id)
+│   ├── CursorExpiredError       any     cursor_expired: a list cursor is too old; list again from the start
+│   ├── AccountSetupError        any     key_not_supported, team_*: the key or team setting cannot do this
 │   ├── AuthenticationError      401
 │   ├── PermissionDeniedError    403
 │   ├── NotFoundError            404
@@ -90,6 +92,18 @@ class InvalidLastEventIdError(BadRequestError):
     """400 invalid_last_event_id: the resume id does not belong to this run."""
 
 
+class CursorExpiredError(APIStatusError):
+    """cursor_expired: a paging cursor is no longer valid; the listing restarts from its first page."""
+
+
+class AccountSetupError(APIStatusError):
+    """key_not_supported or team_* (team_admin_required...): the key or the team setting cannot do this.
+
+    Not a mistake in the request: the user changes the key (`CURSOR_API_KEY`), the team
+    (`CURSOR_TEAM_ID`) or their role, so `code` names the cause.
+    """
+
+
 class AuthenticationError(APIStatusError):
     """401: the API key is missing, wrong or revoked."""
 
@@ -145,6 +159,11 @@ class RateLimitError(APIStatusError):
 
 class UsageLimitExceededError(RateLimitError):
     """429 usage_limit_exceeded, or the observed 429 "used all included usage": waiting will not help."""
+
+
+class ConcurrencyLimitError(RateLimitError):
+    """The plan's limit of agents at once (undocumented: recognised by a code or message naming concurrency;
+    the simulator answers it as 429 `concurrent_agents_limit`)."""
 
 
 class ServerError(APIStatusError):
@@ -230,12 +249,17 @@ _CODE_CLASSES: dict[str, type[APIStatusError]] = {
     "run_not_cancellable": RunNotCancellableError,
     "usage_limit_exceeded": UsageLimitExceededError,
     "stream_unavailable": StreamUnavailableError,
+    "cursor_expired": CursorExpiredError,
+    "key_not_supported": AccountSetupError,
 }
+_TEAM_CODE_PREFIX = "team_"
+"""Codes such as `team_admin_required`, `team_not_found`: a family named by its prefix, all AccountSetupError."""
 # Statuses that gateways and proxies produce with HTML or text bodies: the status alone carries the meaning
 # (a keyless GET /v1/me was observed answering 401 with plain text). Any other status with a non-JSON body
 # means we are not talking to the API we know (a wrong base URL serving a web page, a captive portal).
 _STATUS_MEANINGFUL_WITHOUT_JSON = frozenset({401, 429})
 _INCLUDED_USAGE_EXHAUSTED = re.compile(r"used all included", re.IGNORECASE)
+_CONCURRENCY = re.compile(r"concurren", re.IGNORECASE)
 _MAX_MESSAGE_CHARS = 500
 
 
@@ -289,8 +313,12 @@ def _clip(text: str) -> str:
 def _status_class(status_code: int, code: str | None, message: str | None) -> type[APIStatusError]:
     if code is not None and code in _CODE_CLASSES:
         return _CODE_CLASSES[code]
+    if code is not None and code.startswith(_TEAM_CODE_PREFIX):
+        return AccountSetupError
     if status_code == 429 and message is not None and _INCLUDED_USAGE_EXHAUSTED.search(message):
         return UsageLimitExceededError
+    if status_code in (403, 429) and any(_CONCURRENCY.search(text or "") for text in (code, message)):
+        return ConcurrencyLimitError
     if status_code >= 500:
         return ServerError
     return _STATUS_CLASSES.get(status_code, APIStatusError)

@@ -32,6 +32,7 @@ from cursor_cloud_agents import __version__
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import tasks
+from cursor_cloud_agents.server.asking import Seal, peer_for
 from cursor_cloud_agents.server.deadline import WAIT_POLL_SECONDS, Clock
 from cursor_cloud_agents.server.instructions import instructions
 from cursor_cloud_agents.server.state import ServerState
@@ -78,8 +79,13 @@ def serve_toolkit(
     """A low-level SDK server that lists the toolkit's tools, runs every call through it and serves tasks
     (`cached=False`: every schema built from the code, not read from the schema cache)."""
     store = TaskStore(
-        kit.run, kit.state.clock, max_seconds=kit.state.settings.task_max_seconds, poll_seconds=WAIT_POLL_SECONDS
+        kit.run_unattended,
+        kit.state.clock,
+        max_seconds=kit.state.settings.task_max_seconds,
+        poll_seconds=WAIT_POLL_SECONDS,
     )
+
+    seal = Seal()
 
     async def list_tools(_ctx: ServerRequestContext[None], _params: PaginatedRequestParams | None) -> ListToolsResult:
         return ListToolsResult(tools=kit.listed(cached=cached))
@@ -92,7 +98,8 @@ def serve_toolkit(
         async def report(progress: float, message: str) -> None:
             await ctx.session.report_progress(progress, None, message)
 
-        result = await kit.run(params.name, arguments, report)
+        peer = peer_for(ctx.session, ctx.request_id, params.input_responses, params.request_state, seal)
+        result = await kit.run(params.name, arguments, report, peer)
         return result.model_dump(by_alias=True, exclude_none=True, mode="json")
 
     @asynccontextmanager

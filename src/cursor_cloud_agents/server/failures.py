@@ -24,6 +24,10 @@ CONFIGURATION_MISSING = "CONFIGURATION_MISSING"
 MUTATION_OUTCOME_UNKNOWN = "MUTATION_OUTCOME_UNKNOWN"
 CREATION_IN_FLIGHT = "CREATION_IN_FLIGHT"
 LIMIT_REACHED = "LIMIT_REACHED"
+CURSOR_EXPIRED = "CURSOR_EXPIRED"
+CONFIGURATION = "CONFIGURATION"
+CAPACITY = "CAPACITY"
+DECLINED = "DECLINED"
 INTERNAL = "INTERNAL"
 
 
@@ -56,6 +60,11 @@ def _upstream(exc: api.CursorError) -> dict[str, Any]:
 def _status_failure(exc: api.APIStatusError) -> ToolFailure:
     context = _upstream(exc)
     detail = exc.message
+    if isinstance(exc, api.ConcurrencyLimitError):
+        return ToolFailure(
+            CAPACITY, f"Cursor refused a new agent: too many agents at once ({detail}). Nothing was created. "
+            "Archive idle agents (cursor_archive_agent) or wait for a running one to end (cursor_wait).", **context,
+        )  # fmt: skip
     if isinstance(exc, api.RateLimitError):
         wait = "" if exc.retry_after is None else f" Retry after {exc.retry_after:.0f} s."
         return ToolFailure(
@@ -73,6 +82,17 @@ def _status_failure(exc: api.APIStatusError) -> ToolFailure:
             api.StreamExpiredError,
             "STREAM_EXPIRED",
             "The run's stream is past its retention; read the run with cursor_get_run instead.",
+        ),
+        (
+            api.CursorExpiredError,
+            CURSOR_EXPIRED,
+            "The list cursor expired; call again without cursor to restart from the first page.",
+        ),
+        (
+            api.AccountSetupError,
+            CONFIGURATION,
+            "The API key or team setting cannot do this (the code above names the cause): use a user API key "
+            "(CURSOR_API_KEY), check CURSOR_TEAM_ID, or ask a team admin, then restart the client.",
         ),
         (
             api.AuthenticationError,

@@ -5,7 +5,9 @@ through this server per rolling 24 hours, across every server process of the mac
 windows share one limit. Each creation takes its place in the ledger (a file in the state directory,
 under an exclusive lock, flushed) before its POST leaves, so a crash between the two counts it: money is
 never under-counted. A creation asked again with the same agent id (the journal's re-send) does not
-count twice. Without a usable state directory the ledger counts in memory, for this process only.
+count twice. Each entry keeps the agent's id once known, so that the spend limit can add up what the
+agents created in the window cost. Without a usable state directory the ledger counts in memory, for
+this process only.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import fcntl
 import json
 import logging
 import os
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 logger = logging.getLogger("cursor_cloud_agents.ledger")
@@ -32,58 +36,90 @@ class LimitReached(Exception):
         self.frees_at = frees_at
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One creation: when it took its place, and the agent's id once known."""
+
+    at: float
+    agent_id: str | None = None
+
+    def line(self) -> str:
+        return json.dumps({"at": self.at} | ({} if self.agent_id is None else {"agent_id": self.agent_id})) + "\n"
+
+
+Change = Callable[[list["Entry"]], list["Entry"]]
+
+
 class CreationLedger:
     """The creations of the last 24 hours; `take` adds one unless the limit is reached."""
 
     def __init__(self, directory: Path | None, limit: int) -> None:
         self.limit = limit
         self._path = None if directory is None else directory / FILE_NAME
-        self._memory: list[float] = []
+        self._memory: list[Entry] = []
         self._warned = False
 
     def use(self, now: float) -> tuple[int, float | None]:
         """How many creations are in the window, and when the oldest leaves it."""
-        times = self._recent(self._read(), now)
+        times = [entry.at for entry in self._recent(self._read(), now)]
         return len(times), (min(times) + WINDOW_SECONDS if times else None)
 
-    def take(self, now: float) -> None:
+    def agents(self, now: float) -> list[str]:
+        """The ids of the agents created in the window (those known: a creation with variables learns its id
+        only from the answer)."""
+        return [entry.agent_id for entry in self._recent(self._read(), now) if entry.agent_id is not None]
+
+    def take(self, now: float, agent_id: str | None = None) -> None:
         """Count one more creation, written before it is sent.
 
         Raises:
             LimitReached: the window already holds `limit` creations; nothing was written.
         """
+        self._change(lambda entries: self._admit(self._recent(entries, now), Entry(now, agent_id)))
+
+    def identify(self, at: float, agent_id: str) -> None:
+        """Name the agent of the creation counted at `at` (one that was sent without an id)."""
+        self._change(lambda entries: [
+            replace(entry, agent_id=agent_id) if entry.at == at and entry.agent_id is None else entry
+            for entry in entries
+        ])  # fmt: skip
+
+    def _change(self, change: Change) -> None:
         if self._path is not None:
             try:
-                self._take_on_disk(self._path, now)
+                self._change_on_disk(self._path, change)
                 return
             except OSError as exc:
                 self._memory_only(exc)
-        self._memory = self._admit(self._recent(self._memory, now), now)
+        self._memory = change(self._memory)
 
-    def _take_on_disk(self, path: Path, now: float) -> None:
+    @staticmethod
+    def _change_on_disk(path: Path, change: Change) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         with os.fdopen(descriptor, "r+", encoding="utf-8", errors="replace") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes; a crashed holder releases it too
-            kept = self._admit(self._recent(_times(handle.read()), now), now)
+            kept = change(_entries(handle.read()))
             handle.seek(0)
             handle.truncate()
-            handle.write("".join(json.dumps({"at": moment}) + "\n" for moment in kept))
+            handle.write("".join(entry.line() for entry in kept))
             handle.flush()
             os.fsync(handle.fileno())
 
-    def _admit(self, times: list[float], now: float) -> list[float]:
-        if len(times) >= self.limit:
-            raise LimitReached(len(times), self.limit, min(times) + WINDOW_SECONDS if times else None)
-        return [*times, now]
+    def _admit(self, entries: list[Entry], entry: Entry) -> list[Entry]:
+        if len(entries) >= self.limit:
+            raise LimitReached(
+                len(entries), self.limit, min(e.at for e in entries) + WINDOW_SECONDS if entries else None
+            )
+        return [*entries, entry]
 
-    def _read(self) -> list[float]:
+    def _read(self) -> list[Entry]:
         if self._path is None:
             return self._memory
         try:
             with self._path.open(encoding="utf-8", errors="replace") as handle:
                 fcntl.flock(handle, fcntl.LOCK_SH)
-                return _times(handle.read())
+                return _entries(handle.read())
         except FileNotFoundError:
             return []
         except OSError as exc:
@@ -91,8 +127,8 @@ class CreationLedger:
             return self._memory
 
     @staticmethod
-    def _recent(times: list[float], now: float) -> list[float]:
-        return [moment for moment in times if now - moment < WINDOW_SECONDS]
+    def _recent(entries: list[Entry], now: float) -> list[Entry]:
+        return [entry for entry in entries if now - entry.at < WINDOW_SECONDS]
 
     def _memory_only(self, exc: OSError) -> None:
         if not self._warned:
@@ -102,14 +138,15 @@ class CreationLedger:
             )
 
 
-def _times(text: str) -> list[float]:
-    """The creation times a ledger holds; a torn or foreign line is skipped."""
-    times: list[float] = []
+def _entries(text: str) -> list[Entry]:
+    """The creations a ledger holds; a torn or foreign line is skipped."""
+    entries: list[Entry] = []
     for line in text.splitlines():
         try:
-            moment = json.loads(line).get("at")
+            fields = json.loads(line)
+            moment, agent_id = fields.get("at"), fields.get("agent_id")
         except (ValueError, AttributeError):
             continue
         if isinstance(moment, int | float) and not isinstance(moment, bool):
-            times.append(float(moment))
-    return times
+            entries.append(Entry(float(moment), agent_id if isinstance(agent_id, str) else None))
+    return entries

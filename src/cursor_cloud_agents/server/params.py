@@ -54,3 +54,5 @@ EventId = Annotated[str, AfterValidator(event_id)]
 ModelId = Annotated[str | None, Field(description="Model id or alias naming one model; default: account's.")]
 Reasoning = Annotated[str | None, Field(description="Value of the model's reasoning_param.")]
 ModelParams = Annotated[dict[str, str] | None, Field(description='Other params, e.g. {"fast":"false"}.')]
+# The rules (count, roots, types, size) are in the VALIDATION messages (domain/images.py), not in catalogue bytes.
+Images = Annotated[list[str] | None, Field(description="Up to 5: file paths, data: or https URLs.")]

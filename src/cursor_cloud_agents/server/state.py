@@ -7,23 +7,21 @@ here; everything else is made once.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING
 
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.answers import Answers
+from cursor_cloud_agents.server.cache import Cache
 from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server.domain.limits import Limits
 from cursor_cloud_agents.server.journal import CreationJournal
 from cursor_cloud_agents.server.ledger import CreationLedger
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.api import CursorClient, Model
     from cursor_cloud_agents.server.domain.activity import KnownActivity
-
-K = TypeVar("K")
-T = TypeVar("T")
 
 MODELS_SECONDS = 600.0
 """The model list is read again after ten minutes (it changes with Cursor's releases, not per call)."""
@@ -33,33 +31,6 @@ ARTIFACT_TEXT_ENTRIES = 4
 ARTIFACT_TEXT_SECONDS = 300.0
 """The last few artifact texts read are kept five minutes (a presigned link lasts 15), so a text read
 page by page is downloaded once, and its pages are cut from one copy."""
-
-
-class Cache(Generic[K, T]):
-    """A small store of the newest entries, each kept at most `seconds` (None: until pushed out)."""
-
-    def __init__(self, clock: Clock, entries: int, seconds: float | None = None) -> None:
-        self._clock = clock
-        self._entries = entries
-        self._seconds = seconds
-        self._kept: OrderedDict[K, tuple[float, T]] = OrderedDict()
-
-    def get(self, key: K) -> T | None:
-        """The value kept under `key`, unless it is missing or too old."""
-        kept = self._kept.get(key)
-        if kept is None:
-            return None
-        if self._seconds is not None and not 0 <= self._clock.now() - kept[0] < self._seconds:
-            del self._kept[key]
-            return None
-        return kept[1]
-
-    def put(self, key: K, value: T) -> None:
-        """Keep `value`, dropping the oldest entries beyond the size."""
-        self._kept[key] = (self._clock.now(), value)
-        self._kept.move_to_end(key)
-        while len(self._kept) > self._entries:
-            self._kept.popitem(last=False)
 
 
 @dataclass
@@ -73,6 +44,7 @@ class ServerState:
     answers: Answers = field(init=False)
     journal: CreationJournal = field(init=False)
     ledger: CreationLedger = field(init=False)
+    limits: Limits = field(init=False)
     models: Cache[str, list[Model]] = field(init=False)
     activity: Cache[tuple[str, str], KnownActivity] = field(init=False)
     artifact_texts: Cache[tuple[str, str], str] = field(init=False)
@@ -83,6 +55,7 @@ class ServerState:
         state_dir = None if self.settings.simulated else self.settings.state_dir
         self.journal = CreationJournal(state_dir)
         self.ledger = CreationLedger(state_dir, self.settings.max_new_agents)
+        self.limits = Limits(self.settings, self.ledger, self.clock)
         self.models = Cache(self.clock, 1, MODELS_SECONDS)
         self.activity = Cache(self.clock, ACTIVITY_ENTRIES)
         self.artifact_texts = Cache(self.clock, ARTIFACT_TEXT_ENTRIES, ARTIFACT_TEXT_SECONDS)

@@ -10,7 +10,8 @@ tools share lives here, once (ARCHITECTURE.md, "The tool contract"):
 3. a hard deadline per call, one `Deadline` value shared with the API client;
 4. errors as stable `{code, message, ...}` objects; a bug becomes a generic INTERNAL error;
 5. compact JSON, identical in the text content and in `structuredContent` (the answer builder);
-6. a byte cap on every result (`RESULT_TOO_LARGE`, never a silent cut);
+6. a byte cap on every result (`RESULT_TOO_LARGE`, never a silent cut); an image a tool attaches
+   (`current_call().attach_image(...)`) follows the text and is bounded by its own limit instead;
 7. agent-produced text cleaned of hidden characters;
 8. secrets masked in results, errors and logs;
 9. the four annotation hints set explicitly;
@@ -23,6 +24,7 @@ It stands on the SDK's public types only: the server (`app.py`) lists `listed()`
 
 from __future__ import annotations
 
+import base64
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -32,13 +34,14 @@ from enum import Enum
 from typing import Any, cast
 
 import anyio
-from mcp_types import CallToolResult, TextContent, Tool, ToolAnnotations
+from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextContent, Tool, ToolAnnotations
 
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
 from cursor_cloud_agents.server import failures, schemacache
 from cursor_cloud_agents.server.answers import size as answer_size
 from cursor_cloud_agents.server.arguments import Judged, StrictArguments
+from cursor_cloud_agents.server.asking import Consent, InputNeeded, NoPeer, Peer, Question
 from cursor_cloud_agents.server.deadline import CallTime
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.state import ServerState
@@ -53,6 +56,8 @@ HARD_STOP_GRACE = 1.5
 """Past the deadline the API client sees, the hard stop waits this much longer, so that the client's
 own timeout (which knows whether a mutation was sent) fires first."""
 MAX_MESSAGE_CHARS = 2_000
+ASK_RESERVE = 2.0
+"""Kept back from a question's wait, to answer `DECLINED` before the call's own deadline."""
 
 
 class Access(Enum):
@@ -115,17 +120,37 @@ class Call:
     tool: str
     report: Report
     time: CallTime
+    peer: Peer = field(default_factory=NoPeer)
     ids: dict[str, str] = field(default_factory=dict[str, str])
     steps: int = 0
+    attachments: list[ImageContent] = field(default_factory=list[ImageContent])
 
     def note(self, **ids: str | None) -> None:
         """Record ids known so far: they go into the log line and into any failure of this call."""
         self.ids.update({key: value for key, value in ids.items() if value})
 
+    def attach_image(self, data: bytes, mime_type: str) -> None:
+        """Send an image after the JSON text of a successful answer; it is not counted in the result cap."""
+        self.attachments.append(ImageContent(data=base64.b64encode(data).decode("ascii"), mime_type=mime_type))
+
     async def progress(self, message: str) -> None:
         """Report one more step of a wait as MCP progress (a no-op when the client asked for none)."""
         self.steps += 1
         await self.report(self.steps, message)
+
+    async def confirm(self, question: Question, unsent: str) -> None:
+        """Go on only if the person says yes; else `DECLINED`, saying `unsent` (what was not done).
+
+        The question waits at most what the call's deadline leaves (less a reserve to answer)."""
+        answer = await self.peer.ask(question, self.time.deadline.remaining(ASK_RESERVE))
+        if answer.consent is Consent.ACCEPTED:
+            return
+        why = {Consent.DECLINED: "The user declined", Consent.CANCELLED: "The user dismissed the question"}
+        said = why.get(answer.consent, f"The user did not answer ({answer.reason})")
+        raise ToolFailure(
+            failures.DECLINED, f"{said}: {unsent}. Do not ask again unless the user tells you to.",
+            consent=answer.consent.value,
+        )  # fmt: skip
 
 
 _current: ContextVar[Call | None] = ContextVar("cursor_cloud_agents_call", default=None)
@@ -178,8 +203,14 @@ class Toolkit:
         schemas = schemacache.load() if cached else {}
         return [spec.listed(schemas.get(name)) for name, spec in self.specs.items()]
 
-    async def run(self, name: str, raw: Mapping[str, Any] | None, report: Report) -> CallToolResult:
-        """Run one `tools/call`: the guard, the tool, the answer (never raises but for cancellation)."""
+    async def run(
+        self, name: str, raw: Mapping[str, Any] | None, report: Report, peer: Peer | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        """Run one `tools/call`: the guard, the tool, the answer (never raises but for cancellation).
+
+        `peer` is the client, when it can ask its user; a question a 2026-07-28 client must answer
+        first ends the call with `input_required` (the client calls again with the answer)."""
+        peer = peer or NoPeer()
         spec = self.specs.get(name)
         if spec is None:
             return self._error_result(ToolFailure(failures.VALIDATION, f"Unknown tool {name[:100]!r}."))
@@ -188,21 +219,25 @@ class Toolkit:
         failure: ToolFailure | None = None
         try:
             try:
-                judged = self._admit(spec, dict(raw or {}))
+                judged = self._admit(spec, dict(raw or {}), peer)
             except ToolFailure as refused:
                 failure = refused
                 return self._error_result(refused)
             budget = self._budget(spec, judged.values)
-            outcome: _Success | ToolFailure | None = None
+            outcome: _Success | ToolFailure | InputRequiredResult | None = None
             with anyio.move_on_after(budget + self.hard_stop_grace), deadline_after(budget) as deadline:
-                call = Call(spec.name, self._masked(report), CallTime(deadline, self.state.clock))
+                call = Call(spec.name, self._masked(report), CallTime(deadline, self.state.clock), peer)
                 outcome = await self._invoke(spec, judged, call)
             if outcome is None:  # the hard stop cut the call
                 outcome = self._hard_stop(spec, budget).with_ids(call.ids if call is not None else {})
+            if isinstance(outcome, InputRequiredResult):
+                return outcome
             if isinstance(outcome, ToolFailure):
                 failure = outcome
                 return self._error_result(failure)
             result, failure = self._result(outcome, spec)
+            if failure is None and call is not None:
+                result.content.extend(call.attachments)  # after the JSON text, which clients read first
             return result
         except anyio.get_cancelled_exc_class():
             failure = ToolFailure("cancelled", "")
@@ -210,28 +245,38 @@ class Toolkit:
         finally:
             self._log(spec.name, call, failure, time.perf_counter() - started)
 
+    async def run_unattended(self, name: str, raw: Mapping[str, Any] | None, report: Report) -> CallToolResult:
+        """Run a call no one can be asked about (a task running on its own): a question declines it."""
+        result = await self.run(name, raw, report)
+        if isinstance(result, InputRequiredResult):  # NoPeer never asks; kept total for the type
+            return self._error_result(ToolFailure(failures.DECLINED, "No one can be asked during a task."))
+        return result
+
     def _masked(self, report: Report) -> Report:
         async def masked(progress: float, message: str) -> None:
             await report(progress, self.state.redactor.mask(message))
 
         return masked
 
-    def _admit(self, spec: ToolSpec, raw: dict[str, Any]) -> Judged:
+    def _admit(self, spec: ToolSpec, raw: dict[str, Any], peer: Peer) -> Judged:
         """The judged arguments of a call that may run: VALIDATION, the gates and a missing key refuse it."""
         judged = spec.arguments.judge(raw)
-        self._gate(spec, judged.values)
+        self._gate(spec, judged.values, peer)
         settings = self.state.settings
         if settings.key_problem is not None and not settings.simulated:
             raise ToolFailure(failures.CONFIGURATION_MISSING, settings.key_problem)
         return judged
 
-    async def _invoke(self, spec: ToolSpec, judged: Judged, call: Call) -> _Success | ToolFailure:
-        """The tool's answer (with what was clamped), or the failure for anything expected to go wrong."""
+    async def _invoke(self, spec: ToolSpec, judged: Judged, call: Call) -> _Success | ToolFailure | InputRequiredResult:
+        """The tool's answer (with what was clamped), the failure for anything expected to go wrong, or the
+        question the client must answer first."""
         token = _current.set(call)
         try:
             return _Success(await spec.fn(**judged.values), judged.clamped)
         except Exception as raised:  # the one top-level guard
             exc = _single(raised)
+            if isinstance(exc, InputNeeded):
+                return exc.result
             if isinstance(exc, ToolFailure):
                 return exc.with_ids(call.ids)
             if isinstance(exc, api_errors.CursorError):
@@ -242,7 +287,7 @@ class Toolkit:
         finally:
             _current.reset(token)
 
-    def _gate(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
+    def _gate(self, spec: ToolSpec, arguments: Mapping[str, Any], peer: Peer) -> None:
         if spec.access is Access.READ:
             return
         if not self.state.settings.allow_writes:
@@ -251,16 +296,19 @@ class Toolkit:
                 "CURSOR_MCP_ALLOW_WRITES=1 in this MCP server's environment and restart the client.",
             )  # fmt: skip
         if spec.access is Access.DELETE:
-            self._gate_delete(spec, arguments)
+            self._gate_delete(spec, arguments, peer)
 
-    def _gate_delete(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> None:
+    def _gate_delete(self, spec: ToolSpec, arguments: Mapping[str, Any], peer: Peer) -> None:
         if not self.state.settings.allow_delete:
             raise ToolFailure(
                 failures.DELETE_DISABLED, f"{spec.name} is permanent and deletion is off. The user must set "
                 "CURSOR_MCP_ALLOW_DELETE=1 (with CURSOR_MCP_ALLOW_WRITES=1) and restart the client; "
                 "cursor_archive_agent is the reversible alternative.",
             )  # fmt: skip
-        if arguments.get("confirm_agent_id") != arguments.get("agent_id"):
+        confirmation = arguments.get("confirm_agent_id")
+        if peer.can_ask and confirmation is None:
+            return  # the tool asks the user, which is worth more than an id typed by the model
+        if confirmation != arguments.get("agent_id"):
             raise ToolFailure(
                 failures.CONFIRMATION_REQUIRED, "Deletion is permanent: pass confirm_agent_id equal to agent_id."
             )

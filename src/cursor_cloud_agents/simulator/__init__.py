@@ -19,18 +19,20 @@ from .errors import ApiError
 from .faults import Fault, FaultRule, Faults, RequestRecord
 from .quirks import Quirks
 from .records import Agent, ApiKey, Artifact, Run
+from .replay import Trace, TraceError, build_replay_app, load_trace
 from .scenarios import NAMES as SCENARIOS
 from .scenarios import build as build_scenario
 from .scenarios import seed_replay_run
 from .script import ArtifactSpec, BackgroundTask, RunScript, ToolCall, Usage, script_from_prompt
-from .serving import RunningSimulator, run_simulator, serve
-from .world import REPOSITORY_SCOPED_KEY, SERVICE_ACCOUNT_KEY, SIMULATED_API_KEY, World
+from .serving import RunningSimulator, run_simulator, serve, serve_replay
+from .world import REPOSITORY_SCOPED_KEY, SERVICE_ACCOUNT_KEY, SIMULATED_API_KEY, UNSUPPORTED_KEY, World
 
 __all__ = [
     "REPOSITORY_SCOPED_KEY",
     "SCENARIOS",
     "SERVICE_ACCOUNT_KEY",
     "SIMULATED_API_KEY",
+    "UNSUPPORTED_KEY",
     "Agent",
     "ApiError",
     "ApiKey",
@@ -49,12 +51,17 @@ __all__ = [
     "RunScript",
     "RunningSimulator",
     "ToolCall",
+    "Trace",
+    "TraceError",
     "Usage",
     "World",
     "build_app",
+    "build_replay_app",
     "build_scenario",
+    "load_trace",
     "run_simulator",
     "script_from_prompt",
     "seed_replay_run",
     "serve",
+    "serve_replay",
 ]

@@ -35,6 +35,12 @@ class Quirks:
     """Heartbeats after the first one (undocumented; 30 s assumed)."""
     cancel_delay_seconds: float = 2.0
     """Cancellation is asynchronous: the run still reads RUNNING this long after the 200 (quirk 12)."""
+    queued_seconds: float = 0.0
+    """A new run reads `QUEUED` (accepted, not started: the SDK's internals name it) this long before `CREATING`;
+    0 (the contract's documented behaviour) never shows it."""
+    cursor_ttl_seconds: float | None = None
+    """Paging cursors older than this answer 400 `cursor_expired` (a code seen since the contract was
+    written; lifetime unknown); None: cursors never expire."""
     creation_seconds: float = 0.0
     """`POST /v1/agents` answers this long after it arrived, on the world clock, and the agent exists only
     from then on (quirk 16: a real create took over 40 s). Meanwhile reads of its id answer 404 and a

@@ -79,7 +79,9 @@ def list_agents(world: World, limit: int, cursor: str | None, pr_url: str | None
     agents = [a for a in reversed(world.agents.values()) if archived or a.archived_at is None]
     if pr_url is not None:
         agents = [a for a in agents if _has_pr(a, pr_url, now)]
+    world.check_cursor(cursor)
     page, nxt = page_by_id(agents, [a.id for a in agents], limit, cursor)
+    world.issue_cursor(nxt)
     return paged([a.summary(now) for a in page], nxt)
 
 
@@ -93,7 +95,9 @@ def list_runs(world: World, agent_id: str, limit: int, cursor: str | None) -> di
     """`GET /v1/agents/{id}/runs`, newest first, full Run objects."""
     agent = world.agent(agent_id)
     runs = list(reversed(agent.runs))
+    world.check_cursor(cursor)
     page, nxt = page_by_id(runs, [r.id for r in runs], limit, cursor)
+    world.issue_cursor(nxt)
     return paged([run_wire(world, agent, r) for r in page], nxt)
 
 
@@ -139,7 +143,7 @@ def artifacts_of(world: World, agent: Agent, *, include_unlisted: bool) -> list[
     for run in agent.runs:
         if run.outcome == "FINISHED" and run.ended_at <= now:
             for spec in run.script.artifacts:
-                found[spec.path] = Artifact(spec.path, spec.size_bytes, run.ended_at, spec.listed)
+                found[spec.path] = Artifact(spec.path, spec.size_bytes, run.ended_at, spec.listed, spec.content)
     hide = world.quirks.unlisted_artifacts and not include_unlisted
     return [a for a in found.values() if not (hide and not a.listed)]
 

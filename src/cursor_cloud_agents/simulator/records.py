@@ -14,8 +14,9 @@ from .script import RunScript
 from .timeline import Timeline
 from .wire import iso
 
-ACTIVE_RUN_STATES = frozenset({"CREATING", "RUNNING"})
-KeyKind = Literal["user", "service_account", "repository_scoped"]
+ACTIVE_RUN_STATES = frozenset({"QUEUED", "CREATING", "RUNNING"})
+KeyKind = Literal["user", "service_account", "repository_scoped", "unsupported"]
+"""`unsupported`: a key of another Cursor API (e.g. an admin key) that this API answers 403 `key_not_supported`."""
 
 
 @dataclass
@@ -48,10 +49,18 @@ class Artifact:
     size_bytes: int
     written_at: float
     listed: bool = True
+    content: bytes | None = None
 
     def wire(self) -> dict[str, Any]:
         """The list item shape."""
         return {"path": self.path, "sizeBytes": self.size_bytes, "updatedAt": iso(self.written_at)}
+
+    def body(self) -> bytes:
+        """The bytes a download serves: the scripted content, else the path and a newline repeated to the size."""
+        if self.content is not None:
+            return self.content
+        pattern = f"{self.path}\n".encode()
+        return (pattern * (self.size_bytes // len(pattern) + 1))[: self.size_bytes]
 
 
 @dataclass
@@ -69,15 +78,19 @@ class Run:
     usage_uuid: str
     model: dict[str, Any] | None = None
     timeline: Timeline = field(default_factory=Timeline)
+    queued_until: float = 0.0
+    """Before this moment the run reads QUEUED (`Quirks.queued_seconds`)."""
 
     def status(self, now: float) -> str:
         """The status at `now`, derived from the milestones."""
+        if now < self.queued_until:
+            return "QUEUED"
         if now < self.running_at:
             return "CREATING"
         return "RUNNING" if now < self.ended_at else self.outcome
 
     def is_active(self, now: float) -> bool:
-        """CREATING or RUNNING ("active" for `agent_busy`)."""
+        """QUEUED, CREATING or RUNNING ("active" for `agent_busy`)."""
         return self.status(now) in ACTIVE_RUN_STATES
 
     def result_text(self) -> str | None:
@@ -96,7 +109,7 @@ class Run:
         return out
 
     def _updated_at(self, status: str, quirks: Quirks) -> float:
-        if status == "CREATING" or (status == "RUNNING" and quirks.running_updated_at_frozen):
+        if status in ("QUEUED", "CREATING") or (status == "RUNNING" and quirks.running_updated_at_frozen):
             return self.created_at
         return self.running_at if status == "RUNNING" else self.ended_at
 

@@ -63,7 +63,10 @@ class Api:
         self.world = world
 
     def _auth(self, request: Request) -> ApiKey:
-        return authenticate(self.world, request.headers.get("authorization"))
+        key = authenticate(self.world, request.headers.get("authorization"))
+        team_id = request.headers.get("x-cursor-team-id")
+        self.world.check_key(key, team_id, mutation=request.method != "GET")
+        return key
 
     def _path(self, request: Request, name: str) -> str:
         return str(request.path_params[name])
@@ -191,9 +194,7 @@ class Api:
             return Response(body, 403, media_type="application/xml")
         agent_id, path, _ = found
         artifact = reads.find_artifact(self.world, agent_id, path)
-        pattern = f"{path}\n".encode()
-        content = (pattern * (artifact.size_bytes // len(pattern) + 1))[: artifact.size_bytes]
-        return Response(content, 200, media_type="application/octet-stream")
+        return Response(artifact.body(), 200, media_type="application/octet-stream")
 
     async def conversation(self, request: Request) -> Response:
         """Legacy `GET /v0/agents/{id}/conversation`."""

@@ -1,4 +1,4 @@
-"""Named worlds: `demo`, `fleet`, `long-run`, `huge`, `failing` (and `empty`), plus replay seeding.
+"""Named worlds: `demo`, `fleet`, `long-run`, `huge`, `failing`, `images` (and `empty`), plus replay seeding.
 
 `build(name, clock)` returns a fresh, seeded world; the same name and seed give the same ids.
 """
@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .clock import Clock
+from .images import jpeg, png
 from .records import Agent, Run
 from .script import ArtifactSpec, BackgroundTask, RunScript, ToolCall
 from .world import World
@@ -30,7 +31,8 @@ def _demo(world: World) -> None:
     world.add_agent("Add a README with setup instructions", created_ago=2 * _HOUR, auto_create_pr=True)
     world.add_agent("Fix the flaky login test", script=replace(DEMO_SCRIPT, running_seconds=600), created_ago=30)
     world.add_agent("Migrate the CI to the new runner", script=RunScript(outcome="ERROR"), created_ago=_HOUR)
-    artifacts = (ArtifactSpec("artifacts/screenshot.png", 12345), ArtifactSpec("artifacts/trace.zip", 4096, False))
+    screenshot = ArtifactSpec.of_file("artifacts/screenshot.png", png(64, 64))
+    artifacts = (screenshot, ArtifactSpec("artifacts/trace.zip", 4096, False))
     world.add_agent("Take screenshots of the settings page", script=RunScript(artifacts=artifacts), created_ago=_HOUR)
     world.add_agent("Old experiment", created_ago=30 * 86400, archived=True)
     background = RunScript(background=BackgroundTask(), running_seconds=1800)
@@ -76,6 +78,16 @@ def _failing(world: World) -> None:
     world.add_agent("Start the long export job", script=background, created_ago=_HOUR)
 
 
+def _images(world: World) -> None:
+    # A small PNG and JPEG a client can be shown inline, and a PNG over the default inline limit (1,000,000 bytes).
+    artifacts = (
+        ArtifactSpec.of_file("artifacts/settings-page.png", png(64, 48)),
+        ArtifactSpec.of_file("artifacts/avatar.jpg", jpeg()),
+        ArtifactSpec.of_file("artifacts/full-page.png", png(640, 640)),
+    )
+    world.add_agent("Screenshot the settings page", script=RunScript(artifacts=artifacts), created_ago=_HOUR)
+
+
 BUILDERS: dict[str, Callable[[World], None]] = {
     "empty": lambda _world: None,
     "demo": _demo,
@@ -83,6 +95,7 @@ BUILDERS: dict[str, Callable[[World], None]] = {
     "long-run": _long_run,
     "huge": _huge,
     "failing": _failing,
+    "images": _images,
 }
 NAMES = tuple(BUILDERS)
 

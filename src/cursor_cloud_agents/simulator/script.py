@@ -45,6 +45,13 @@ class ArtifactSpec:
     path: str
     size_bytes: int = 1024
     listed: bool = True
+    content: bytes | None = None
+    """The file's bytes (a real image, say); None serves the path repeated to `size_bytes`."""
+
+    @classmethod
+    def of_file(cls, path: str, content: bytes, *, listed: bool = True) -> ArtifactSpec:
+        """An artifact with these exact bytes (its size is theirs)."""
+        return cls(path, len(content), listed, content)
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,18 @@ from collections.abc import AsyncGenerator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
 import anyio
 import uvicorn
 from anyio.abc import SocketAttribute
+from starlette.types import ASGIApp
 
 from .app import build_app
 from .clock import RealClock
 from .faults import Faults, RequestRecord
 from .httpserver import handle_connection
+from .replay import build_replay_app, load_trace
 from .scenarios import build
 from .world import World
 
@@ -57,7 +60,24 @@ async def serve(
     closes the listener and every open connection (streams included).
     """
     faults = faults or Faults()
-    app = build_app(world, faults)
+    async with serve_app(build_app(world, faults), host=host, port=port) as base_url:
+        yield RunningSimulator(base_url, world, faults)
+
+
+@asynccontextmanager
+async def serve_replay(directory: Path, *, speed: float | None = None) -> AsyncGenerator[str]:
+    """Serve the trace recorded in `directory` on loopback (the scenario loader of tests); yields the base URL.
+
+    Raises:
+        TraceError: the folder holds no trace, or a line is not a trace record.
+    """
+    async with serve_app(build_replay_app(load_trace(directory), speed=speed)) as base_url:
+        yield base_url
+
+
+@asynccontextmanager
+async def serve_app(app: ASGIApp, *, host: str = "127.0.0.1", port: int = 0) -> AsyncGenerator[str]:
+    """Serve any ASGI `app` of the simulator (the world's, a replay's) until the block exits; yields its base URL."""
     listener = await anyio.create_tcp_listener(local_host=host, local_port=port)
     bound = listener.extra(SocketAttribute.local_port)
     try:
@@ -65,7 +85,7 @@ async def serve(
             group.start_soon(listener.serve, partial(handle_connection, app))
             logger.info("simulator listening on http://%s:%d", host, bound)
             try:
-                yield RunningSimulator(f"http://{host}:{bound}", world, faults)
+                yield f"http://{host}:{bound}"
             finally:
                 group.cancel_scope.cancel()
     finally:
@@ -79,6 +99,7 @@ async def run_simulator(
     speed: float = 1.0,
     ready: Callable[[str], None],
     host: str = "127.0.0.1",
+    replay: Path | None = None,
 ) -> None:
     """Serve a scenario on real (optionally accelerated) time under uvicorn until cancelled or interrupted.
 
@@ -87,9 +108,15 @@ async def run_simulator(
     `ready` receives the base URL with the port actually bound (any free one when `port` is None or 0)
     once uvicorn accepts connections; clients authenticate with `SIMULATED_API_KEY`, which every
     scenario's world accepts. Raises `ValueError` for an unknown scenario (`scenarios.NAMES`).
+    With `replay`, a recorded trace folder is served instead of a scenario (see `replay.py`); `speed`
+    then divides the recorded stream timing.
     """
-    world = build(scenario, RealClock(speed))
-    server = uvicorn.Server(_uvicorn_config(world, host))
+    app = (
+        build_replay_app(load_trace(replay), speed=speed)
+        if replay is not None
+        else build_app(build(scenario, RealClock(speed)))
+    )
+    server = uvicorn.Server(_uvicorn_config(app, host))
     # Bound here, not by uvicorn, so the real port is known before serving (port 0 = ephemeral).
     with socket.create_server((host, port or 0)) as sock:
         stopped = anyio.Event()
@@ -104,9 +131,9 @@ async def run_simulator(
                 await _stop_uvicorn(server, stopped)
 
 
-def _uvicorn_config(world: World, host: str) -> uvicorn.Config:
+def _uvicorn_config(app: ASGIApp, host: str) -> uvicorn.Config:
     return uvicorn.Config(
-        build_app(world),
+        app,
         host=host,
         lifespan="off",
         log_config=None,  # the CLI has configured logging (with redaction); uvicorn must not replace it

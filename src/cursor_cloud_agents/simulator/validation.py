@@ -6,6 +6,8 @@ Account-dependent checks (key kind, quirks, pools, environments) live in the wor
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -81,11 +83,20 @@ def _check_image(image: dict[str, Any] | None) -> None:
             raise bad_request("image.url must be an http(s) URL")
     elif image.get("mimeType") not in IMAGE_TYPES or not isinstance(data, str):
         raise bad_request("image needs base64 data and a mimeType among png, jpeg, gif, webp")
-    elif len(data) * 3 // 4 > MAX_IMAGE_BYTES:
-        raise bad_request("each image must be at most 15 MB")
+    else:
+        _check_image_data(data)
     dimension = image.get("dimension")
     if dimension is not None and not _is_dimension(dimension):
         raise bad_request("image.dimension needs integer width and height >= 1")
+
+
+def _check_image_data(data: str) -> None:
+    try:
+        size = len(base64.b64decode(data, validate=True))
+    except binascii.Error:
+        raise bad_request("image.data must be base64") from None
+    if size > MAX_IMAGE_BYTES:
+        raise bad_request("each image must be at most 15 MB")
 
 
 def _is_dimension(value: Any) -> bool:

@@ -32,6 +32,8 @@ from .wire import normalise_id
 SIMULATED_API_KEY = "sim-key-00000000000000000000000000000000"
 SERVICE_ACCOUNT_KEY = "sim-service-account-key-000000000000000"
 REPOSITORY_SCOPED_KEY = "sim-repo-scoped-key-00000000000000000000"
+UNSUPPORTED_KEY = "sim-admin-api-key-000000000000000000000000"
+"""A key of another Cursor API: every request answers 403 `key_not_supported`."""
 TERMINAL = frozenset({"FINISHED", "ERROR", "CANCELLED", "EXPIRED"})
 
 
@@ -43,6 +45,9 @@ class World:
         self.quirks = quirks or Quirks()
         self.default_script = RunScript()
         self.usage_exhausted = False
+        self.plan_active_agents: int | None = None
+        """The plan's limit of agents running at once (Pro: 8); None: no limit. Undocumented, modelled as a
+        429 `concurrent_agents_limit` whose message names the limit."""
         self.disconnected_providers: set[str] = set()
         """SCM providers (`github`, `gitlab`...) whose integration is not connected: create and
         `/v1/repositories` answer 400 `integration_not_connected` for them."""
@@ -62,6 +67,13 @@ class World:
         self.add_api_key(SIMULATED_API_KEY, "Simulated API Key", created_at=created)
         self.add_api_key(SERVICE_ACCOUNT_KEY, "Simulated Service Account", "service_account", created_at=created)
         self.add_api_key(REPOSITORY_SCOPED_KEY, "Simulated Repository Key", "repository_scoped", created_at=created)
+        self.add_api_key(UNSUPPORTED_KEY, "Simulated Admin API Key", "unsupported", created_at=created)
+        self.teams: dict[str, bool] = {}
+        """Team ids the keys belong to, each with whether the key's user is a team admin. A request naming
+        another team (`x-cursor-team-id`) answers 404 `team_not_found`; a mutation in a team where the user
+        is no admin answers 403 `team_admin_required` (codes seen since the contract; statuses inferred)."""
+        self.cursors: dict[str, float] = {}
+        """Paging cursors handed out, with when (`Quirks.cursor_ttl_seconds`)."""
 
     # -- keys, ids, notifications -------------------------------------------------------------
 
@@ -90,6 +102,30 @@ class World:
         event, self._changed = self._changed, None
         if event is not None:
             event.set()
+
+    def check_key(self, key: ApiKey, team_id: str | None, *, mutation: bool) -> None:
+        """Refuse a key this API does not take, and a team the key cannot act in."""
+        if key.kind == "unsupported":
+            raise forbidden("key_not_supported", "This API key cannot be used with the Cloud Agents API")
+        if team_id is None:
+            return
+        if team_id not in self.teams:
+            raise not_found("team_not_found", f"Team {team_id} not found for this key")
+        if mutation and not self.teams[team_id]:
+            raise forbidden("team_admin_required", "This action needs a team admin")
+
+    def issue_cursor(self, cursor: str | None) -> str | None:
+        """Remember when a paging cursor was handed out."""
+        if cursor is not None:
+            self.cursors[cursor] = self.now()
+        return cursor
+
+    def check_cursor(self, cursor: str | None) -> None:
+        """400 `cursor_expired` for a cursor handed out longer ago than `Quirks.cursor_ttl_seconds`."""
+        ttl = self.quirks.cursor_ttl_seconds
+        issued = None if cursor is None else self.cursors.get(cursor)
+        if ttl is not None and issued is not None and self.now() - issued > ttl:
+            raise bad_request("The cursor has expired; list again from the first page", code="cursor_expired")
 
     # -- scripts ------------------------------------------------------------------------------
 
@@ -187,6 +223,14 @@ class World:
             if not self.quirks.no_repo_agents_enabled:
                 raise forbidden("feature_unavailable", "Agents without a repository are not enabled for this account")
         self._check_usage()
+        self._check_plan_concurrency()
+
+    def _check_plan_concurrency(self) -> None:
+        limit = self.plan_active_agents
+        running = sum(1 for agent in self.agents.values() if agent.status(self.now()) == "ACTIVE") + len(self.creating)
+        if limit is not None and running >= limit:
+            message = f"You have reached the limit of {limit} concurrent Cloud Agents for your plan"
+            raise ApiError(429, "concurrent_agents_limit", message)
 
     def _check_usage(self) -> None:
         if not self.usage_exhausted:
@@ -235,6 +279,7 @@ class World:
         run_id = f"run-{self.new_uuid()}"
         run = Run(run_id, agent.id, prompt, at, running_at, ended_at, script.outcome, script, self.new_uuid())
         run.model = agent.model
+        run.queued_until = at + min(self.quirks.queued_seconds, script.creating_seconds)
         agent.runs.append(run)
         self._encode(agent, run)
         self.notify()

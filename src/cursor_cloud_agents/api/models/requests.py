@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from cursor_cloud_agents.api.models.common import AutoCreatePR, RequestModel
 
@@ -16,13 +16,25 @@ class ImageDimension(RequestModel):
     height: int = Field(ge=1)
 
 
+ImageType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
+"""The image types a prompt accepts (CONTRACT.md §3.6)."""
+
+
 class PromptImage(RequestModel):
-    """An image attached to a prompt: inline base64 `data` + `mime_type`, or a `url`."""
+    """An image attached to a prompt: inline base64 `data` with its `mime_type`, or a `url` (not both)."""
 
     data: str | None = None
-    mime_type: str | None = None
+    mime_type: ImageType | None = None
     url: str | None = None
     dimension: ImageDimension | None = None
+
+    @model_validator(mode="after")
+    def _inline_or_linked(self) -> PromptImage:
+        half_inline = (self.data is None) != (self.mime_type is None)
+        inline = self.data is not None and self.mime_type is not None
+        if half_inline or inline == (self.url is not None):
+            raise ValueError("an image is either data with mime_type, or a url")
+        return self
 
 
 class Prompt(RequestModel):

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from cursor_cloud_agents.api.models.common import WireModel
 
-RUN_STATUSES = ("CREATING", "RUNNING", "FINISHED", "ERROR", "CANCELLED", "EXPIRED")
-"""Run statuses seen so far; the field stays an open string."""
+RUN_STATUSES = ("QUEUED", "CREATING", "RUNNING", "FINISHED", "ERROR", "CANCELLED", "EXPIRED")
+"""Run statuses seen so far; the field stays an open string. `QUEUED` (in the SDK's internals since the
+contract was written) is a run accepted but not started yet: active, shown as is."""
+ACTIVE_RUN_STATUSES = frozenset({"QUEUED", "CREATING", "RUNNING"})
+"""Statuses of a run that has not ended: the agent refuses a follow-up (`agent_busy`) while one is."""
 TERMINAL_RUN_STATUSES = frozenset({"FINISHED", "ERROR", "CANCELLED", "EXPIRED"})
 """Statuses after which a run never changes."""
 
@@ -38,7 +41,7 @@ class Run(WireModel):
     id: str
     agent_id: str | None = None
     status: str
-    """`CREATING`, `RUNNING`, a terminal status, or anything newer (kept as sent)."""
+    """`QUEUED`, `CREATING`, `RUNNING`, a terminal status, or anything newer (kept as sent)."""
     created_at: str | None = None
     updated_at: str | None = None
     """Stays frozen while RUNNING (observed): liveness comes from stream event ids."""

@@ -20,10 +20,10 @@ from pydantic import BaseModel
 
 from cursor_cloud_agents.api import ActivityFold, CursorClient, CursorError, StreamError, StreamExpiredError
 from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.server.cache import Cache
 from cursor_cloud_agents.server.deadline import REPLAY_QUIET_SECONDS, Clock
 from cursor_cloud_agents.server.domain.events import clip, event_time_ms, iso_of_ms
 from cursor_cloud_agents.server.domain.waiting import with_progress
-from cursor_cloud_agents.server.state import Cache
 
 REPLAY_MAX_BYTES = 16 * 1024 * 1024
 TEXT_CHARS = 500

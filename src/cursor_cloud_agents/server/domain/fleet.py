@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup
 
-from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Page, Run
+from cursor_cloud_agents.api import ACTIVE_RUN_STATUSES, AgentSummary, CursorClient, CursorError, Page, Run
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain import scan
@@ -27,7 +27,6 @@ from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySu
 from cursor_cloud_agents.server.toolkit import current_call
 
 IN_FLIGHT = 8
-ACTIVE_RUN_STATUSES = frozenset({"CREATING", "RUNNING"})
 
 
 @dataclass(frozen=True)

@@ -63,14 +63,15 @@ async def create_once(
         if found is not None:
             return found
         earlier = None  # provably not created: this is a new creation
+    now = clock.now()
     if earlier is None:
-        count_in(ledger, clock.now())  # a re-send of the same id was counted when it first left
+        count_in(ledger, now, request.agent_id)  # a re-send of the same id was counted when it first left
     if earlier is not None and earlier.agent_id is not None:
         # The same creation again: the same id, so that the API itself refuses to create it twice.
         request = request.model_copy(update={"agent_id": earlier.agent_id})
         on_resend(earlier.agent_id)
     # A re-send keeps the first send's time: that is when Cursor may have started creating the agent.
-    attempt = Attempt(clock.now() if earlier is None else earlier.at, print_, request.agent_id, request.name, "sent")
+    attempt = Attempt(now if earlier is None else earlier.at, print_, request.agent_id, request.name, "sent")
     journal.write(attempt)
     try:
         created = await api.create_agent(request)
@@ -89,6 +90,8 @@ async def create_once(
         journal.write(replace(attempt, state="failed"))
         raise
     journal.write(replace(attempt, agent_id=created.agent.id, state="done"))
+    if request.agent_id is None:
+        ledger.identify(attempt.at, created.agent.id)  # its cost counts towards the spend limit
     return created
 
 
@@ -116,10 +119,10 @@ async def _resolve_by_name(
     return agent
 
 
-def count_in(ledger: CreationLedger, now: float) -> None:
+def count_in(ledger: CreationLedger, now: float, agent_id: str | None) -> None:
     """Take this creation's place in the ledger before it is sent; LIMIT_REACHED when there is none."""
     try:
-        ledger.take(now)
+        ledger.take(now, agent_id)
     except LimitReached as full:
         when = "" if full.frees_at is None else f" The oldest leaves the 24-hour window at {iso(full.frees_at)}."
         raise ToolFailure(

@@ -1,4 +1,4 @@
-"""The account tool: who the key belongs to, and what this server is allowed to do."""
+"""The account tool: who the key belongs to, what this server is allowed to do, and its limits' use."""
 
 from __future__ import annotations
 
@@ -7,6 +7,30 @@ from cursor_cloud_agents.server.ledger import WINDOW_SECONDS
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
 from cursor_cloud_agents.server.views.account import AccountView, LimitView
+
+WINDOW_HOURS = round(WINDOW_SECONDS / 3600)
+
+
+async def limit_views(state: ServerState) -> list[LimitView]:
+    """Each limit with its use: creations (the ledger), agents running (one read, cached) and spend (usage
+    reads, only when a spend limit is set)."""
+    used, frees_at = state.ledger.use(state.clock.now())
+    slots = await state.limits.slots(state.api)
+    views = [
+        LimitView(
+            variable="CURSOR_MCP_MAX_NEW_AGENTS", limit=state.ledger.limit, used=used, window_hours=WINDOW_HOURS,
+            frees_at=None if frees_at is None else iso(frees_at),
+        ),
+        LimitView(variable="CURSOR_MCP_MAX_ACTIVE_AGENTS", limit=slots.limit, used=slots.active),
+    ]  # fmt: skip
+    if state.limits.max_cents is None:
+        return [*views, LimitView(variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=None, note="not set: no spend limit")]
+    spend = await state.limits.spend(state.api)
+    spent = LimitView(
+        variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=spend.limit, used=round(spend.cents, 2),
+        window_hours=WINDOW_HOURS, unknown=spend.unknown,
+    )  # fmt: skip
+    return [*views, spent]
 
 
 def register(kit: Toolkit, state: ServerState) -> None:
@@ -18,9 +42,4 @@ def register(kit: Toolkit, state: ServerState) -> None:
 
         Call it first to check the key works and what you may do.
         """
-        used, frees_at = state.ledger.use(state.clock.now())
-        new_agents = LimitView(
-            variable="CURSOR_MCP_MAX_NEW_AGENTS", limit=state.ledger.limit, used=used,
-            window_hours=round(WINDOW_SECONDS / 3600), frees_at=None if frees_at is None else iso(frees_at),
-        )  # fmt: skip
-        return AccountView.of(await state.api.me(), state.settings, new_agents)
+        return AccountView.of(await state.api.me(), state.settings, await limit_views(state))

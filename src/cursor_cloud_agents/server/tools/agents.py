@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
 from cursor_cloud_agents.api import (
     AgentSummary,
+    ConcurrencyLimitError,
     CreateAgentRequest,
     CreatedAgent,
     CursorClient,
@@ -26,12 +27,14 @@ from cursor_cloud_agents.api import (
     ids,
 )
 from cursor_cloud_agents.server.answers import Answers
-from cursor_cloud_agents.server.domain import creation, scan
+from cursor_cloud_agents.server.domain import consent, creation, scan
 from cursor_cloud_agents.server.domain import models as model_check
 from cursor_cloud_agents.server.domain.creation import RepoInput
+from cursor_cloud_agents.server.domain.images import images_of
 from cursor_cloud_agents.server.domain.paid import create_once
 from cursor_cloud_agents.server.params import (
     AgentId,
+    Images,
     ModelId,
     ModelParams,
     NameFilter,
@@ -152,6 +155,7 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
     @kit.tool(title="Create agent", access=Access.WRITE, idempotent=False, budget=lambda _args: CREATE_BUDGET)
     async def cursor_create_agent(
         prompt: Text,
+        images: Images = None,
         model_id: ModelId = None,
         reasoning_level: Reasoning = None,
         model_params: ModelParams = None,
@@ -178,17 +182,28 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
         env = creation.environment(env_type, env_name, len(repos))
         variables = creation.variables(env_vars, forward_env, state.settings.forward_env)
         creation.identity(agent_id, creation.agent_name(name), variables)
+        attached = await images_of(images)
         model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
         minted = None if variables.given else (agent_id or ids.mint_agent_id())
         current_call().note(agent_id=minted, name=name)
         request = CreateAgentRequest(
-            prompt=Prompt(text=prompt), agent_id=minted, name=name, model=model, env=env, repos=repos or None,
-            work_on_current_branch=False, auto_create_pr=auto_create_pr, env_vars=variables.values or None,
+            prompt=Prompt(text=prompt, images=attached), agent_id=minted, name=name, model=model, env=env,
+            repos=repos or None, work_on_current_branch=False, auto_create_pr=auto_create_pr,
+            env_vars=variables.values or None,
         )  # fmt: skip
-        created = await create_once(
-            state.api, state.journal, state.ledger, state.clock, request,
-            on_resend=lambda agent_id: current_call().note(agent_id=agent_id),
-        )  # fmt: skip
+        await state.limits.before_create(state.api)
+        if state.settings.confirm_creates:
+            use = await state.limits.use_line(state.api)
+            question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
+            await consent.ask_required(question, "no agent was created", "CURSOR_MCP_CONFIRM_CREATES")
+        try:
+            created = await create_once(
+                state.api, state.journal, state.ledger, state.clock, request,
+                on_resend=lambda agent_id: current_call().note(agent_id=agent_id),
+            )  # fmt: skip
+        except ConcurrencyLimitError as refusal:
+            raise await state.limits.refused(state.api, refusal) from None
+        state.limits.forget_agents()
         if isinstance(created, CreatedAgent):
             return CreatedAgentView.of(created, model)
         return ResumedAgentView.of(created)
@@ -211,11 +226,14 @@ def _register_cleanup(kit: Toolkit, state: ServerState) -> None:
     @kit.tool(title="Delete agent", access=Access.DELETE)
     async def cursor_delete_agent(
         agent_id: AgentId,
-        confirm_agent_id: Annotated[str, AfterValidator(ids.agent_id), Field(description="agent_id again.")],
+        confirm_agent_id: Annotated[AgentId | None, Field(description="agent_id again.")] = None,
     ) -> DeletedView:
-        """Delete an agent permanently. Needs CURSOR_MCP_ALLOW_DELETE=1 and confirm_agent_id equal to agent_id;
-        cursor_archive_agent is the reversible alternative."""
-        del confirm_agent_id  # the toolkit's delete gate already checked it equals agent_id
+        """Delete an agent permanently. Needs CURSOR_MCP_ALLOW_DELETE=1; the user is asked when the client can
+        ask, else confirm_agent_id must equal agent_id. cursor_archive_agent is the reversible alternative."""
+        del confirm_agent_id  # the toolkit's delete gate checked it (required unless the user can be asked)
+        if current_call().peer.can_ask:
+            agent = await state.api.get_agent(agent_id)
+            await consent.ask_if_possible(consent.deletion(agent, state.clock.now()), "the agent was not deleted")
         try:
             await state.api.delete_agent(agent_id)
         except MutationOutcomeUnknownError as unknown:

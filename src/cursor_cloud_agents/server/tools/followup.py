@@ -26,9 +26,11 @@ from cursor_cloud_agents.api import (
     RunNotCancellableError,
 )
 from cursor_cloud_agents.server.deadline import CANCEL_POLL_SECONDS, SEND_RESERVE
+from cursor_cloud_agents.server.domain import consent
 from cursor_cloud_agents.server.domain import models as model_check
+from cursor_cloud_agents.server.domain.images import images_of
 from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.params import AgentId, ModelId, ModelParams, Reasoning, Text
+from cursor_cloud_agents.server.params import AgentId, Images, ModelId, ModelParams, Reasoning, Text
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 from cursor_cloud_agents.server.views.followup import FollowUpView
@@ -84,16 +86,20 @@ async def wait_until_ended(api: CursorClient, agent_id: str, run_id: str) -> Run
     return run
 
 
-async def replace(api: CursorClient, agent_id: str, run_id: str) -> Run | None:
-    """Cancel the active run and wait until it is terminal; None when no run was active."""
-    run = await api.get_run(agent_id, run_id)
+async def replace(api: CursorClient, agent: Agent, run_id: str) -> Run | None:
+    """Cancel the active run (once the user said yes, when the client can ask) and wait until it is terminal;
+    None when no run was active."""
+    run = await api.get_run(agent.id, run_id)
     if run.is_terminal:
         return None
+    await consent.ask_if_possible(
+        consent.replacement(agent, run), "the running run was not cancelled; nothing was sent"
+    )
     try:
-        await api.cancel_run(agent_id, run_id)
+        await api.cancel_run(agent.id, run_id)
     except (RunNotCancellableError, MutationOutcomeUnknownError):
         pass  # it ended meanwhile, or the cancel may have landed: the re-reads below decide
-    return await wait_until_ended(api, agent_id, run_id)
+    return await wait_until_ended(api, agent.id, run_id)
 
 
 async def send(api: CursorClient, agent_id: str, request: CreateRunRequest, previous: str | None) -> Run:
@@ -113,6 +119,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
     async def cursor_create_run(
         agent_id: AgentId,
         prompt: Text,
+        images: Images = None,
         model_id: ModelId = None,
         reasoning_level: Reasoning = None,
         model_params: ModelParams = None,
@@ -123,11 +130,14 @@ def register(kit: Toolkit, state: ServerState) -> None:
         model_id changes the model for this and later runs. A busy agent answers AGENT_BUSY; replace_active
         cancels the active run, waits for its end, then sends (nothing if it does not end in time).
         """
+        attached = await images_of(images)
         agent = await state.api.get_agent(agent_id)
         refuse_continuation(agent)
         model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
         previous = agent.latest_run_id
         current_call().note(agent_id=agent.id, previous_run_id=previous)
-        replaced = await replace(state.api, agent.id, previous) if replace_active and previous else None
-        run = await send(state.api, agent.id, CreateRunRequest(prompt=Prompt(text=prompt), model=model), previous)
+        await state.limits.before_spending(state.api)
+        replaced = await replace(state.api, agent, previous) if replace_active and previous else None
+        request = CreateRunRequest(prompt=Prompt(text=prompt, images=attached), model=model)
+        run = await send(state.api, agent.id, request, previous)
         return FollowUpView.of(agent.id, run, replaced, model)

@@ -1,9 +1,11 @@
 """What agents produced and what they cost: usage, artifacts and the v0 conversation.
 
 Artifact bytes come from a presigned URL the API hands out: the client checks it (https, allowed
-host, no Cursor key sent) before fetching. Texts are paged under the result cap; binary or very
-large files are answered with their URL instead. The API's quirk of written files missing from the
-artifact list (404 on download) is explained in the answer with what to do instead.
+host, no Cursor key sent) before fetching. Texts are paged under the result cap; a PNG, JPEG, GIF or
+WebP image (by its bytes) up to `CURSOR_MCP_MAX_IMAGE_BYTES` is sent as MCP image content after the
+JSON; other binary or very large files are answered with their URL instead. The API's quirk of
+written files missing from the artifact list (404 on download) is explained in the answer with what
+to do instead.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
+from cursor_cloud_agents.server.domain import images
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.params import AgentId, RunId
 from cursor_cloud_agents.server.state import ServerState
@@ -30,6 +33,7 @@ from cursor_cloud_agents.server.toolkit import Toolkit, current_call
 from cursor_cloud_agents.server.views.outputs import (
     CLIPPED_NOTE,
     RUNS_HINT,
+    ArtifactImage,
     ArtifactLink,
     ArtifactPage,
     ArtifactRow,
@@ -79,10 +83,12 @@ def fit_usage(answers: Answers, agent_id: str, run_id: str | None, usage: Usage)
 def check_artifact_path(path: str) -> str:
     """The path when it is a relative file path under `artifacts/`; VALIDATION otherwise (nothing sent)."""
     parts = path.split("/")
-    if parts[0] != "artifacts" or len(parts) < 2 or not parts[-1] or ".." in parts or "\0" in path or len(path) > 1024:
+    # File-name rules (RELIABILITY P-04): no parent step, no control character (a newline), no backslash.
+    unsafe = any(ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 or char == "\\" for char in path)
+    if parts[0] != "artifacts" or len(parts) < 2 or not parts[-1] or ".." in parts or unsafe or len(path) > 1024:
         raise ToolFailure(
             failures.VALIDATION, "path must be a file path under artifacts/ (as cursor_list_artifacts shows it), "
-            "without '..', at most 1024 characters; nothing was sent.",
+            "without '..', control characters or backslashes, at most 1024 characters; nothing was sent.",
         )  # fmt: skip
     return path
 
@@ -98,6 +104,28 @@ async def download_link(api: CursorClient, agent_id: str, path: str) -> Artifact
             "NOT_FOUND", UNLISTED_ARTIFACT.format(path=path), upstream_code=exc.code, http_status=exc.status_code,
             request_id=exc.request_id, path=path,
         ) from None  # fmt: skip
+
+
+async def fetch_artifact(
+    state: ServerState, agent_id: str, path: str, link: ArtifactDownload
+) -> str | ArtifactImage | ArtifactLink:
+    """The artifact's prepared text, or the answer given instead: the image itself (up to the image limit,
+    sent as image content after the JSON), or the URL (too large, binary)."""
+    try:
+        body = await state.api.download_artifact(link.url, max_bytes=ARTIFACT_TEXT_MAX_BYTES)
+    except ResponseTooLargeError:
+        return ArtifactLink.of(agent_id, path, link, "larger than 5 MiB")
+    image, limit = images.recognise(body), state.settings.max_image_bytes
+    if image is not None:
+        if len(body) > limit:
+            why = f"an image over CURSOR_MCP_MAX_IMAGE_BYTES ({limit:,} bytes): open the URL"
+            return ArtifactLink.of(agent_id, path, link, why, size=len(body))
+        current_call().attach_image(body, image.mime_type)
+        return ArtifactImage.of(agent_id, path, link, len(body), image)
+    text = decode_text(body)
+    if text is None:
+        return ArtifactLink.of(agent_id, path, link, "binary (not UTF-8 text)", size=len(body))
+    return state.answers.text(text)
 
 
 def decode_text(body: bytes) -> str | None:
@@ -189,8 +217,8 @@ def register(kit: Toolkit, state: ServerState) -> None:
         offset: Annotated[int, Field(ge=0)] = 0,
         limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
         url_only: bool = False,
-    ) -> ArtifactPage | ArtifactLink:
-        """Read a text artifact in pages of chars (pass next_offset as offset).
+    ) -> ArtifactPage | ArtifactImage | ArtifactLink:
+        """Read a text artifact in pages of chars (pass next_offset as offset), or see an image.
 
         Binary or over 5 MiB: text_unavailable and a 15-min download URL; url_only: just the URL.
         """
@@ -198,17 +226,13 @@ def register(kit: Toolkit, state: ServerState) -> None:
         prepared = None if url_only else state.artifact_texts.get((agent_id, path))
         if prepared is None:
             link = await download_link(state.api, agent_id, check_artifact_path(path))
-            state.api.check_artifact_url(link.url)  # a URL handed on is one we would fetch ourselves
+            await state.api.check_artifact_url(link.url)  # a URL handed on is one we would fetch ourselves
             if url_only:
                 return ArtifactLink.of(agent_id, path, link)
-            try:
-                body = await state.api.download_artifact(link.url, max_bytes=ARTIFACT_TEXT_MAX_BYTES)
-            except ResponseTooLargeError:
-                return ArtifactLink.of(agent_id, path, link, "larger than 5 MiB")
-            text = decode_text(body)
-            if text is None:
-                return ArtifactLink.of(agent_id, path, link, "binary (not UTF-8 text)", size=len(body))
-            prepared = answers.text(text)
+            fetched = await fetch_artifact(state, agent_id, path, link)
+            if not isinstance(fetched, str):
+                return fetched
+            prepared = fetched
             state.artifact_texts.put((agent_id, path), prepared)
         page = ArtifactPage(agent_id=agent_id, path=path)
         return answers.slice_text(page, "text", prepared, offset=offset, limit=limit, next_key="next_offset")

@@ -43,15 +43,18 @@ class ServerView(BaseModel):
 
 
 class LimitView(BaseModel):
-    """A limit the user set, how much of it is used in its window, and when the oldest use leaves it."""
+    """A limit the user set (None: not set), how much of it is used in its window, and when the oldest use
+    leaves it; `unknown` counts agents whose cost Cursor has not reported yet."""
 
     model_config = ConfigDict(extra="forbid")
 
     variable: str
-    limit: int
-    used: int
-    window_hours: int
+    limit: float | None
+    used: float | None = None
+    window_hours: int | None = None
     frees_at: str | None = None
+    unknown: int | None = None
+    note: str | None = None
 
 
 class AccountView(BaseModel):
@@ -64,5 +67,5 @@ class AccountView(BaseModel):
     limits: list[LimitView]
 
     @classmethod
-    def of(cls, me: Me, settings: Settings, new_agents: LimitView) -> AccountView:
-        return cls(key=KeyView.of(me), server=ServerView.of(settings), limits=[new_agents])
+    def of(cls, me: Me, settings: Settings, limits: list[LimitView]) -> AccountView:
+        return cls(key=KeyView.of(me), server=ServerView.of(settings), limits=limits)

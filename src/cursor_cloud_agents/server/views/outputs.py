@@ -1,10 +1,12 @@
-"""Output answers: usage (total and per-run rows), the artifact list, an artifact's text or link, conversation rows."""
+"""Output answers: usage (total and per-run rows), the artifact list, an artifact's text, image or link,
+conversation rows."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cursor_cloud_agents.api import Artifact, ArtifactDownload, Cost, RunUsage, TokenUsage, Usage
+from cursor_cloud_agents.server.domain.images import Recognised
 
 COST_NOTE = (
     "No cost reported yet for {count} run(s): Cursor reports cost late after a run ends, or not at all for some "
@@ -146,6 +148,26 @@ class ArtifactLink(_ArtifactHead):
         return cls(
             agent_id=agent_id, path=path, size_bytes=size, text_unavailable=unavailable, url=link.url,
             expires_at=link.expires_at,
+        )  # fmt: skip
+
+
+class ArtifactImage(_ArtifactHead):
+    """An image artifact: shown to the client as image content after this JSON, with its download URL."""
+
+    image: str = "attached after this JSON as image content"
+    mime_type: str
+    size_bytes: int
+    width: int
+    height: int
+    url: str
+    expires_at: str | None = None
+
+    @classmethod
+    def of(cls, agent_id: str, path: str, link: ArtifactDownload, size: int, image: Recognised) -> ArtifactImage:
+        box = image.dimension
+        return cls(
+            agent_id=agent_id, path=path, mime_type=image.mime_type, size_bytes=size, width=box.width,
+            height=box.height, url=link.url, expires_at=link.expires_at,
         )  # fmt: skip
 
 

@@ -1,0 +1,190 @@
+"""The limits the user sets on what a model may start: agents running at once, and cents per 24 hours.
+
+(The count of creations per 24 hours is the creation ledger's, checked as the creation takes its place.)
+Both checks run before anything is sent and refuse with what was seen and what the user can do:
+- slots (`CURSOR_MCP_MAX_ACTIVE_AGENTS`): one read of this key's agents, kept 30 s, counts those
+  running; at the limit the answer is `CAPACITY` with the oldest idle agents to archive. Cursor's own
+  refusal of too many agents at once gets the same answer;
+- spend (`CURSOR_MCP_MAX_SPEND_CENTS`): the charged cents of the agents this machine's servers created
+  in the window (the ledger knows them), each agent's usage read at most once a minute. Cost arrives
+  late (it is eventually consistent): an agent whose cost is not known yet is counted as unknown and
+  said so, never as zero-and-fine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import anyio
+
+from cursor_cloud_agents.api import AgentSummary, ConcurrencyLimitError, CursorClient, NotFoundError, Usage
+from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.server.cache import Cache
+from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.server.ledger import CreationLedger
+
+SLOTS_SECONDS = 30.0
+"""The agents of the key are read once per 30 s for the slot check (a burst of creations reads once)."""
+USAGE_SECONDS = 60.0
+"""An agent's usage is read at most once a minute for the spend limit."""
+SLOT_PAGE = 100
+"""The newest agents read for the slot check: running agents are recent, so one page tells."""
+IDLE_SUGGESTIONS = 5
+USAGE_READS_AT_ONCE = 4
+
+
+@dataclass(frozen=True)
+class IdleAgent:
+    """An idle agent the user may archive to free a slot."""
+
+    agent_id: str
+    name: str | None
+    idle_minutes: int | None
+
+
+@dataclass(frozen=True)
+class Slots:
+    """How many of the key's agents are running, and the oldest idle ones."""
+
+    active: int
+    limit: int
+    oldest_idle: list[IdleAgent]
+
+
+@dataclass(frozen=True)
+class Spend:
+    """What the agents created in the window were charged, and how many of them have no cost yet."""
+
+    cents: float
+    agents: int
+    unknown: int
+    limit: float | None
+
+
+def _epoch(iso_time: str | None) -> float | None:
+    try:
+        return None if iso_time is None else datetime.fromisoformat(iso_time.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def _charged(usage: Usage | None) -> float | None:
+    """The agent's charged cents, None when the API has not said yet."""
+    return None if usage is None or usage.cost is None else usage.cost.charged_cents
+
+
+class Limits:
+    """The slot and spend checks of one server, with their caches."""
+
+    def __init__(self, settings: Settings, ledger: CreationLedger, clock: Clock) -> None:
+        self.max_active = settings.max_active_agents
+        self.max_cents = settings.max_spend_cents
+        self._ledger = ledger
+        self._clock = clock
+        self._agents: Cache[str, list[AgentSummary]] = Cache(clock, 1, SLOTS_SECONDS)
+        self._usage: Cache[str, Usage | None] = Cache(clock, 256, USAGE_SECONDS)
+
+    async def before_create(self, api: CursorClient) -> None:
+        """Refuse a creation over either limit (`LIMIT_REACHED`, `CAPACITY`); nothing is sent then."""
+        await self.before_spending(api)
+        slots = await self.slots(api)
+        if slots.active >= slots.limit:
+            raise self.capacity(slots, f"{slots.active} agents of this key are running, the limit "
+                                f"CURSOR_MCP_MAX_ACTIVE_AGENTS={slots.limit} set by the user")  # fmt: skip
+
+    async def before_spending(self, api: CursorClient) -> None:
+        """Refuse a paid call (creation or follow-up) once the spend limit is reached."""
+        if self.max_cents is None:
+            return
+        spend = await self.spend(api)
+        if spend.cents >= self.max_cents:
+            unknown = f" ({spend.unknown} more have no cost yet)" if spend.unknown else ""
+            raise ToolFailure(
+                failures.LIMIT_REACHED, f"The agents created through this machine's servers in the last 24 hours "
+                f"were charged {spend.cents:.0f} cents{unknown}, the limit CURSOR_MCP_MAX_SPEND_CENTS="
+                f"{self.max_cents:.0f} set by the user; nothing was sent. Reading agents and results still works; "
+                "only the user can raise the limit.",
+                spent_cents=round(spend.cents, 2), limit_cents=self.max_cents, agents_without_cost=spend.unknown,
+            )  # fmt: skip
+
+    async def refused(self, api: CursorClient, refusal: ConcurrencyLimitError) -> ToolFailure:
+        """Cursor's own refusal of one agent too many, as `CAPACITY` with the agents the user may archive."""
+        self.forget_agents()
+        failure = self.capacity(await self.slots(api), f"Cursor refused a new agent: {refusal.message}")
+        failure.context |= {"http_status": refusal.status_code, "upstream_code": refusal.code}
+        return failure
+
+    async def use_line(self, api: CursorClient) -> str:
+        """Each limit's use in a few words, for the person asked to confirm a creation."""
+        created, _ = self._ledger.use(self._clock.now())
+        slots = await self.slots(api)
+        line = f"{created} of {self._ledger.limit} new agents in 24 h; {slots.active} of {slots.limit} running"
+        if self.max_cents is None:
+            return line
+        return f"{line}; {(await self.spend(api)).cents:.0f} of {self.max_cents:.0f} cents spent in 24 h"
+
+    def forget_agents(self) -> None:
+        """A creation just landed: the next slot check reads again."""
+        self._agents = Cache(self._clock, 1, SLOTS_SECONDS)
+
+    async def slots(self, api: CursorClient) -> Slots:
+        agents = self._agents.get("")
+        if agents is None:
+            agents = (await api.list_agents(limit=SLOT_PAGE, include_archived=False)).items
+            self._agents.put("", agents)
+        now = self._clock.now()
+        idle = sorted((a for a in agents if a.status == "IDLE"), key=lambda a: _epoch(a.updated_at) or now)
+        return Slots(
+            active=sum(1 for agent in agents if agent.status == "ACTIVE"), limit=self.max_active,
+            oldest_idle=[self._idle(agent, now) for agent in idle[:IDLE_SUGGESTIONS]],
+        )  # fmt: skip
+
+    async def spend(self, api: CursorClient) -> Spend:
+        ids = self._ledger.agents(self._clock.now())
+        charged: dict[str, float | None] = {}
+
+        async def read(agent_id: str, gate: anyio.Semaphore) -> None:
+            async with gate:
+                charged[agent_id] = _charged(await self._read_usage(api, agent_id))
+
+        gate = anyio.Semaphore(USAGE_READS_AT_ONCE)
+        async with anyio.create_task_group() as group:
+            for agent_id in ids:
+                group.start_soon(read, agent_id, gate)
+        known = [cents for cents in charged.values() if cents is not None]
+        return Spend(sum(known), len(ids), len(ids) - len(known), self.max_cents)
+
+    async def _read_usage(self, api: CursorClient, agent_id: str) -> Usage | None:
+        kept = self._usage.get(agent_id)
+        if kept is not None:
+            return kept
+        try:
+            usage = await api.get_usage(agent_id)
+        except NotFoundError:
+            usage = Usage()  # deleted: what it cost can no longer be read, so it stays counted as unknown
+            self._usage.put(agent_id, usage)
+        if _charged(usage) is not None:
+            self._usage.put(agent_id, usage)  # a cost not known yet is asked again next time
+        return usage
+
+    def capacity(self, slots: Slots, why: str) -> ToolFailure:
+        """The `CAPACITY` answer: why, and the oldest idle agents the user may archive."""
+        listed = ", ".join(
+            f"{agent.agent_id} ({agent.name or 'unnamed'}, idle {agent.idle_minutes} min)"
+            for agent in slots.oldest_idle
+        )
+        archive = f" Oldest idle agents the user may archive (cursor_archive_agent): {listed}." if listed else ""
+        return ToolFailure(
+            failures.CAPACITY, f"{why}; nothing was sent. Wait for a running agent to end (cursor_wait).{archive}",
+            active=slots.active, limit=slots.limit,
+            oldest_idle=[{"agent_id": a.agent_id, "name": a.name, "idle_minutes": a.idle_minutes}
+                         for a in slots.oldest_idle] or None,
+        )  # fmt: skip
+
+    def _idle(self, agent: AgentSummary, now: float) -> IdleAgent:
+        since = _epoch(agent.updated_at)
+        minutes = None if since is None else max(0, round((now - since) / 60))
+        return IdleAgent(agent.id, agent.name, minutes)

@@ -1,0 +1,153 @@
+"""Serving a recorded trace again: `simulate --replay DIR`, and `serving.serve_replay` for tests.
+
+A trace is the folder of JSON-lines files that the client's recorder writes (`api/record.py`, format
+version 1); this module reads that format on its own, since the simulator never imports the client.
+Each request is matched by method, path and query against the recorded exchanges with that key, in
+the recorded order; once a key's answers are used up, its last answer is served again (a client that
+polls once more than it did while recording reads the same final state). Streams are served frame by
+frame at their recorded offsets (divided by `speed`; no pauses when `speed` is None), ids as recorded,
+then closed. A request never recorded answers 404 `not_recorded`. Any key is accepted: a trace holds
+none, and what it masked stays masked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict, deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from .wire import dumps
+
+TRACE_VERSION = 1
+_Key = tuple[str, str, tuple[tuple[str, str], ...]]
+
+
+class TraceError(ValueError):
+    """A trace folder that cannot be replayed; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class RecordedAnswer:
+    """One recorded answer: status, the headers that were kept, the body, and a stream's frames."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    frames: tuple[tuple[float, bytes], ...] | None
+    """(offset in seconds after opening, encoded SSE frame) for a stream; None for a plain answer."""
+
+
+def _key(method: str, path: str, query: Iterable[tuple[str, str]]) -> _Key:
+    return method.upper(), path, tuple(sorted(query))
+
+
+def _body(recorded: dict[str, Any]) -> bytes:
+    if "json" in recorded:
+        return dumps(recorded["json"]).encode()
+    return str(recorded.get("text", "")).encode()
+
+
+def encode_frame(event: str, data: str, event_id: str | None) -> bytes:
+    """One SSE frame in the documented framing (`id: `, `event: `, `data: `, LF, a blank line after)."""
+    head = "" if event_id is None else f"id: {event_id}\n"
+    lines = "".join(f"data: {line}\n" for line in data.split("\n"))
+    return f"{head}event: {event}\n{lines}\n".encode()
+
+
+def _frame(recorded: dict[str, Any]) -> tuple[float, bytes]:
+    data = dumps(recorded["json"]) if "json" in recorded else str(recorded.get("text", ""))
+    return float(recorded.get("t", 0.0)), encode_frame(str(recorded["event"]), data, recorded.get("id"))
+
+
+def _answer(record: dict[str, Any]) -> RecordedAnswer:
+    frames = None
+    if record.get("kind") == "stream" and record["status"] == 200:
+        frames = tuple(_frame(cast(dict[str, Any], frame)) for frame in record.get("frames", []))
+    headers = {str(k): str(v) for k, v in cast(dict[str, Any], record.get("headers", {})).items()}
+    return RecordedAnswer(int(record["status"]), headers, _body(record.get("body", {})), frames)
+
+
+class Trace:
+    """Recorded answers by request key, served in order (the last one again once they are used up)."""
+
+    def __init__(self, records: Iterable[dict[str, Any]]) -> None:
+        self._answers: dict[_Key, deque[RecordedAnswer]] = defaultdict(deque)
+        self.count = 0
+        for record in records:
+            query = cast(dict[str, str], record.get("query", {})).items()
+            self._answers[_key(record["method"], record["path"], query)].append(_answer(record))
+            self.count += 1
+
+    def answer(self, method: str, path: str, query: Iterable[tuple[str, str]]) -> RecordedAnswer | None:
+        """The next recorded answer for this request, or None when it was never recorded."""
+        queue = self._answers.get(_key(method, path, query))
+        if not queue:
+            return None
+        return queue.popleft() if len(queue) > 1 else queue[0]
+
+
+def load_trace(directory: Path) -> Trace:
+    """The trace recorded in `directory`.
+
+    Raises:
+        TraceError: no trace file, or a line that is not a version-1 record.
+    """
+    files = sorted(directory.glob("trace-*.jsonl"))
+    if not files:
+        raise TraceError(f"{directory} holds no trace-*.jsonl file: record one with --record DIR")
+    return Trace(record for path in files for record in _read_records(path))
+
+
+def _read_records(path: Path) -> Iterable[dict[str, Any]]:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            raise TraceError(f"{path.name} line {number} is not JSON") from None
+        if not isinstance(record, dict) or cast(dict[str, Any], record).get("v") != TRACE_VERSION:
+            raise TraceError(f"{path.name} line {number} is not a version-{TRACE_VERSION} trace record")
+        yield cast(dict[str, Any], record)
+
+
+async def _frames(
+    frames: tuple[tuple[float, bytes], ...], speed: float | None, sleep: Callable[[float], Awaitable[None]]
+) -> AsyncIterator[bytes]:
+    sent_at = 0.0
+    for offset, frame in frames:
+        if speed is not None and offset > sent_at:
+            await sleep((offset - sent_at) / speed)
+            sent_at = offset
+        yield frame
+
+
+def build_replay_app(
+    trace: Trace, *, speed: float | None = 1.0, sleep: Callable[[float], Awaitable[None]] = anyio.sleep
+) -> Starlette:
+    """The trace as an ASGI app: every path, every method."""
+
+    async def endpoint(request: Request) -> Response:
+        found = trace.answer(request.method, request.url.path, request.query_params.multi_items())
+        if found is None:
+            body = {
+                "error": {"code": "not_recorded", "message": f"{request.method} {request.url.path} is not in the trace"}
+            }
+            return Response(dumps(body).encode(), 404, media_type="application/json")
+        headers = {k: v for k, v in found.headers.items() if k != "content-type"}
+        media_type = found.headers.get("content-type", "application/json")
+        if found.frames is not None:
+            return StreamingResponse(_frames(found.frames, speed, sleep), found.status, headers, media_type=media_type)
+        return Response(found.body, found.status, headers, media_type=media_type)
+
+    methods = ["GET", "POST", "DELETE", "PUT", "PATCH"]
+    return Starlette(routes=[Route("/{path:path}", endpoint, methods=methods)])

@@ -1,0 +1,243 @@
+"""The fleet dashboard's data: every agent's latest run, kept current within a request budget, and the
+order in which rows need the person.
+
+A refresh lists the agents (pages of 100), then reads a run only when it can have changed: a new
+agent, a new latest run, or a run not yet ended (an ended run never changes). The rows shown are the
+active runs, the errors of the last day, and the runs that ended while the dashboard was open
+("finished, unread"). Their idle time and last tool come from the client's activity fold of the run's
+stream replay (`api.ActivityFold`, read once for an ended run; the server's `fold_activity` around it
+would load the MCP SDK) and their cost from the usage endpoint; those reads share what is left of the
+refresh's budget, the runs the longest without one first, so a refresh stays within the client's
+sustained rate (10 requests per second) however large the fleet. Every read goes 8 at a time, like the
+server's fleet scan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+
+from cursor_cloud_agents.api import ActivityFold, AgentSummary, CursorError, Run, parse_event_id
+from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.terminal import render
+from cursor_cloud_agents.terminal.term import Session
+
+IN_FLIGHT = 8
+PAGE_SIZE = 100
+MAX_PAGES = 20
+"""At most 2,000 agents are listed per refresh."""
+REQUESTS_PER_SECOND = 10.0
+"""The client's sustained rate (`CursorClient(requests_per_second=10)`): a refresh's budget is what it
+allows in one interval."""
+LONG_IDLE_SECONDS = 600.0
+"""An active run whose stream showed nothing for this long needs a look."""
+ERROR_WINDOW_SECONDS = 24 * 3600.0
+"""Runs that ended in error this recently stay on the dashboard."""
+ACTIVE = frozenset({"CREATING", "RUNNING"})
+REPLAY_QUIET_SECONDS = 0.3
+"""A running run's replay comes as one burst: this long a silence ends the walk (`server.deadline` names the
+same figure for the server)."""
+REPLAY_MAX_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Activity:
+    """What a run's stream last showed: the time of its last event and its last tool call."""
+
+    last_event_at: float | None
+    last_tool: str | None
+    problem: str | None = None
+
+
+@dataclass
+class FleetRow:
+    """One agent on the dashboard, and what was last read of it."""
+
+    agent: AgentSummary
+    run: Run | None = None
+    problem: str | None = None
+    activity: Activity | None = None
+    activity_at: float | None = None
+    charged_cents: float | None = None
+    usage_of: str | None = None
+    """The run whose end the cost was read after (None: read while running, or never)."""
+    ended_while_open: bool = False
+
+    @property
+    def active(self) -> bool:
+        return self.run is not None and self.run.status in ACTIVE
+
+    idle_seconds: int | None = None
+    """Seconds from the run's last stream event to the last refresh."""
+
+    @property
+    def last_tool(self) -> str | None:
+        return None if self.activity is None else self.activity.last_tool
+
+    def needs_showing(self, errors_since: float) -> bool:
+        """Active, unreadable, ended while the dashboard was open, or ended in error since `errors_since`."""
+        return (
+            self.active or self.problem is not None or self.ended_while_open or self.ended_in_error_since(errors_since)
+        )
+
+    def ended_in_error_since(self, moment: float) -> bool:
+        run = self.run
+        ended = None if run is None else render.seconds_of(run.updated_at)
+        return run is not None and run.status == "ERROR" and ended is not None and ended >= moment
+
+    def document(self) -> dict[str, Any]:
+        """The row for `--json`."""
+        return {
+            "agent_id": self.agent.id, "name": self.agent.name, "url": self.agent.url,
+            "run_id": self.agent.latest_run_id, "status": None if self.run is None else self.run.status,
+            "attention": attention(self)[1], "idle_seconds": self.idle_seconds, "last_tool": self.last_tool,
+            "charged_cents": self.charged_cents, "read_error": self.problem,
+        }  # fmt: skip
+
+
+def attention(row: FleetRow) -> tuple[int, str]:
+    """How soon a row needs the person (lower first) and why: errors, long idle, finished unread, the rest."""
+    if row.problem is not None or (row.run is not None and row.run.status == "ERROR"):
+        return 0, "error"
+    if row.active and (row.idle_seconds or 0) > LONG_IDLE_SECONDS:
+        return 1, "long idle"
+    if row.ended_while_open:
+        return 2, "finished, unread"
+    return 3, "running" if row.active else "ended"
+
+
+def ordered(rows: Sequence[FleetRow]) -> list[FleetRow]:
+    """Rows by attention; inside a rank, the longest idle first, then the newest agent."""
+    return sorted(rows, key=lambda row: (attention(row)[0], -(row.idle_seconds or 0), row.agent.created_at or ""))
+
+
+@dataclass
+class Board:
+    """The fleet as last read, and the budget each refresh keeps to."""
+
+    session: Session
+    interval: float
+    rows: dict[str, FleetRow] = field(default_factory=dict[str, FleetRow])
+    refreshes: int = 0
+    listed: int = 0
+
+    @property
+    def budget(self) -> int:
+        """Requests one refresh may make, at the client's sustained rate over one interval."""
+        return max(IN_FLIGHT, int(self.interval * REQUESTS_PER_SECOND))
+
+    def shown(self) -> list[FleetRow]:
+        """The rows on the dashboard, in the order they need the person."""
+        since = self.session.now() - ERROR_WINDOW_SECONDS
+        kept = [
+            row for row in self.rows.values() if row.active or row.ended_while_open or row.ended_in_error_since(since)
+        ]
+        return ordered(kept + [row for row in self.rows.values() if row.problem is not None and row not in kept])
+
+    async def refresh(self, *, whole: bool = False) -> int:
+        """Read what may have changed (`whole`: every shown row's activity and cost too, for a one-off
+        snapshot); the number of requests made."""
+        agents = await self._list()
+        stale = [self._note(agent) for agent in agents]
+        await _each([row for row in stale if row is not None], self._read_run)
+        left = self.budget - self._pages(len(agents)) - sum(row is not None for row in stale)
+        left = 2 * len(self.rows) if whole else left
+        extras = self._extras(left)
+        await _each(extras, self._read_extra)
+        self._age()
+        self.refreshes += 1
+        return self._pages(len(agents)) + sum(row is not None for row in stale) + len(extras)
+
+    @staticmethod
+    def _pages(count: int) -> int:
+        return max(1, -(-count // PAGE_SIZE))
+
+    async def _list(self) -> list[AgentSummary]:
+        agents: list[AgentSummary] = []
+        cursor: str | None = None
+        for _ in range(MAX_PAGES):
+            page = await self.session.api.list_agents(limit=PAGE_SIZE, cursor=cursor, include_archived=False)
+            agents += page.items
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        self.listed = len(agents)
+        return agents
+
+    def _note(self, agent: AgentSummary) -> FleetRow | None:
+        """Keep the listed agent; the row when its run must be read again."""
+        row = self.rows.get(agent.id)
+        if row is None or row.agent.latest_run_id != agent.latest_run_id:
+            row = self.rows[agent.id] = FleetRow(agent)
+        row.agent = agent
+        if agent.latest_run_id is None or (row.run is not None and row.run.is_terminal and row.problem is None):
+            return None
+        return row
+
+    async def _read_run(self, row: FleetRow) -> None:
+        run_id = row.agent.latest_run_id
+        assert run_id is not None  # only rows with a run are read
+        was_active = row.active
+        try:
+            row.run, row.problem = await self.session.api.get_run(row.agent.id, run_id), None
+        except CursorError as exc:
+            row.problem = failures.from_api_error(exc).code
+            return
+        if was_active and row.run.is_terminal and self.refreshes:
+            row.ended_while_open = True
+
+    def _extras(self, left: int) -> list[FleetRow]:
+        """The shown rows whose activity or cost is due, the longest without a read first, within `left`."""
+        due = [row for row in self.shown() if row.run is not None and (row.active or row.activity_at is None)]
+        due.sort(key=lambda row: row.activity_at or 0.0)
+        return due[: max(0, left // 2)]  # each takes two requests: the stream and the usage
+
+    def _age(self) -> None:
+        now = self.session.now()
+        for row in self.rows.values():
+            moment = None if row.activity is None else row.activity.last_event_at
+            row.idle_seconds = None if moment is None else max(0, round(now - moment))
+
+    async def _read_extra(self, row: FleetRow) -> None:
+        run = row.run
+        assert run is not None  # `_extras` keeps rows with a run
+        row.activity = await read_activity(self.session, row.agent.id, run.id, within=self.interval)
+        row.activity_at = self.session.now()
+        if row.usage_of == run.id:
+            return  # the cost of an ended run was read after its end: it is final
+        try:
+            usage = await self.session.api.get_usage(row.agent.id)
+        except CursorError:
+            return
+        row.charged_cents = None if usage.cost is None else usage.cost.charged_cents
+        row.usage_of = run.id if run.is_terminal else None
+
+
+async def read_activity(session: Session, agent_id: str, run_id: str, *, within: float) -> Activity:
+    """The last event time and last tool call of a run, from its stream's replay; a problem instead of failing."""
+    fold = ActivityFold()
+    try:
+        await session.api.walk_replay(
+            agent_id, run_id, fold, max_seconds=within, max_bytes=REPLAY_MAX_BYTES, quiet_seconds=REPLAY_QUIET_SECONDS
+        )
+    except CursorError as exc:
+        return Activity(None, None, failures.from_api_error(exc).code)
+    key = parse_event_id(fold.last_event_id)
+    tool = fold.last_tool_call or {}
+    name = tool.get("name")
+    return Activity(None if key is None else key[0] / 1000, name if isinstance(name, str) else None)
+
+
+async def _each(rows: list[FleetRow], read: Callable[[FleetRow], Awaitable[None]]) -> None:
+    limiter = anyio.CapacityLimiter(IN_FLIGHT)
+
+    async def one(row: FleetRow) -> None:
+        async with limiter:
+            await read(row)
+
+    async with anyio.create_task_group() as group:
+        for row in rows:
+            group.start_soon(one, row)

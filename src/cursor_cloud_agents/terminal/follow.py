@@ -1,0 +1,110 @@
+"""Following a run's event stream to its end, resuming after a dropped connection, never handing an event twice.
+
+The client opens the stream (`CursorClient.stream_run`); this module keeps it going. After a cut, a
+server error or a close before the run's `result`, it reconnects with `Last-Event-ID` set to the last
+event handed on, backing off as the official SDK does (1, 2, 4, 8, 16, 30 s: CONTRACT.md §3.11), and
+says so through `on_resume`. A resume id the API refuses (`invalid_last_event_id`) restarts the
+replay from the start. Either way an event whose id is not after the last one handed on is dropped,
+so a consumer sees every event exactly once: ids are `<ms>-<seq>` and strictly increase, except
+`done`, which shares the `result` frame's id (hence the type is part of what was seen). Frames
+without an id (the status frame that opens each connection, heartbeats) are handed on each time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cursor_cloud_agents.api import (
+    APIConnectionError,
+    DoneEvent,
+    InvalidLastEventIdError,
+    ReadFailedError,
+    ResultEvent,
+    ServerError,
+    StreamError,
+    StreamEvent,
+    parse_event_id,
+)
+from cursor_cloud_agents.terminal.term import Session
+
+RETRY_SECONDS = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+"""The pause before each reconnection in a row; after the last, following gives up."""
+
+_BROKEN = (StreamError, ReadFailedError, APIConnectionError, ServerError)
+"""What a reconnection may cure: a cut, a failed read, no connection, a 5xx (`stream_unavailable` included)."""
+
+OnEvent = Callable[[StreamEvent], None]
+OnResume = Callable[[str, str | None], None]
+"""Hears why the stream is resumed and the event id it resumes after."""
+
+
+class Follower:
+    """The position in one run's stream: the last event handed on, and whether the run's end came."""
+
+    def __init__(self, session: Session, agent_id: str, run_id: str) -> None:
+        self.session = session
+        self.agent_id = agent_id
+        self.run_id = run_id
+        self.last_event_id: str | None = None
+        self._last_key: tuple[int, int] | None = None
+        self._kinds_at_last: set[str] = set()
+        self.ended = False
+        """A `result` or `done` frame arrived: only they prove the run is over."""
+        self.resumes = 0
+        self.handed = 0
+        """Events handed on so far."""
+
+    def _fresh(self, event: StreamEvent) -> bool:
+        """Whether `event` was not handed on before (and note it as handed on)."""
+        key = parse_event_id(event.event_id)
+        if key is None:
+            return True
+        last = self._last_key
+        if last is not None and (key < last or (key == last and event.event in self._kinds_at_last)):
+            return False
+        if key != self._last_key:
+            self._last_key, self._kinds_at_last = key, set()
+        self._kinds_at_last.add(event.event)
+        self.last_event_id = event.event_id
+        return True
+
+    async def _connection(self, on_event: OnEvent) -> None:
+        """One connection, from the last event handed on, until the stream closes or the run's end arrives."""
+        async with self.session.api.stream_run(self.agent_id, self.run_id, last_event_id=self.last_event_id) as stream:
+            async for event in stream:
+                if not self._fresh(event):
+                    continue
+                on_event(event)
+                self.handed += 1
+                if isinstance(event, DoneEvent):
+                    self.ended = True
+                    return
+                self.ended |= isinstance(event, ResultEvent)
+
+    async def follow(self, on_event: OnEvent, on_resume: OnResume) -> bool:
+        """Hand every event on, once, until the run's end; False when the stream could not be resumed.
+
+        Raises:
+            CursorError: the stream was refused for good (not found, expired, authentication).
+        """
+        failed = 0
+        while True:
+            handed = self.handed
+            try:
+                await self._connection(on_event)
+                if self.ended:
+                    return True
+                reason = "the stream closed before the run's end"
+            except InvalidLastEventIdError:
+                self.last_event_id = None  # the replay starts over; events already handed on are dropped
+                reason = "the resume point was refused, replaying from the start"
+            except _BROKEN as exc:
+                reason = f"the connection broke ({type(exc).__name__})"
+            if self.handed > handed:
+                failed = 0  # the connection moved on: the back-off starts again
+            if failed >= len(RETRY_SECONDS):
+                return False
+            on_resume(reason, self.last_event_id)
+            await self.session.sleep(RETRY_SECONDS[failed])
+            failed += 1
+            self.resumes += 1

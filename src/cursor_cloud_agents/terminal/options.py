@@ -1,0 +1,201 @@
+"""The terminal commands' argparse side: each subcommand, its options, its help and its example.
+
+This module is imported by `cli.py` on every start (the bare server included), so it imports nothing
+but argparse and the id checks: the commands themselves, rich and the client load only when one of
+them runs (`dispatch.py`). The options every command shares (`--json`, `--simulated`, `--scenario`,
+`--speed`) live in one parent parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from cursor_cloud_agents.api import ids
+
+SCENARIOS = ("demo", "fleet", "long-run", "huge", "failing", "empty")
+"""The simulator's worlds (`simulator.scenarios.NAMES`), repeated so that parsing loads no simulator."""
+
+Subparsers = Any  # argparse's `_SubParsersAction` is private; its `add_parser` is all we use
+
+
+def _agent(value: str) -> str:
+    try:
+        return ids.agent_id(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an agent id (bc-<uuid>; `agents` lists them)") from None
+
+
+def _run(value: str) -> str:
+    try:
+        return ids.run_id(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a run id (run-<uuid>)") from None
+
+
+def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    def parse(value: str) -> float:
+        try:
+            number = kind(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+        if number <= 0:
+            raise argparse.ArgumentTypeError(f"{value!r} must be above 0")
+        return number
+
+    return parse
+
+
+def _shared() -> argparse.ArgumentParser:
+    shared = argparse.ArgumentParser(add_help=False)
+    shared.add_argument("--json", action="store_true", help="one JSON document (JSON lines for streams), for scripts")
+    shared.add_argument(
+        "--simulated", action="store_true", help="run against an embedded simulator: nothing real, nothing billed"
+    )
+    shared.add_argument("--scenario", default="demo", choices=SCENARIOS, help="simulated world to start from")
+    shared.add_argument(
+        "--speed", type=_positive(float), default=1.0, help="how many times faster than real time simulated runs move"
+    )
+    return shared
+
+
+def _example(*lines: str) -> str:
+    return "example:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def _add(commands: Subparsers, shared: argparse.ArgumentParser, name: str, help_: str, *example: str) -> Any:
+    return commands.add_parser(
+        name,
+        parents=[shared],
+        help=help_,
+        description=help_[0].upper() + help_[1:] + ".",
+        epilog=_example(*example),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def _agents(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(
+        commands,
+        shared,
+        "agents",
+        "list agents: latest run, repository, branch or PR, age, idle time, URL",
+        "cursor-cloud-agents agents --name login --limit 5",
+    )
+    parser.add_argument("--all", action="store_true", help="include archived agents")
+    parser.add_argument("--name", help="only agents whose name contains TEXT (case-insensitive)", metavar="TEXT")
+    parser.add_argument("--limit", type=_positive(int), default=20, help="at most N agents (default 20)", metavar="N")
+
+
+def _watch(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(
+        commands,
+        shared,
+        "watch",
+        "follow a run live: its text, tool calls, summary and result",
+        "cursor-cloud-agents watch bc-00000000-0000-4000-8000-000000000000",
+    )
+    parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
+    parser.add_argument("run", type=_run, nargs="?", help="the run (default: the agent's latest)")
+
+
+def _fleet(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(
+        commands,
+        shared,
+        "fleet",
+        "a refreshing dashboard of the active agents, those needing you first",
+        "cursor-cloud-agents fleet --interval 15",
+    )
+    parser.add_argument(
+        "--interval", type=_positive(float), default=10.0, help="seconds between refreshes (default 10)", metavar="S"
+    )
+
+
+def _run_command(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(
+        commands,
+        shared,
+        "run",
+        "start a paid agent, after showing what will be paid for",
+        "cursor-cloud-agents run 'Fix the flaky login test' --repo https://github.com/org/repo --watch",
+    )
+    parser.add_argument("prompt", help="what the agent should do")
+    parser.add_argument("--repo", help="repository URL (https://github.com/OWNER/REPO)", metavar="URL")
+    parser.add_argument("--ref", help="branch or full commit SHA to start from (with --repo)", metavar="REF")
+    parser.add_argument("--model", help="model id (default: the account's default model)", metavar="ID")
+    parser.add_argument(
+        "--image", action="append", default=[], help="attach an image file (up to 5)", metavar="PATH", dest="images"
+    )
+    parser.add_argument("--yes", action="store_true", help="start without asking for confirmation")
+    then = parser.add_mutually_exclusive_group()
+    then.add_argument("--wait", action="store_true", help="show a progress line until the run ends")
+    then.add_argument("--watch", action="store_true", help="follow the run live until it ends")
+
+
+def _followup(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(
+        commands,
+        shared,
+        "followup",
+        "send a follow-up prompt: a new paid run of the same agent",
+        "cursor-cloud-agents followup bc-00000000-0000-4000-8000-000000000000 'Also add tests' --yes",
+    )
+    parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
+    parser.add_argument("prompt", help="what the agent should do next")
+    parser.add_argument("--yes", action="store_true", help="send without asking for confirmation")
+
+
+def _simple(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    agent_id = "bc-00000000-0000-4000-8000-000000000000"
+    cancel = _add(
+        commands,
+        shared,
+        "cancel",
+        "cancel a run (default: the agent's latest)",
+        f"cursor-cloud-agents cancel {agent_id}",
+    )
+    cancel.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
+    cancel.add_argument("run", type=_run, nargs="?", help="the run (default: the agent's latest)")
+    archive = _add(
+        commands,
+        shared,
+        "archive",
+        "archive an agent (reversible in Cursor's web app)",
+        f"cursor-cloud-agents archive {agent_id}",
+    )
+    archive.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
+    usage = _add(
+        commands,
+        shared,
+        "usage",
+        "tokens and cost of an agent, per run",
+        f"cursor-cloud-agents usage {agent_id} --json",
+    )
+    usage.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
+    artifacts = _add(
+        commands,
+        shared,
+        "artifacts",
+        "list an agent's files under artifacts/, or download one",
+        f"cursor-cloud-agents artifacts {agent_id} --get artifacts/report.md",
+    )
+    artifacts.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
+    artifacts.add_argument("--get", help="download this artifact to a file", metavar="PATH")
+    artifacts.add_argument(
+        "--output",
+        "-o",
+        help="the file to write (default: the artifact's name, here); never a terminal",
+        metavar="FILE",
+    )
+
+
+COMMANDS = ("agents", "watch", "fleet", "run", "followup", "cancel", "archive", "usage", "artifacts")
+
+
+def add_commands(commands: Subparsers) -> None:
+    """Add every terminal command to the `cursor-cloud-agents` subparsers."""
+    shared = _shared()
+    for add in (_agents, _watch, _fleet, _run_command, _followup, _simple):
+        add(commands, shared)

@@ -1,0 +1,121 @@
+"""Running `verify`: settings, the client with its observers, the facts in order, the summary and exit status.
+
+Exit status: 0 when every fact is OK, SKIPPED or NEW; 1 when any DIFFERS; 2 when the check could not
+run (no key, the API unreachable, the key refused).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import anyio
+
+from cursor_cloud_agents.api import APIConnectionError, AuthenticationError, CursorClient, CursorError, ReadFailedError
+from cursor_cloud_agents.api.record import Observer, Observers, Recorder
+from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.net import is_loopback_host
+from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.verify import spend as paid
+from cursor_cloud_agents.verify.facts import READ_ONLY_FACTS, WRONG_KEY, Context, Fact
+from cursor_cloud_agents.verify.observed import Observed
+from cursor_cloud_agents.verify.report import EXIT_COULD_NOT_RUN, Line, Report, differs, skipped
+
+OpenClient = Callable[[Settings, Observer | None], AbstractAsyncContextManager[CursorClient]]
+
+
+@dataclass(frozen=True)
+class Options:
+    """The command line of `verify`."""
+
+    spend: bool = False
+    yes: bool = False
+    """Skip the question before spending (scripts, CI against the simulator)."""
+    record: Path | None = None
+    keep_text: bool = False
+    show_identities: bool = False
+
+
+@dataclass(frozen=True)
+class Io:
+    """How verify talks to the user and to time (injected in tests)."""
+
+    write: Callable[[str], object]
+    ask: Callable[[str], str]
+    now: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], Awaitable[None]] = anyio.sleep
+
+
+async def run_verify(env: Mapping[str, str], options: Options, open_client: OpenClient, io: Io) -> int:
+    """Check the contract with the key of `env`; print the report through `io.write`; return the exit status."""
+    settings = Settings.from_env(env)
+    secrets = Redactor([*settings.secrets(), WRONG_KEY])
+    report = Report(io.write, secrets, None if options.show_identities else Redactor())
+    if settings.api_key is None and not settings.simulated:
+        report.say(f"verify could not run: {settings.key_problem}")
+        return EXIT_COULD_NOT_RUN
+    observed = Observed()
+    observer: Observer = observed
+    if options.record is not None:
+        observer = Observers([observed, Recorder(options.record, mask=secrets.mask, keep_text=options.keep_text)])
+    started = io.now()
+    async with open_client(settings, observer) as api:
+        ctx = Context(
+            api, observed, lambda: open_client(replace(settings, api_key=Secret(WRONG_KEY)), observer),
+            report.identities or Redactor(), io.now, io.sleep,
+        )  # fmt: skip
+        problem = await _reachable(api)
+        if problem is not None:
+            report.say(f"verify could not run: {problem}")
+            return EXIT_COULD_NOT_RUN
+        report.say(f"Checking the Cursor API contract at {settings.base_url} (read-only facts first)")
+        for fact in READ_ONLY_FACTS:
+            report.add(*await _guarded(fact, ctx))
+        if options.spend:
+            report.add(*await _spend(ctx, options, io, report, on_simulator=_loopback(settings)))
+    _summary(report, io.now() - started)
+    return report.exit_code
+
+
+async def _reachable(api: CursorClient) -> str | None:
+    """Why the check cannot run (no network, key refused), or None."""
+    try:
+        await api.me()
+    except (APIConnectionError, ReadFailedError) as exc:
+        return f"the API could not be reached ({exc.message}); check the network and CURSOR_API_BASE_URL"
+    except AuthenticationError:
+        return "Cursor refused the key (401): check CURSOR_API_KEY"
+    except CursorError:
+        return None  # the account fact reports it
+    return None
+
+
+async def _guarded(fact: Fact, ctx: Context) -> list[Line]:
+    """A fact's lines; an unexpected API error is that fact's DIFFERS, and the next facts still run."""
+    try:
+        return await fact(ctx)
+    except CursorError as exc:
+        return [differs(fact.__name__.replace("_", " "), "an answer as in the contract", exc.message)]
+
+
+async def _spend(ctx: Context, options: Options, io: Io, report: Report, *, on_simulator: bool) -> list[Line]:
+    report.say(paid.COST_WARNING)
+    if not options.yes and io.ask("Create it? Type yes to spend: ").strip().lower() != "yes":
+        return [skipped("--spend", "not confirmed; nothing was created")]
+    try:
+        return await paid.spend(ctx, on_simulator=on_simulator)
+    except CursorError as exc:
+        return [differs("--spend", "the lifecycle to complete", exc.message)]
+
+
+def _loopback(settings: Settings) -> bool:
+    return settings.simulated or is_loopback_host(urlsplit(settings.base_url).hostname or "")
+
+
+def _summary(report: Report, seconds: float) -> None:
+    counts = ", ".join(f"{report.count(v)} {v}" for v in ("OK", "DIFFERS", "SKIPPED", "NEW"))
+    report.say(f"{counts} in {seconds:.1f} s")

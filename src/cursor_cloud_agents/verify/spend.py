@@ -1,0 +1,158 @@
+"""`verify --spend`: one small paid agent walked through its lifecycle, then what it cost.
+
+Creates one agent without a repository on the cheapest variant found, follows its stream live (when
+does the first heartbeat come?), sends a follow-up while it is busy (`agent_busy` expected), cancels
+it, archives, unarchives and deletes it. Whatever happens, the agent is deleted at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import anyio
+
+from cursor_cloud_agents.api import (
+    TERMINAL_RUN_STATUSES,
+    AgentBusyError,
+    CreateAgentRequest,
+    CreateRunRequest,
+    CursorError,
+    Model,
+    ModelParam,
+    ModelSelection,
+    ModelVariant,
+    NotFoundError,
+    Prompt,
+    Run,
+    RunNotCancellableError,
+)
+from cursor_cloud_agents.verify.facts import Context
+from cursor_cloud_agents.verify.report import Line, differs, new, ok, skipped
+
+PROMPT = "Reply with the single word OK. Do not read, write or run anything."
+SIMULATOR_MARKER = " [sim:seconds=120]"
+"""On a loopback simulator only: the run lasts long enough for a heartbeat and a cancel."""
+COST_WARNING = (
+    "--spend creates one Cloud Agent without a repository on the cheapest model variant listed, with a "
+    "one-line prompt, cancels it within a minute and deletes it. Cursor bills it: usually a few cents."
+)
+HEARTBEAT_MAX_SECONDS = 40.0
+FOLLOW_SECONDS = 45.0
+CANCEL_READS = 30
+# Values ranked from cheapest to dearest; a variant's cost is the sum of its values' ranks.
+_VALUE_RANK = {"false": 0, "none": 0, "minimal": 1, "low": 2, "medium": 3, "high": 4, "xhigh": 5, "true": 6}
+
+
+def cheapest(models: Sequence[Model]) -> ModelSelection | None:
+    """The listed variant with the cheapest-looking parameter values (never `fast=true` when avoidable)."""
+    best: tuple[int, ModelSelection] | None = None
+    for model in models:
+        for variant in model.variants or [ModelVariant()]:
+            score = sum(_VALUE_RANK.get(param.value, 3) for param in variant.params)
+            params = [ModelParam(id=p.id, value=p.value) for p in variant.params] or None
+            if best is None or score < best[0]:
+                best = (score, ModelSelection(id=model.id, params=params))
+    return None if best is None else best[1]
+
+
+async def spend(ctx: Context, *, on_simulator: bool) -> list[Line]:
+    """Create, follow, follow up while busy, cancel, archive, unarchive, delete; the lines of each step."""
+    selection = cheapest(await ctx.api.list_models())
+    text = PROMPT + (SIMULATOR_MARKER if on_simulator else "")
+    created = await ctx.api.create_agent(CreateAgentRequest(prompt=Prompt(text=text), model=selection))
+    agent_id, run = created.agent.id, created.run
+    lines = [ok("POST /v1/agents (no repository)", f"agent {created.agent.status}, run {run.status}")]
+    if run.status == "QUEUED":
+        lines.append(new("run status", "QUEUED on a new run"))
+    try:
+        lines += await _busy(ctx, agent_id)
+        lines += await _heartbeat(ctx, agent_id, run.id)
+        lines += await _cancel(ctx, agent_id, run.id)
+        lines += await _cost(ctx, agent_id)
+        lines += await _archive_cycle(ctx, agent_id)
+    finally:
+        with anyio.CancelScope(shield=True):
+            lines += await _delete(ctx, agent_id)
+    return lines
+
+
+async def _busy(ctx: Context, agent_id: str) -> list[Line]:
+    try:
+        await ctx.api.create_run(agent_id, CreateRunRequest(prompt=Prompt(text=PROMPT)))
+    except AgentBusyError:
+        return [ok("follow-up while busy", "409 agent_busy")]
+    return [differs("follow-up while busy", "409 agent_busy", "a second run was created (and is billed)")]
+
+
+async def _heartbeat(ctx: Context, agent_id: str, run_id: str) -> list[Line]:
+    """Follow the stream live until its first heartbeat (or the run's end), timing it on `ctx.now`."""
+    started = ctx.now()
+    with anyio.move_on_after(FOLLOW_SECONDS + 15):
+        async with ctx.api.stream_run(agent_id, run_id) as stream:
+            async for raw in stream.raw_events():
+                waited = ctx.now() - started
+                if raw.event == "heartbeat":
+                    if waited <= HEARTBEAT_MAX_SECONDS:
+                        return [ok("live stream heartbeat", f"first after {waited:.1f} s")]
+                    return [
+                        differs("live stream heartbeat", f"within {HEARTBEAT_MAX_SECONDS:.0f} s", f"{waited:.1f} s")
+                    ]
+                if raw.event in ("result", "done"):
+                    return [skipped("live stream heartbeat", "the run ended before the first heartbeat")]
+                if waited > FOLLOW_SECONDS:
+                    break
+    return [differs("live stream heartbeat", f"a heartbeat within {HEARTBEAT_MAX_SECONDS:.0f} s", "none")]
+
+
+async def _cancel(ctx: Context, agent_id: str, run_id: str) -> list[Line]:
+    try:
+        await ctx.api.cancel_run(agent_id, run_id)
+    except RunNotCancellableError:
+        return [skipped("cancel", "the run had already ended")]
+    run = await _until_ended(ctx, agent_id, run_id)
+    if run.status == "CANCELLED":
+        return [ok("cancel", "the run reads CANCELLED")]
+    if run.is_terminal:
+        return [ok("cancel", f"the run ended as {run.status} before the cancel took effect (the documented race)")]
+    return [differs("cancel", "CANCELLED within 30 reads", f"still {run.status}")]
+
+
+async def _until_ended(ctx: Context, agent_id: str, run_id: str) -> Run:
+    run = await ctx.api.get_run(agent_id, run_id)
+    for _ in range(CANCEL_READS):
+        if run.status in TERMINAL_RUN_STATUSES:
+            break
+        await ctx.sleep(1.0)
+        run = await ctx.api.get_run(agent_id, run_id)
+    return run
+
+
+async def _cost(ctx: Context, agent_id: str) -> list[Line]:
+    answer = await ctx.api.get_usage(agent_id)
+    tokens = answer.total_usage.total_tokens if answer.total_usage else 0
+    if answer.cost is None or answer.cost.charged_cents is None:
+        return [ok("cost", f"{tokens} tokens; no cost yet (it lags: see the dashboard)")]
+    return [ok("cost", f"{tokens} tokens, charged {answer.cost.charged_cents:.2f} cents")]
+
+
+async def _archive_cycle(ctx: Context, agent_id: str) -> list[Line]:
+    await ctx.api.archive_agent(agent_id)
+    archived = (await ctx.api.get_agent(agent_id)).status
+    await ctx.api.unarchive_agent(agent_id)
+    back = (await ctx.api.get_agent(agent_id)).status
+    lines = [
+        ok("archive", "ARCHIVED") if archived == "ARCHIVED" else differs("archive", "ARCHIVED", archived),
+        ok("unarchive", back) if back != "ARCHIVED" else differs("unarchive", "not ARCHIVED", back),
+    ]
+    return lines
+
+
+async def _delete(ctx: Context, agent_id: str) -> list[Line]:
+    try:
+        await ctx.api.delete_agent(agent_id)
+        await ctx.api.get_agent(agent_id)
+    except NotFoundError:
+        return [ok("delete", "the agent reads 404 afterwards")]
+    except CursorError as exc:
+        return [differs("delete", "the agent deleted", exc.message)]
+    return [differs("delete", "404 after delete", "the agent still reads")]

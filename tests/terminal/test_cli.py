@@ -1,0 +1,67 @@
+"""The terminal commands from the command line: help with examples, start-up without the MCP SDK, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cursor_cloud_agents.cli import main
+from cursor_cloud_agents.terminal import COMMANDS
+
+PROBE = """
+import sys
+from cursor_cloud_agents.cli import main
+code = main(sys.argv[1:])
+sys.stderr.write("loaded mcp: %s\\n" % ("mcp" in sys.modules or "mcp_types" in sys.modules))
+raise SystemExit(code)
+"""
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, *args], env={"PATH": os.defpath} | (env or {}), capture_output=True, text=True,
+        timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+def test_the_help_of_the_program_and_of_each_command_shows_an_example(
+    command: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 14: `--help` and each subcommand's help show an example."""
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--help"] if command else ["--help"])
+    out = capsys.readouterr().out
+    assert exited.value.code == 0
+    assert "example:\n  cursor-cloud-agents " + (command or "") in out
+
+
+def test_agents_simulated_json_answers_without_loading_the_mcp_sdk() -> None:
+    """Issue 14: a subcommand starts without the MCP SDK, and its JSON parses."""
+    done = cli("agents", "--simulated", "--json")
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(done.stdout)["agents"]
+    assert listed and all(agent["agent_id"].startswith("bc-") for agent in listed)
+    assert "loaded mcp: False" in done.stderr
+
+
+def test_without_a_key_a_command_exits_2_naming_the_variable_and_sends_nothing() -> None:
+    """Issue 14: the key only from CURSOR_API_KEY; without it, a configuration error (2) that says what to set."""
+    done = cli("agents")
+    assert done.returncode == 2 and "CURSOR_API_KEY" in done.stderr and done.stdout == ""
+
+
+def test_a_malformed_agent_id_is_a_usage_error() -> None:
+    """Exit codes: 2 for a usage error, before anything is opened."""
+    done = cli("watch", "not-an-agent", "--simulated")
+    assert done.returncode == 2 and "not an agent id" in done.stderr
+
+
+def test_the_key_is_never_an_argument() -> None:
+    """Issue 14: there is no option to pass the key on the command line (it would land in shell history)."""
+    done = cli("agents", "--api-key", "secret")
+    assert done.returncode == 2 and "unrecognized arguments" in done.stderr

@@ -1,0 +1,206 @@
+"""Issue 12, asking the person (MCP elicitation) before a delete, a replacing cancel or (when set) a creation.
+
+Both handshakes Claude Code uses: `initialize` at 2025-11-25 (the question is an `elicitation/create`
+request during the call) and `server/discover` at 2026-07-28 (the call answers `input_required` and the
+client calls again with the answer). Nothing is sent unless the person accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client.context import ClientRequestContext
+from mcp_types import ElicitRequestParams, ElicitResult
+
+from cursor_cloud_agents.server import toolkit
+from cursor_cloud_agents.server.asking import Consent, InputNeeded, Question, RoundTripPeer, Seal
+from tests.tools.conftest import Harness, OpenHarness
+
+pytestmark = pytest.mark.anyio
+
+ERAS = ["legacy", "auto"]  # auto negotiates 2026-07-28 with this server: the multi-round-trip path
+Elicit = Callable[[ClientRequestContext, ElicitRequestParams], Awaitable[ElicitResult]]
+
+
+class Person:
+    """An elicitation callback that answers `action` (and remembers what it was asked)."""
+
+    def __init__(self, action: str, content: dict[str, Any] | None = None) -> None:
+        self.action = action
+        self.content = content
+        self.asked: list[str] = []
+
+    async def __call__(self, _context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        self.asked.append(params.message)
+        content = self.content if self.action != "accept" or self.content is not None else {"confirm": True}
+        return ElicitResult(action=self.action, content=content)  # pyright: ignore[reportArgumentType]
+
+
+def sent(h: Harness, method: str) -> int:
+    return len(h.requests(method))
+
+
+async def finished_agent(h: Harness) -> str:
+    created = await h.call("cursor_create_agent", {"prompt": "Refactor the parser", "name": "parser refactor"})
+    h.clock.advance(40)
+    return created.data["agent_id"]
+
+
+def asking(person: Elicit, mode: str, **settings: Any) -> dict[str, Any]:
+    return {"client_options": {"mode": mode, "elicitation_callback": person}, "allow_delete": True} | settings
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_a_delete_accepted_by_the_person_is_sent_without_confirm_agent_id(
+    harness_factory: OpenHarness, mode: str
+) -> None:
+    """The question names the agent (name, id, status, age, pull request); accepted, the delete is sent."""
+    person = Person("accept")
+    async with harness_factory(**asking(person, mode)) as h:
+        agent_id = await finished_agent(h)
+        reply = await h.call("cursor_delete_agent", {"agent_id": agent_id})
+        deletes = sent(h, "DELETE")
+    assert not reply.is_error, reply.data
+    assert deletes == 1
+    assert len(person.asked) == 1
+    assert "parser refactor" in person.asked[0] and agent_id in person.asked[0]
+    assert "pull request" in person.asked[0] and "created 0 h ago" in person.asked[0]
+
+
+@pytest.mark.parametrize("mode", ERAS)
+@pytest.mark.parametrize(("action", "consent"), [("decline", "declined"), ("cancel", "cancelled")])
+async def test_a_delete_declined_or_dismissed_answers_declined_and_sends_nothing(
+    harness_factory: OpenHarness, mode: str, action: str, consent: str
+) -> None:
+    person = Person(action)
+    async with harness_factory(**asking(person, mode)) as h:
+        agent_id = await finished_agent(h)
+        reply = await h.call("cursor_delete_agent", {"agent_id": agent_id, "confirm_agent_id": agent_id})
+        deletes = sent(h, "DELETE")
+    assert reply.code == "DECLINED" and reply.data["consent"] == consent
+    assert deletes == 0
+
+
+async def test_an_accepted_form_that_says_no_is_a_decline(harness_factory: OpenHarness) -> None:
+    person = Person("accept", {"confirm": False})
+    async with harness_factory(**asking(person, "legacy")) as h:
+        agent_id = await finished_agent(h)
+        reply = await h.call("cursor_delete_agent", {"agent_id": agent_id})
+        deletes = sent(h, "DELETE")
+    assert reply.code == "DECLINED" and deletes == 0
+
+
+async def test_a_question_never_answered_times_out_inside_the_calls_deadline_as_declined(
+    harness_factory: OpenHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client that declares elicitation but never answers: DECLINED with the reason, before the deadline."""
+    monkeypatch.setattr(toolkit, "ASK_RESERVE", 9.7)  # a 10 s call leaves the question 0.3 s
+
+    async def silent(_context: ClientRequestContext, _params: ElicitRequestParams) -> ElicitResult:
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    async with harness_factory(**asking(silent, "legacy", max_call_seconds=10)) as h:
+        agent_id = await finished_agent(h)
+        with anyio.fail_after(5):
+            reply = await h.call("cursor_delete_agent", {"agent_id": agent_id})
+        deletes = sent(h, "DELETE")
+    assert reply.code == "DECLINED" and reply.data["consent"] == "unanswered"
+    assert "did not answer" in reply.data["message"]
+    assert deletes == 0
+
+
+async def test_without_elicitation_the_confirm_agent_id_rule_stays(harness_factory: OpenHarness) -> None:
+    async with harness_factory(allow_delete=True) as h:
+        agent_id = await finished_agent(h)
+        missing = await h.call("cursor_delete_agent", {"agent_id": agent_id})
+        confirmed = await h.call("cursor_delete_agent", {"agent_id": agent_id, "confirm_agent_id": agent_id})
+    assert missing.code == "CONFIRMATION_REQUIRED"
+    assert not confirmed.is_error
+
+
+async def test_the_switches_apply_before_any_question(harness_factory: OpenHarness) -> None:
+    person = Person("accept")
+    async with harness_factory(**asking(person, "legacy", allow_delete=False)) as h:
+        agent_id = await finished_agent(h)
+        reply = await h.call("cursor_delete_agent", {"agent_id": agent_id})
+    assert reply.code == "DELETE_DISABLED" and person.asked == []
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_replace_active_asks_before_cancelling_a_running_run(harness_factory: OpenHarness, mode: str) -> None:
+    """Declined: the running run is not cancelled and no follow-up is sent."""
+    person = Person("decline")
+    async with harness_factory(**asking(person, mode)) as h:
+        created = await h.call("cursor_create_agent", {"prompt": "Long task [sim:seconds=600]"})
+        h.clock.advance(5)
+        reply = await h.call(
+            "cursor_create_run", {"agent_id": created.data["agent_id"], "prompt": "Do this instead", "replace_active": True}
+        )
+        cancels = [r for r in h.requests("POST") if r.path.endswith("/cancel")]
+        runs = [r for r in h.requests("POST") if r.path.endswith("/runs")]
+    assert reply.code == "DECLINED"
+    assert "running run" in person.asked[0] and cancels == [] and runs == []
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_with_confirm_creates_each_paid_creation_asks_first(harness_factory: OpenHarness, mode: str) -> None:
+    """CURSOR_MCP_CONFIRM_CREATES=1: the question shows the prompt's first line, the repositories, the model
+    and the limits' use; declined, no POST leaves."""
+    person = Person("decline")
+    async with harness_factory(**asking(person, mode, confirm_creates=True)) as h:
+        reply = await h.call(
+            "cursor_create_agent", {"prompt": "Fix the flaky test\nDetails follow", "repository": "https://github.com/acme/app"}
+        )
+        posts = sent(h, "POST")
+    assert reply.code == "DECLINED" and posts == 0
+    question = person.asked[0]
+    assert "Fix the flaky test" in question and "Details follow" not in question
+    assert "github.com/acme/app" in question and "0 of 25 new agents in 24 h" in question
+
+
+async def test_with_confirm_creates_an_accepted_creation_is_sent_once(harness_factory: OpenHarness) -> None:
+    person = Person("accept")
+    async with harness_factory(**asking(person, "auto", confirm_creates=True)) as h:
+        reply = await h.call("cursor_create_agent", {"prompt": "Fix the flaky test"})
+        posts = sent(h, "POST")
+    assert not reply.is_error and posts == 1
+
+
+async def test_with_confirm_creates_a_client_that_cannot_ask_is_refused(harness_factory: OpenHarness) -> None:
+    async with harness_factory(confirm_creates=True) as h:
+        reply = await h.call("cursor_create_agent", {"prompt": "Fix the flaky test"})
+        posts = sent(h, "POST")
+    assert reply.code == "DECLINED" and "CURSOR_MCP_CONFIRM_CREATES" in reply.data["message"] and posts == 0
+
+
+class Capabilities:
+    elicitation = type("Elicitation", (), {"form": {}, "url": None})()
+    roots = None
+
+
+async def test_an_answer_to_a_question_never_asked_does_not_count() -> None:
+    """A 2026-07-28 retry's answers count only for questions sealed in requestState by this server: an
+    answer sent with no state, a forged state or another question's state is asked again."""
+    seal = Seal()
+    question = Question("confirm_delete", "Delete agent X?")
+    accept = ElicitResult(action="accept", content={"confirm": True})
+    capabilities: Any = Capabilities()
+
+    async def consent(responses: dict[str, Any] | None, state: str | None, asked: Question = question) -> Any:
+        peer = RoundTripPeer(capabilities, responses, state, seal)
+        try:
+            return (await peer.ask(asked, 1.0)).consent
+        except InputNeeded as needed:
+            return needed.result.request_state
+
+    state = await consent(None, None)
+    assert isinstance(state, str)
+    assert await consent({"confirm_delete": accept}, state) is Consent.ACCEPTED
+    assert isinstance(await consent({"confirm_delete": accept}, None), str)  # no state: asked again
+    assert isinstance(await consent({"confirm_delete": accept}, state[:-2] + "00"), str)  # altered
+    other = Question("confirm_delete", "Delete agent Y?")
+    assert isinstance(await consent({"confirm_delete": accept}, state, other), str)  # another question
