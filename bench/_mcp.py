@@ -18,9 +18,11 @@ from cursor_cloud_agents.simulator import SIMULATED_API_KEY
 
 
 @asynccontextmanager
-async def mcp_server_at(base_url: str) -> AsyncGenerator[Client, None]:
-    """A fresh server (no cache carried over) talking to the simulator at `base_url`, through a client."""
-    settings = Settings(api_key=Secret(SIMULATED_API_KEY))
+async def mcp_server_at(base_url: str, **settings_fields: Any) -> AsyncGenerator[Client, None]:
+    """A fresh server (no cache carried over) talking to the simulator at `base_url`, through a client;
+    `settings_fields` override the settings (writes, limits)."""
+    fields: dict[str, Any] = {"api_key": Secret(SIMULATED_API_KEY)} | settings_fields
+    settings = Settings(**fields)
     api = CursorClient(base_url, SIMULATED_API_KEY)
 
     @asynccontextmanager

@@ -138,7 +138,8 @@ async def test_replace_active_asks_before_cancelling_a_running_run(harness_facto
         created = await h.call("cursor_create_agent", {"prompt": "Long task [sim:seconds=600]"})
         h.clock.advance(5)
         reply = await h.call(
-            "cursor_create_run", {"agent_id": created.data["agent_id"], "prompt": "Do this instead", "replace_active": True}
+            "cursor_create_run",
+            {"agent_id": created.data["agent_id"], "prompt": "Do this instead", "replace_active": True},
         )
         cancels = [r for r in h.requests("POST") if r.path.endswith("/cancel")]
         runs = [r for r in h.requests("POST") if r.path.endswith("/runs")]
@@ -153,7 +154,8 @@ async def test_with_confirm_creates_each_paid_creation_asks_first(harness_factor
     person = Person("decline")
     async with harness_factory(**asking(person, mode, confirm_creates=True)) as h:
         reply = await h.call(
-            "cursor_create_agent", {"prompt": "Fix the flaky test\nDetails follow", "repository": "https://github.com/acme/app"}
+            "cursor_create_agent",
+            {"prompt": "Fix the flaky test\nDetails follow", "repository": "https://github.com/acme/app"},
         )
         posts = sent(h, "POST")
     assert reply.code == "DECLINED" and posts == 0

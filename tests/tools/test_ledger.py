@@ -93,3 +93,30 @@ async def test_a_creation_whose_answer_was_lost_still_counts(harness_factory: Op
         again = await h.call("cursor_create_agent", REQUEST)
     assert lost.code == "MUTATION_OUTCOME_UNKNOWN" and again.data["resumed"] is True
     assert CreationLedger(tmp_path, 25).use(world.clock.now())[0] == 1
+
+
+def _take_then_die(directory: str) -> None:
+    import os
+
+    CreationLedger(Path(directory), 5).take(1000.0, "bc-00000000-0000-4000-8000-000000000001")
+    os._exit(1)  # the process dies between the ledger write and the POST
+
+
+def test_a_crash_between_the_ledger_write_and_the_post_counts_the_creation(tmp_path: Path) -> None:
+    """Money is never under-counted: the place is on disk (flushed) before anything is sent."""
+    process = multiprocessing.get_context("spawn").Process(target=_take_then_die, args=(str(tmp_path),))
+    process.start()
+    process.join(timeout=30)
+    assert process.exitcode == 1
+    assert CreationLedger(tmp_path, 5).use(1000.0)[0] == 1
+
+
+def test_the_ledger_names_the_agents_created_in_the_window_for_the_spend_limit(tmp_path: Path) -> None:
+    """A creation with an id is named when it takes its place; one with variables (no id allowed) once the
+    answer tells it; creations older than 24 hours leave."""
+    ledger = CreationLedger(tmp_path, 5)
+    ledger.take(0.0, "bc-old")
+    ledger.take(WINDOW_SECONDS, "bc-first")
+    ledger.take(WINDOW_SECONDS + 1, None)
+    ledger.identify(WINDOW_SECONDS + 1, "bc-second")
+    assert CreationLedger(tmp_path, 5).agents(WINDOW_SECONDS + 2) == ["bc-first", "bc-second"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.server.domain.limits import SLOTS_SECONDS
+from cursor_cloud_agents.server.domain.limits import SLOTS_SECONDS, USAGE_SECONDS
 from cursor_cloud_agents.simulator import ManualClock, World
 from tests.tools.conftest import Harness, OpenHarness
 
@@ -23,6 +23,10 @@ CHARGED_CENTS = 23.4
 
 def posts(h: Harness) -> int:
     return len([record for record in h.requests("POST") if record.path == "/v1/agents"])
+
+
+def usage_reads(h: Harness) -> int:
+    return len([record for record in h.requests("GET") if record.path.endswith("/usage")])
 
 
 def agent_reads(h: Harness) -> int:
@@ -101,7 +105,7 @@ async def test_spend_counts_late_arriving_cost_and_then_refuses_creations_and_fo
         account = await h.call("cursor_get_account")
         spend = account.data["limits"][2]
         second = await create(h, "Task two")  # 0 known cents: allowed
-        h.clock.advance(COST_DELAY_SECONDS + 1)
+        h.clock.advance(USAGE_SECONDS)  # the cost arrived meanwhile; the usage read is a minute old
         refused = await h.call("cursor_create_agent", {"prompt": "Task three"})
         follow_up = await h.call("cursor_create_run", {"agent_id": first, "prompt": "More"})
         read = await h.call("cursor_get_agent", {"agent_id": second})
@@ -117,15 +121,16 @@ async def test_spend_counts_late_arriving_cost_and_then_refuses_creations_and_fo
 async def test_an_agents_usage_is_read_at_most_once_a_minute_for_the_spend_limit(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """The spend check reads each created agent's usage at most once a minute (once its cost is known)."""
+    """The spend check reads each created agent's usage at most once a minute, cost known or not."""
     async with harness_factory(state_dir=tmp_path, max_spend_cents=10_000) as h:
-        await create(h, "Task one")
-        h.clock.advance(RUN_SECONDS + COST_DELAY_SECONDS + 1)
-        for prompt in ("Two", "Three", "Four"):
+        for prompt in ("One", "Two", "Three", "Four"):
             await create(h, prompt)
-        usage_reads = len([r for r in h.requests("GET") if r.path.endswith("/usage")])
-    # The first agent: read once with its cost, then kept; the newer ones have no cost yet, so each check asks.
-    assert usage_reads == 1 + 1 + 2
+        within_a_minute = usage_reads(h)
+        h.clock.advance(USAGE_SECONDS)
+        await create(h, "Five")
+        a_minute_later = usage_reads(h)
+    assert within_a_minute == 3  # agents one, two and three, each once
+    assert a_minute_later == 3 + 4
 
 
 async def test_the_account_reports_each_limit_with_its_use_and_window(harness_factory: OpenHarness) -> None:

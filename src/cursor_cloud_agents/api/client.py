@@ -65,10 +65,8 @@ class CursorClient:
         transport: An httpx2 async transport (MockTransport, the simulator); None for the network.
         artifact_transport: The transport for presigned artifact URLs.
         artifact_host_suffixes: Hosts a presigned URL may point to.
-        allow_loopback_artifacts: Accept `http://127.0.0.1`/`localhost` artifact URLs, and loopback addresses
-            among an artifact host's resolved addresses (tests, simulator).
-        artifact_resolver: Resolves an artifact host to its addresses (the system resolver by default;
-            injected in tests). Each address is checked, and the download connects to the first.
+        allow_loopback_artifacts: Accept loopback artifact URLs and addresses (tests, simulator).
+        artifact_resolver: An artifact host's addresses (system resolver; injected in tests), each checked.
         requests_per_second: The sustained client-side rate (token bucket refill), 10 by default.
         burst: How many requests may go at once before the rate applies. The default lets one
             supervision pass over a 500-agent fleet run at full speed; a runaway loop is still held
@@ -341,8 +339,8 @@ class CursorClient:
         )
 
     async def check_artifact_url(self, url: str) -> str:
-        """`url` when the artifact policy (https, an allowed host, no credentials or control characters, and
-        every address its host resolves to public) accepts it: a URL handed on must be one this client would fetch.
+        """`url` when the artifact policy (https, an allowed host, no credentials or control characters, only
+        public addresses) accepts it: a URL handed on must be one this client would fetch.
 
         Raises:
             ArtifactURLRefusedError: the URL is refused.

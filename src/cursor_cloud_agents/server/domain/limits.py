@@ -165,9 +165,7 @@ class Limits:
             usage = await api.get_usage(agent_id)
         except NotFoundError:
             usage = Usage()  # deleted: what it cost can no longer be read, so it stays counted as unknown
-            self._usage.put(agent_id, usage)
-        if _charged(usage) is not None:
-            self._usage.put(agent_id, usage)  # a cost not known yet is asked again next time
+        self._usage.put(agent_id, usage)  # a cost not known yet is asked again a minute later
         return usage
 
     def capacity(self, slots: Slots, why: str) -> ToolFailure:

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from cursor_cloud_agents.api import Me
 from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.server.views.view import View
 
 
-class KeyView(BaseModel):
+class KeyView(View):
     """The API key: its name, when it was made, and its user (service-account keys have none)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     name: str | None = None
     created_at: str | None = None
@@ -24,10 +21,8 @@ class KeyView(BaseModel):
         return cls(name=me.api_key_name, created_at=me.created_at, user_email=me.user_email, user_name=user_name)
 
 
-class ServerView(BaseModel):
+class ServerView(View):
     """What this server's settings allow (the names of forwardable variables, never their values)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     writes: bool
     delete: bool
@@ -42,11 +37,9 @@ class ServerView(BaseModel):
         )  # fmt: skip
 
 
-class LimitView(BaseModel):
+class LimitView(View):
     """A limit the user set (None: not set), how much of it is used in its window, and when the oldest use
     leaves it; `unknown` counts agents whose cost Cursor has not reported yet."""
-
-    model_config = ConfigDict(extra="forbid")
 
     variable: str
     limit: float | None
@@ -57,10 +50,8 @@ class LimitView(BaseModel):
     note: str | None = None
 
 
-class AccountView(BaseModel):
+class AccountView(View):
     """The answer of `cursor_get_account`."""
-
-    model_config = ConfigDict(extra="forbid")
 
     key: KeyView
     server: ServerView

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from cursor_cloud_agents.api import Agent, AgentSummary, CreatedAgent, ModelSelection
 from cursor_cloud_agents.server.domain.paid import iso
 from cursor_cloud_agents.server.domain.scan import ScanPage
 from cursor_cloud_agents.server.hints import FOLLOW_THE_RUN
 from cursor_cloud_agents.server.journal import Attempt
 from cursor_cloud_agents.server.views.choices import ModelChoice
+from cursor_cloud_agents.server.views.view import View
 
 WEB_URL = "https://cursor.com/agents/"
 
@@ -30,10 +29,8 @@ def web_url(agent: AgentSummary) -> str:
     return agent.url or WEB_URL + agent.id
 
 
-class EnvView(BaseModel):
+class EnvView(View):
     """Where an agent runs."""
-
-    model_config = ConfigDict(extra="forbid")
 
     type: str
     name: str | None = None
@@ -47,10 +44,8 @@ class EnvView(BaseModel):
         return cls(type=env.type, name=env.name)
 
 
-class _AgentFields(BaseModel):
+class _AgentFields(View):
     """What a list row and the full view of an agent share (both fill them through `AgentRow.of`)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: str
     name: str | None = None
@@ -72,10 +67,8 @@ class AgentRow(_AgentFields):
         )  # fmt: skip
 
 
-class RepoView(BaseModel):
+class RepoView(View):
     """A repository of an agent, and the pull request it opened there."""
-
-    model_config = ConfigDict(extra="forbid")
 
     url: str
     starting_ref: str | None = None
@@ -101,10 +94,8 @@ class AgentView(_AgentFields):
         )  # fmt: skip
 
 
-class AgentsPage(BaseModel):
+class AgentsPage(View):
     """One page of agents; `scanned` (agents read) only when the name filter is ours."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agents: list[AgentRow]
     next_cursor: str | None = None
@@ -119,10 +110,8 @@ class AgentsPage(BaseModel):
         )  # fmt: skip
 
 
-class _Started(BaseModel):
+class _Started(View):
     """What a creation answers first, whether its answer arrived or an earlier one was lost."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     run_id: str | None = None
@@ -158,10 +147,8 @@ class ResumedAgentView(_Started):
         return cls(agent_id=agent.id, run_id=agent.latest_run_id, url=web_url(agent), name=agent.name)
 
 
-class PendingCreationView(BaseModel):
+class PendingCreationView(View):
     """An agent whose creation was sent and never answered, which Cursor does not show (yet)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str | None = None
     name: str | None = None
@@ -174,19 +161,15 @@ class PendingCreationView(BaseModel):
         return cls(agent_id=attempt.agent_id, name=attempt.name, sent_at=iso(attempt.at))
 
 
-class ArchivedView(BaseModel):
+class ArchivedView(View):
     """The answer of an archive (`archived: true`) or an unarchive (`archived: false`)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     archived: bool
 
 
-class DeletedView(BaseModel):
+class DeletedView(View):
     """The answer of a deletion."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     deleted: Literal[True] = True

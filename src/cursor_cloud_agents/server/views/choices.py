@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from cursor_cloud_agents.api import Environment, Model, ModelSelection, ModelVariant, Page, Repository
 from cursor_cloud_agents.server.domain import models as model_check
+from cursor_cloud_agents.server.views.view import View
 
 
-class ModelRow(BaseModel):
+class ModelRow(View):
     """One model as the catalogue lists it: parameters and their values, defaults, reasoning name, aliases."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: str
     name: str | None = None
@@ -36,10 +33,8 @@ class ModelRow(BaseModel):
         )
 
 
-class VariantRow(BaseModel):
+class VariantRow(View):
     """One combination the API accepts for a model."""
-
-    model_config = ConfigDict(extra="forbid")
 
     params: dict[str, str]
     name: str | None = None
@@ -64,10 +59,8 @@ class ModelDetail(ModelRow):
         return cls(**dict(ModelRow.of(model)), description=model.description, variants=variants or None)
 
 
-class ModelCatalogue(BaseModel):
+class ModelCatalogue(View):
     """The answer of `cursor_list_models` without a model_id."""
-
-    model_config = ConfigDict(extra="forbid")
 
     models: list[ModelRow]
     count: int
@@ -77,18 +70,14 @@ class ModelCatalogue(BaseModel):
         return cls(models=[ModelRow.of(model) for model in models], count=len(models))
 
 
-class OneModel(BaseModel):
+class OneModel(View):
     """The answer of `cursor_list_models` with a model_id."""
-
-    model_config = ConfigDict(extra="forbid")
 
     model: ModelDetail
 
 
-class ModelChoice(BaseModel):
+class ModelChoice(View):
     """The model a create or follow-up chose, as its answer shows it (the API never echoes the model)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: str
     params: dict[str, str] | None = None
@@ -101,10 +90,8 @@ class ModelChoice(BaseModel):
         return cls(id=chosen.id, params={param.id: param.value for param in chosen.params or []} or None)
 
 
-class RepositoriesPage(BaseModel):
+class RepositoriesPage(View):
     """A page of repository URLs, with the count of all and of those the query matched."""
-
-    model_config = ConfigDict(extra="forbid")
 
     repositories: list[str]
     total_count: int
@@ -124,10 +111,8 @@ class RepositoriesPage(BaseModel):
         )
 
 
-class EnvironmentRow(BaseModel):
+class EnvironmentRow(View):
     """An environment as listed: its name goes into `env_name` with `env_type=cloud`."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: str
     name: str | None = None
@@ -140,10 +125,8 @@ class EnvironmentRow(BaseModel):
         return cls(id=environment.id, name=environment.name, owner=environment.owner, repos=repos or None)
 
 
-class EnvironmentsPage(BaseModel):
+class EnvironmentsPage(View):
     """One page of environments and the cursor of the next."""
-
-    model_config = ConfigDict(extra="forbid")
 
     environments: list[EnvironmentRow]
     next_cursor: str | None = None

@@ -6,13 +6,13 @@ which also measures them while it reads; the two answers are built by `cursor_re
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, SerializeAsAny
+from pydantic import SerializeAsAny
+
+from cursor_cloud_agents.server.views.view import View
 
 
-class EventView(BaseModel):
+class EventView(View):
     """A compact event: its type and the id of its last frame (all an event of another type shows)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     type: str
     id: str | None = None
@@ -51,10 +51,8 @@ class ResultEventView(EventView):
     clipped: bool | None = None
 
 
-class StreamErrorView(BaseModel):
+class StreamErrorView(View):
     """An `error` frame of the stream: never the end of the run."""
-
-    model_config = ConfigDict(extra="forbid")
 
     code: str | None = None
     message: str
@@ -71,10 +69,8 @@ EventRows = list[SerializeAsAny[EventView]]
 """Rows of any event type, each dumped with its own fields."""
 
 
-class _EventsRead(BaseModel):
+class _EventsRead(View):
     # What both reads answer first: the rows, and the id of the last frame they cover.
-
-    model_config = ConfigDict(extra="forbid")
 
     events: EventRows
     last_event_id: str | None = None

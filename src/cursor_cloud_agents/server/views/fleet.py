@@ -5,20 +5,19 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import SerializerFunctionWrapHandler, model_serializer
 
 from cursor_cloud_agents.server.domain.activity import ActivitySummary, ToolState
 from cursor_cloud_agents.server.domain.events import clip
 from cursor_cloud_agents.server.domain.fleet import Fleet, Row
 from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
+from cursor_cloud_agents.server.views.view import View
 
 NAME_CHARS = 60
 
 
-class RowActivity(BaseModel):
+class RowActivity(View):
     """The part of a run's `ActivitySummary` a fleet row carries (activity=true)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     last_event_at: str | None = None
     idle_seconds: int | None = None
@@ -39,10 +38,8 @@ class RowActivity(BaseModel):
         )  # fmt: skip
 
 
-class FleetRow(BaseModel):
+class FleetRow(View):
     """One agent of the fleet: its latest run's status, its cost (usage=true) and its activity."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     name: str | None = None
@@ -72,11 +69,9 @@ class FleetRow(BaseModel):
         )  # fmt: skip
 
 
-class FleetSummary(BaseModel):
+class FleetSummary(View):
     """Counts by run status; with usage the cost; with activity, from complete replays only, the stale runs,
     those that ended with a background task going, and the runs whose replay did not complete."""
-
-    model_config = ConfigDict(extra="forbid")
 
     runs: dict[str, int]
     read_errors: int
@@ -100,10 +95,8 @@ class FleetSummary(BaseModel):
         return summary
 
 
-class FleetView(BaseModel):
+class FleetView(View):
     """The answer of `cursor_supervise`: `scanned` counts the agents read, kept or not."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agents: list[FleetRow]
     summary: FleetSummary

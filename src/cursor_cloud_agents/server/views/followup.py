@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from cursor_cloud_agents.api import ModelSelection, Run
 from cursor_cloud_agents.server.hints import FOLLOW_THE_RUN
 from cursor_cloud_agents.server.views.choices import ModelChoice
+from cursor_cloud_agents.server.views.view import View
 
 MODEL_NOTE = "The model applies to this run and to the agent's later runs."
 
 
-class FollowUpView(BaseModel):
+class FollowUpView(View):
     """The answer of `cursor_create_run`; `replaced_*` only when `replace_active` cancelled a run."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     run_id: str

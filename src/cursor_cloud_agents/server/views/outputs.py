@@ -3,10 +3,11 @@ conversation rows."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from cursor_cloud_agents.api import Artifact, ArtifactDownload, Cost, RunUsage, TokenUsage, Usage
 from cursor_cloud_agents.server.domain.images import Recognised
+from cursor_cloud_agents.server.views.view import View
 
 COST_NOTE = (
     "No cost reported yet for {count} run(s): Cursor reports cost late after a run ends, or not at all for some "
@@ -20,10 +21,8 @@ RUNS_HINT = "pass run_id for one run"
 CLIPPED_NOTE = "A message with next_text_offset is cut: read on with offset=<its index>, limit=1, text_offset=<it>."
 
 
-class TokensView(BaseModel):
+class TokensView(View):
     """Token counts with short names."""
-
-    model_config = ConfigDict(extra="forbid")
 
     input: int
     output: int
@@ -42,10 +41,8 @@ class TokensView(BaseModel):
         )  # fmt: skip
 
 
-class UsageRow(BaseModel):
+class UsageRow(View):
     """Tokens and cost in cents, of one run (`run_id`) or of the whole agent; a missing cost stays missing."""
-
-    model_config = ConfigDict(extra="forbid")
 
     run_id: str | None = None
     tokens: TokensView | None = None
@@ -63,10 +60,8 @@ class UsageRow(BaseModel):
         return cls.of(run.usage, run.cost, run.id)
 
 
-class UsageView(BaseModel):
+class UsageView(View):
     """An agent's usage: totals, then as many per-run rows as fit (the others counted, with a hint)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     run_id: str | None = None
@@ -86,10 +81,8 @@ class UsageView(BaseModel):
         )  # fmt: skip
 
 
-class ArtifactRow(BaseModel):
+class ArtifactRow(View):
     """A file under `artifacts/`."""
-
-    model_config = ConfigDict(extra="forbid")
 
     path: str
     size_bytes: int | None = None
@@ -100,10 +93,8 @@ class ArtifactRow(BaseModel):
         return cls(path=artifact.path, size_bytes=artifact.size_bytes, updated_at=artifact.updated_at)
 
 
-class ArtifactsView(BaseModel):
+class ArtifactsView(View):
     """An agent's artifacts, as many as fit (the others counted); a note when the list is empty."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     note: str | None = None
@@ -116,10 +107,8 @@ class ArtifactsView(BaseModel):
         return cls(agent_id=agent_id, note=None if items else EMPTY_ARTIFACTS_NOTE)
 
 
-class _ArtifactHead(BaseModel):
+class _ArtifactHead(View):
     # Which artifact an answer is about: a text page and a link both start with it.
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     path: str
@@ -171,10 +160,8 @@ class ArtifactImage(_ArtifactHead):
         )  # fmt: skip
 
 
-class MessageRow(BaseModel):
+class MessageRow(View):
     """A conversation message; a cut one says where its text goes on (`next_text_offset`)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     index: int
     role: str
@@ -193,10 +180,8 @@ class MessageRow(BaseModel):
         )  # fmt: skip
 
 
-class ConversationView(BaseModel):
+class ConversationView(View):
     """A window of an agent's conversation (`next_offset` while messages remain)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     total_messages: int

@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from cursor_cloud_agents.api import GitBranch, Page, Run
 from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.server.domain.activity import ActivitySummary
 from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
+from cursor_cloud_agents.server.views.view import View
 
 GIT_NOTE = "the agent's current branches (the same on every run), not a snapshot of this run; no SHA"
 ERROR_NOTE = "The API gave no cause for this ERROR (a known quirk); activity shows what the agent last did."
@@ -29,10 +28,8 @@ def _optional_token(value: str | None, key: str) -> str | None:
     return None if value is None else _token(value, key)
 
 
-class RunRow(BaseModel):
+class RunRow(View):
     """A run as a list row: bounded fields only (the result as its length; read it with cursor_get_run)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     run_id: str
     status: str
@@ -65,10 +62,8 @@ RUN_ITEM_MAX_BYTES = _worst_row_bytes()
 """The bytes of the widest row a list can hold: every field at its clip length."""
 
 
-class RunList(BaseModel):
+class RunList(View):
     """One page of an agent's runs."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     runs: list[RunRow]
@@ -85,10 +80,8 @@ class RunList(BaseModel):
         )  # fmt: skip
 
 
-class BranchView(BaseModel):
+class BranchView(View):
     """A branch the agent pushed, and its pull request."""
-
-    model_config = ConfigDict(extra="forbid")
 
     repo: str
     branch: str | None = None
@@ -99,22 +92,18 @@ class BranchView(BaseModel):
         return cls(repo=branch.repo_url, branch=branch.branch, pr_url=branch.pr_url)
 
 
-class RunErrorView(BaseModel):
+class RunErrorView(View):
     """The error Cursor reported on a run."""
-
-    model_config = ConfigDict(extra="forbid")
 
     message: str | None = None
     code: str | None = None
 
 
-class RunOutcome(BaseModel):
+class RunOutcome(View):
     """What a run came to: its status, duration, error (and why none), branches, and a slice of its result.
 
     `cursor_get_run` and `cursor_wait` answer these the same way; `Answers.slice_text` (or a fair share)
     fills the result's three fields."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     run_id: str
@@ -179,10 +168,8 @@ def _outcome(run: Run | None, said: str, *, refused: bool) -> tuple[CancelOutcom
     return "ended_without_cancel", f"The run ended as {status} before the cancel took effect."
 
 
-class CancelView(BaseModel):
+class CancelView(View):
     """What a re-read after a cancel showed: confirmed only for a CANCELLED read after our cancel."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     run_id: str

@@ -3,10 +3,9 @@ those that could not be read."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from cursor_cloud_agents.server.domain.watch import Until, Watched
 from cursor_cloud_agents.server.views.runs import RunOutcome
+from cursor_cloud_agents.server.views.view import View
 
 
 class EndedRun(RunOutcome):
@@ -24,20 +23,16 @@ class EndedRun(RunOutcome):
         )  # fmt: skip
 
 
-class RunningRun(BaseModel):
+class RunningRun(View):
     """A run that has not ended yet."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     run_id: str
     status: str
 
 
-class UnreadRun(BaseModel):
+class UnreadRun(View):
     """A row whose run could not be read: only this row is marked (an unknown or deleted agent)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     agent_id: str
     run_id: str | None = None
@@ -45,10 +40,8 @@ class UnreadRun(BaseModel):
     message: str | None = None
 
 
-class WaitView(BaseModel):
+class WaitView(View):
     """How the wait ended and where each run stands."""
-
-    model_config = ConfigDict(extra="forbid")
 
     until: Until
     timed_out: bool | None = None
