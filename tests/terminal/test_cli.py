@@ -65,3 +65,11 @@ def test_the_key_is_never_an_argument() -> None:
     """Issue 14: there is no option to pass the key on the command line (it would land in shell history)."""
     done = cli("agents", "--api-key", "secret")
     assert done.returncode == 2 and "unrecognized arguments" in done.stderr
+
+
+def test_the_scenarios_the_commands_offer_are_the_simulators() -> None:
+    """The parser repeats the names (so that parsing loads no simulator); they must not drift apart."""
+    from cursor_cloud_agents.simulator.scenarios import NAMES
+    from cursor_cloud_agents.terminal.options import SCENARIOS
+
+    assert sorted(SCENARIOS) == sorted(NAMES)

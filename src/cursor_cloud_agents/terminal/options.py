@@ -14,10 +14,20 @@ from typing import Any
 
 from cursor_cloud_agents.api import ids
 
-SCENARIOS = ("demo", "fleet", "long-run", "huge", "failing", "empty")
+SCENARIOS = ("demo", "fleet", "long-run", "huge", "failing", "images", "empty")
 """The simulator's worlds (`simulator.scenarios.NAMES`), repeated so that parsing loads no simulator."""
 
 Subparsers = Any  # argparse's `_SubParsersAction` is private; its `add_parser` is all we use
+
+
+_EXAMPLE_AGENT = "bc-00000000-0000-4000-8000-000000000000"
+# The commands about one agent: name, help, and the example's arguments after the agent id.
+_ONE_AGENT = (
+    ("cancel", "cancel a run (default: the agent's latest)", ""),
+    ("archive", "archive an agent (reversible in Cursor's web app)", ""),
+    ("usage", "tokens and cost of an agent, per run", " --json"),
+    ("artifacts", "list an agent's files under artifacts/, or download one", " --get artifacts/report.md"),
+)
 
 
 def _agent(value: str) -> str:
@@ -94,7 +104,7 @@ def _watch(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
         shared,
         "watch",
         "follow a run live: its text, tool calls, summary and result",
-        "cursor-cloud-agents watch bc-00000000-0000-4000-8000-000000000000",
+        f"cursor-cloud-agents watch {_EXAMPLE_AGENT}",
     )
     parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
     parser.add_argument("run", type=_run, nargs="?", help="the run (default: the agent's latest)")
@@ -140,7 +150,7 @@ def _followup(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
         shared,
         "followup",
         "send a follow-up prompt: a new paid run of the same agent",
-        "cursor-cloud-agents followup bc-00000000-0000-4000-8000-000000000000 'Also add tests' --yes",
+        f"cursor-cloud-agents followup {_EXAMPLE_AGENT} 'Also add tests' --yes",
     )
     parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
     parser.add_argument("prompt", help="what the agent should do next")
@@ -148,46 +158,18 @@ def _followup(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
 
 
 def _simple(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
-    agent_id = "bc-00000000-0000-4000-8000-000000000000"
-    cancel = _add(
-        commands,
-        shared,
-        "cancel",
-        "cancel a run (default: the agent's latest)",
-        f"cursor-cloud-agents cancel {agent_id}",
-    )
-    cancel.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
-    cancel.add_argument("run", type=_run, nargs="?", help="the run (default: the agent's latest)")
-    archive = _add(
-        commands,
-        shared,
-        "archive",
-        "archive an agent (reversible in Cursor's web app)",
-        f"cursor-cloud-agents archive {agent_id}",
-    )
-    archive.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
-    usage = _add(
-        commands,
-        shared,
-        "usage",
-        "tokens and cost of an agent, per run",
-        f"cursor-cloud-agents usage {agent_id} --json",
-    )
-    usage.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
-    artifacts = _add(
-        commands,
-        shared,
-        "artifacts",
-        "list an agent's files under artifacts/, or download one",
-        f"cursor-cloud-agents artifacts {agent_id} --get artifacts/report.md",
-    )
-    artifacts.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
+    parsers: dict[str, argparse.ArgumentParser] = {}
+    for name, what, example in _ONE_AGENT:
+        parsers[name] = _add(commands, shared, name, what, f"cursor-cloud-agents {name} {_EXAMPLE_AGENT}{example}")
+        parsers[name].add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
+    parsers["cancel"].add_argument("run", type=_run, nargs="?", help="the run (default: the agent's latest)")
+    artifacts = parsers["artifacts"]
     artifacts.add_argument("--get", help="download this artifact to a file", metavar="PATH")
     artifacts.add_argument(
         "--output",
         "-o",
-        help="the file to write (default: the artifact's name, here); never a terminal",
         metavar="FILE",
+        help="the file to write (default: the artifact's name, here); never a terminal",
     )
 
 
