@@ -48,12 +48,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    demo = commands.add_parser("demo", help="walk the tools through a real MCP client against the embedded simulator")
+    demo = _command(commands, "demo", "walk the tools through a real MCP client against the embedded simulator",
+                    "cursor-cloud-agents demo")  # fmt: skip
     _demo_arguments(demo)
-    commands.add_parser("doctor", help="check the settings and one call to Cursor; prints no secret")
-    config = commands.add_parser("config", help="print the registration of this server for an MCP client")
+    _command(commands, "doctor", "check the settings and one call to Cursor; prints no secret",
+             "CURSOR_API_KEY=... cursor-cloud-agents doctor")  # fmt: skip
+    config = _command(commands, "config", "print the registration of this server for an MCP client",
+                      "cursor-cloud-agents config claude")  # fmt: skip
     config.add_argument("client", choices=CLIENTS, help="the client to register the server in")
-    simulate = commands.add_parser("simulate", help="serve the Cursor API simulator on 127.0.0.1 until interrupted")
+    simulate = _command(commands, "simulate", "serve the Cursor API simulator on 127.0.0.1 until interrupted",
+                        "cursor-cloud-agents simulate --scenario fleet --speed 20",
+                        "cursor-cloud-agents simulate --replay traces/")  # fmt: skip
     simulate.add_argument("--port", type=int, default=0, help="port to listen on (default: any free port)")
     simulate.add_argument(
         "--scenario", default="demo", help="world to start from: demo, fleet, long-run, huge, failing, images"
@@ -172,10 +177,18 @@ def _demo_arguments(demo: argparse.ArgumentParser) -> None:
     demo.add_argument("--agent-id", help="create the demo's agent with this id (bc-<uuid>), e.g. to replay a trace")
 
 
-def _verify_parser(commands: Any) -> None:  # argparse's subparsers type is private
-    verify = commands.add_parser(
-        "verify", help="check the Cursor API contract with your key (read-only unless --spend)"
+def _command(commands: Any, name: str, help_: str, *examples: str) -> argparse.ArgumentParser:
+    """A subcommand whose help ends with examples (argparse's subparsers type is private, hence Any)."""
+    epilog = "example:\n" + "\n".join(f"  {line}" for line in examples)
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=help_, description=help_, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    return parser
+
+
+def _verify_parser(commands: Any) -> None:  # argparse's subparsers type is private
+    verify = _command(commands, "verify", "check the Cursor API contract with your key (read-only unless --spend)",
+                      "CURSOR_API_KEY=... cursor-cloud-agents verify --record traces/")  # fmt: skip
     verify.add_argument("--spend", action="store_true", help="also create, follow, cancel and delete one small agent")
     verify.add_argument("--yes", action="store_true", help="with --spend: do not ask before spending")
     verify.add_argument("--record", type=Path, metavar="DIR", help="write every exchange, redacted, into DIR")
