@@ -161,6 +161,8 @@ class SessionPeer:
                 return _consent(await self._send(question.request(), ElicitResult))
             except MCPError as refused:  # the client failed the question (or has no channel back)
                 return Answer(Consent.UNANSWERED, f"the client could not ask: {refused.error.message[:200]}")
+            except ValueError:  # an answer that is not an elicitation result (pydantic's ValidationError)
+                return Answer(Consent.UNANSWERED, "the client's answer was not a yes or a no")
         return Answer(Consent.UNANSWERED, f"no answer within {seconds:.0f} s")
 
     async def roots(self, seconds: float) -> list[Path] | None:
@@ -169,8 +171,8 @@ class SessionPeer:
         with anyio.move_on_after(seconds):
             try:
                 return paths_of(await self._send(ListRootsRequest(), ListRootsResult))
-            except MCPError:
-                return []  # declared but not answered: no folder is allowed, rather than a guess
+            except (MCPError, ValueError):
+                return []  # declared but not answered (or answered wrongly): no folder is allowed, not a guess
         return []
 
     async def _send(self, request: InputRequest, kind: type[R]) -> R:
@@ -202,7 +204,10 @@ class RoundTripPeer:
         if not self.can_ask:
             return await NoPeer().ask(question, seconds)
         answer = self._answer(question.key, question.request())
-        return _consent(ElicitResult.model_validate(answer))
+        try:
+            return _consent(ElicitResult.model_validate(answer))
+        except ValueError:
+            return Answer(Consent.UNANSWERED, "the client's answer was not a yes or a no")
 
     async def roots(self, seconds: float) -> list[Path] | None:  # noqa: ARG002 (no wait: the round ends instead)
         if not self._roots_declared:
