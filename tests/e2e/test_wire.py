@@ -114,7 +114,7 @@ def test_a_64_mib_line_is_refused_without_being_read_whole() -> None:
     """B-04 (issue 13): a line over 4 MiB is answered -32600 for its id; RSS grows by at most 32 MiB."""
     with server() as process:
         initialized(process)
-        before = _rss_kib(process.pid)
+        before = rss_kib(process.pid)
         head = b'{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "x", "arguments": {"a": "'
         assert process.stdin is not None
         process.stdin.write(head)
@@ -123,7 +123,7 @@ def test_a_64_mib_line_is_refused_without_being_read_whole() -> None:
             process.stdin.write(chunk)
         send(process, b'"}}}')
         reply = answer(process)
-        grown = _peak_kib(process.pid) - before
+        grown = peak_kib(process.pid) - before
         send(process, b'{"jsonrpc": "2.0", "id": 12, "method": "ping"}')
         after = answer(process)
     assert reply["id"] == 11 and reply["error"]["code"] == -32600
@@ -131,7 +131,7 @@ def test_a_64_mib_line_is_refused_without_being_read_whole() -> None:
     assert grown <= 32 * 1024, f"RSS grew by {grown} KiB"
 
 
-def _status_kib(pid: int, field: str) -> int:
+def status_kib(pid: int, field: str) -> int:
     with open(f"/proc/{pid}/status") as status:
         for line in status:
             if line.startswith(field + ":"):
@@ -139,12 +139,12 @@ def _status_kib(pid: int, field: str) -> int:
     raise AssertionError(field)
 
 
-def _rss_kib(pid: int) -> int:
-    return _status_kib(pid, "VmRSS")
+def rss_kib(pid: int) -> int:
+    return status_kib(pid, "VmRSS")
 
 
-def _peak_kib(pid: int) -> int:
-    return _status_kib(pid, "VmHWM")
+def peak_kib(pid: int) -> int:
+    return status_kib(pid, "VmHWM")
 
 
 @pytest.mark.parametrize(("number", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
