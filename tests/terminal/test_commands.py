@@ -69,6 +69,27 @@ async def test_run_honours_the_creation_limit_before_sending(rig_factory: RigFac
     assert code == USAGE and posts == [] and "CURSOR_MCP_MAX_NEW_AGENTS=0" in rig.errors()
 
 
+@pytest.mark.parametrize(
+    ("limit", "code", "named"),
+    [
+        ({"max_active_agents": 1}, REFUSED, "CURSOR_MCP_MAX_ACTIVE_AGENTS=1"),
+        ({"max_spend_cents": 0}, USAGE, "CURSOR_MCP_MAX_SPEND_CENTS=0"),
+    ],
+)
+async def test_run_honours_the_running_agents_and_spend_limits_before_sending(
+    rig_factory: RigFactory, limit: dict[str, float], code: int, named: str
+) -> None:
+    """Issue 14: the server's own limits (issue 12) hold for the person too: CAPACITY exits 1, the spend
+    limit exits 2 (the person's setting), and no second agent is created."""
+    async with rig_factory(**limit) as rig:
+        first = await execute(rig.term, partial(paid.run, order=order(confirmed=True), then=None))
+        second = await execute(rig.term, partial(paid.run, order=order(confirmed=True), then=None))
+        posts = [record for record in rig.requests("POST") if record.path == "/v1/agents"]
+    assert (first, second) == ((OK, code) if "ACTIVE" in named else (code, code))
+    assert named in rig.errors()
+    assert len(posts) == (1 if "ACTIVE" in named else 0)
+
+
 async def test_an_invalid_repository_is_refused_before_any_request(rig_factory: RigFactory) -> None:
     """Validate before any paid request: the server's repository check names what to change."""
     async with rig_factory() as rig:
