@@ -8,15 +8,17 @@ client calls again with the answer). Nothing is sent unless the person accepts.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from mcp.client.context import ClientRequestContext
-from mcp_types import ElicitRequestParams, ElicitResult
+from mcp_types import ElicitRequestParams, ElicitResult, ListRootsResult, Root
 
 from cursor_cloud_agents.server import toolkit
 from cursor_cloud_agents.server.asking import Consent, InputNeeded, Question, RoundTripPeer, Seal
+from cursor_cloud_agents.simulator.images import png
 from tests.tools.conftest import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
@@ -206,3 +208,25 @@ async def test_an_answer_to_a_question_never_asked_does_not_count() -> None:
     assert isinstance(await consent({"confirm_delete": accept}, state[:-2] + "00"), str)  # altered
     other = Question("confirm_delete", "Delete agent Y?")
     assert isinstance(await consent({"confirm_delete": accept}, state, other), str)  # another question
+
+
+async def test_a_round_trip_client_answers_the_roots_then_the_confirmation_and_the_creation_is_sent_once(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """2026-07-28: an image needs the client's roots and CURSOR_MCP_CONFIRM_CREATES a yes: two rounds, each
+    answer carried in the sealed state to the next, so neither is asked twice and one POST leaves."""
+    (tmp_path / "ui.png").write_bytes(png(6, 4))
+    person = Person("accept")
+    roots_asked: list[str] = []
+
+    async def list_roots(_context: Any) -> ListRootsResult:
+        roots_asked.append("roots")
+        return ListRootsResult(roots=[Root.model_validate({"uri": tmp_path.as_uri()})])
+
+    options = asking(person, "auto", confirm_creates=True)
+    options["client_options"]["list_roots_callback"] = list_roots
+    async with harness_factory(**options) as h:
+        reply = await h.call("cursor_create_agent", {"prompt": "Fix the layout", "images": [str(tmp_path / "ui.png")]})
+        posts = sent(h, "POST")
+    assert not reply.is_error, reply.data
+    assert roots_asked == ["roots"] and len(person.asked) == 1 and posts == 1

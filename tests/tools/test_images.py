@@ -151,10 +151,12 @@ async def test_a_bad_image_refuses_the_follow_up_before_any_request(
         assert h.requests() == []
 
 
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # roots/list during the call; or input_required (2026-07-28)
 async def test_with_client_roots_only_files_under_them_are_sent_not_the_working_directory(
-    harness_factory: OpenHarness, tmp_path: Path, workdir: Path
+    harness_factory: OpenHarness, tmp_path: Path, workdir: Path, mode: str
 ) -> None:
-    """Issue 12: when the client declares roots, they replace the working directory as the allowed place."""
+    """Issue 12: when the client declares roots, they replace the working directory as the allowed place, in
+    both protocol eras."""
     root = tmp_path / "client-project"
     root.mkdir()
     (root / "ui.png").write_bytes(SHOT)
@@ -162,7 +164,7 @@ async def test_with_client_roots_only_files_under_them_are_sent_not_the_working_
     async def list_roots(_context: Any) -> ListRootsResult:
         return ListRootsResult(roots=[Root.model_validate({"uri": root.as_uri()})])
 
-    async with harness_factory(client_options={"list_roots_callback": list_roots}) as h:
+    async with harness_factory(client_options={"list_roots_callback": list_roots, "mode": mode}) as h:
         inside = await h.call("cursor_create_agent", {"prompt": "Fix it", "images": [str(root / "ui.png")]})
         cwd_only = await h.call("cursor_create_agent", {"prompt": "Fix it", "images": [str(workdir / "shot.png")]})
         assert not inside.is_error, inside.data
