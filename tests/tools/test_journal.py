@@ -309,3 +309,13 @@ def test_a_state_directory_that_is_a_file_keeps_the_journal_in_memory(tmp_path: 
     journal = CreationJournal(blocked)
     journal.write(Attempt(1.0, "f", "bc-x", None, "sent"))
     assert journal.unsettled("f", 2.0) is not None
+
+
+def test_images_count_in_the_fingerprint_by_their_digest() -> None:
+    """Issue 12: the same prompt with another image is another creation; the same image is the same one."""
+
+    def body(data: str) -> dict[str, object]:
+        return {"prompt": {"text": "Fix it", "images": [{"data": data, "mimeType": "image/png"}]}}
+
+    assert fingerprint(body("aaaa")) == fingerprint(body("aaaa"))
+    assert fingerprint(body("aaaa")) != fingerprint(body("bbbb"))

@@ -48,7 +48,17 @@ def fingerprint(body: dict[str, Any]) -> str:
     same = {key: value for key, value in body.items() if key != "agentId"}
     if isinstance(same.get("envVars"), dict):
         same["envVars"] = sorted(same["envVars"])  # names only: values are secrets and never hashed
+    prompt: dict[str, Any] = same.get("prompt") or {}
+    images: list[Any] = prompt.get("images") or []
+    if images:
+        same["prompt"] = prompt | {"images": [_image_digest(image) for image in images]}
     return hashlib.sha256(json.dumps(same, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _image_digest(image: dict[str, Any]) -> dict[str, Any]:
+    # Up to 5 images of 15 MiB each: hashed once each, rather than copied through a JSON dump of them all.
+    data = image.get("data")
+    return image | {"data": hashlib.sha256(data.encode()).hexdigest()} if isinstance(data, str) else image
 
 
 _FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
