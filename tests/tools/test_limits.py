@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cursor_cloud_agents.server.domain.limits import SLOTS_SECONDS, USAGE_SECONDS
-from cursor_cloud_agents.simulator import ManualClock, World
+from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from tests.tools.conftest import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
@@ -143,3 +143,22 @@ async def test_the_account_reports_each_limit_with_its_use_and_window(harness_fa
     assert new_agents["limit"] == 5 and new_agents["window_hours"] == 24 and new_agents["frees_at"]
     assert running == {"variable": "CURSOR_MCP_MAX_ACTIVE_AGENTS", "limit": 3, "used": 1}
     assert spend == {"variable": "CURSOR_MCP_MAX_SPEND_CENTS", "note": "not set: no spend limit"}
+
+
+async def test_at_the_limit_a_lost_creation_asked_again_is_still_found_not_refused(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """The limits hold before a new agent only: a creation whose answer was lost (and whose agent now takes
+    the last slot) asked again re-sends its id and answers `resumed`, so the agent is found, never paid
+    for again later."""
+    world = World(ManualClock())
+    faults = Faults()
+    faults.inject("POST", "/v1/agents", Fault.cut_after_request())
+    async with harness_factory(world, faults=faults, state_dir=tmp_path, max_active_agents=1) as h:
+        lost = await h.call("cursor_create_agent", {"prompt": "Task one"})
+        again = await h.call("cursor_create_agent", {"prompt": "Task one"})
+        other = await h.call("cursor_create_agent", {"prompt": "Task two"})
+    assert lost.code == "MUTATION_OUTCOME_UNKNOWN"
+    assert again.data.get("resumed") is True and again.data["agent_id"] == lost.data["agent_id"]
+    assert other.code == "CAPACITY"
+    assert len(world.agents) == 1

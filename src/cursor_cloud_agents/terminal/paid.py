@@ -9,12 +9,14 @@ goes through the server's own continuation check.
 
 `CURSOR_MCP_ALLOW_WRITES` is the model's gate; here the person confirms instead. The order keeps every
 refusal free: local checks, then (no `--yes` and no terminal to ask on) a refusal before any request,
-then the reads the checks need, then what will be paid for and the question, then `check_limits`,
+then the reads the checks need, then what will be paid for and the question, then the limits (the
+creation count here; the spend and the agents running through `create_once`, before a new agent only),
 then the one paid request.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -91,14 +93,12 @@ def state_dir(settings: Settings) -> Path | None:
     return None if settings.simulated else settings.state_dir
 
 
-async def check_limits(api: CursorClient, settings: Settings, ledger: CreationLedger, clock: Clock) -> None:
-    """Every check of the user's limits before a creation is sent, the server's own: the creations of the
-    last 24 hours (`CURSOR_MCP_MAX_NEW_AGENTS`; `create_once` then takes the place in the ledger itself),
-    the spend (`CURSOR_MCP_MAX_SPEND_CENTS`) and the agents running at once (`CURSOR_MCP_MAX_ACTIVE_AGENTS`).
+def check_creation_limit(ledger: CreationLedger, clock: Clock) -> None:
+    """The creations of the last 24 hours (`CURSOR_MCP_MAX_NEW_AGENTS`), said before the question is asked;
+    `create_once` then takes the place in the ledger itself, and runs `limits_of` before a new agent.
 
     Raises:
         UsageError: the creation limit is reached (exit 2); nothing was sent.
-        ToolFailure: LIMIT_REACHED (spend, exit 2) or CAPACITY (exit 1); nothing was sent.
     """
     used, frees_at = ledger.use(clock.now())
     if used >= ledger.limit:
@@ -107,7 +107,14 @@ async def check_limits(api: CursorClient, settings: Settings, ledger: CreationLe
             f"{used} agents were created through this machine in the last 24 hours, the limit "
             f"CURSOR_MCP_MAX_NEW_AGENTS={ledger.limit}{when}. Nothing was sent."
         )
-    await Limits(settings, ledger, clock).before_create(api)
+
+
+def limits_of(
+    api: CursorClient, settings: Settings, ledger: CreationLedger, clock: Clock
+) -> Callable[[], Awaitable[None]]:
+    """The server's checks before a new agent: the spend (`CURSOR_MCP_MAX_SPEND_CENTS`, LIMIT_REACHED, exit 2)
+    and the agents running at once (`CURSOR_MCP_MAX_ACTIVE_AGENTS`, CAPACITY, exit 1); nothing is sent."""
+    return lambda: Limits(settings, ledger, clock).before_create(api)
 
 
 def _refuse_unconfirmed(term: Term, confirmed: bool, what: str) -> None:
@@ -190,8 +197,9 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
             ("images", Text(str(len(request.prompt.images or [])))),
             ("limit", Text(f"new agent {used + 1} of {ledger.limit} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)")),
         ], "Start this paid agent?")  # fmt: skip
-        await check_limits(session.api, term.settings, ledger, clock)
-        created = await create_once(session.api, journal, ledger, clock, request)
+        check_creation_limit(ledger, clock)
+        before_new = limits_of(session.api, term.settings, ledger, clock)
+        created = await create_once(session.api, journal, ledger, clock, request, before_new=before_new)
         agent = created.agent if isinstance(created, CreatedAgent) else created  # an earlier identical creation
         run_id = created.run.id if isinstance(created, CreatedAgent) else agent.latest_run_id
         _started(term, agent, run_id)

@@ -9,9 +9,12 @@ is looked for by name and, while Cursor may still be creating it, nothing is sen
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import cast
+
+import anyio
 
 from cursor_cloud_agents.api import (
     Agent,
@@ -51,11 +54,14 @@ async def create_once(
     clock: Clock,
     request: CreateAgentRequest,
     on_resend: Callable[[str], None] = lambda _agent_id: None,
+    before_new: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint,
 ) -> CreatedAgent | Agent | AgentSummary:
     """The created agent, or the agent an earlier identical call created but never reported.
 
-    `on_resend` hears the earlier id when this call asks again for an unresolved creation (a tool
-    notes it on the call, so that any failure names the id that was really sent)."""
+    `before_new` runs only before a new creation (the user's limits on agents running and on spend):
+    asking again for an unresolved creation re-sends its id, which makes no second agent, and must stay
+    possible at a limit, or the agent it created would never be found. `on_resend` hears the earlier id
+    when this call asks again (a tool notes it on the call, so that any failure names the id really sent)."""
     print_ = fingerprint(request.wire())
     earlier = journal.unsettled(print_, clock.now())
     if earlier is not None and earlier.agent_id is None:
@@ -63,15 +69,18 @@ async def create_once(
         if found is not None:
             return found
         earlier = None  # provably not created: this is a new creation
-    now = clock.now()
     if earlier is None:
-        count_in(ledger, now, request.agent_id)  # a re-send of the same id was counted when it first left
-    if earlier is not None and earlier.agent_id is not None:
-        # The same creation again: the same id, so that the API itself refuses to create it twice.
-        request = request.model_copy(update={"agent_id": earlier.agent_id})
-        on_resend(earlier.agent_id)
-    # A re-send keeps the first send's time: that is when Cursor may have started creating the agent.
-    attempt = Attempt(now if earlier is None else earlier.at, print_, request.agent_id, request.name, "sent")
+        await before_new()
+        at = clock.now()
+        count_in(ledger, at, request.agent_id)  # a re-send of the same id was counted when it first left
+    else:
+        # The same creation again: the same id, so that the API itself refuses to create it twice. It keeps
+        # the first send's time: that is when Cursor may have started creating the agent.
+        resent = cast(str, earlier.agent_id)  # an attempt without an id was resolved by name above
+        request = request.model_copy(update={"agent_id": resent})
+        on_resend(resent)
+        at = earlier.at
+    attempt = Attempt(at, print_, request.agent_id, request.name, "sent")
     journal.write(attempt)
     try:
         created = await api.create_agent(request)

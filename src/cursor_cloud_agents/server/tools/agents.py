@@ -191,7 +191,6 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
             repos=repos or None, work_on_current_branch=False, auto_create_pr=auto_create_pr,
             env_vars=variables.values or None,
         )  # fmt: skip
-        await state.limits.before_create(state.api)
         if state.settings.confirm_creates:
             use = await state.limits.use_line(state.api)
             question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
@@ -200,6 +199,7 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
             created = await create_once(
                 state.api, state.journal, state.ledger, state.clock, request,
                 on_resend=lambda agent_id: current_call().note(agent_id=agent_id),
+                before_new=lambda: state.limits.before_create(state.api),
             )  # fmt: skip
         except ConcurrencyLimitError as refusal:
             raise await state.limits.refused(state.api, refusal) from None
