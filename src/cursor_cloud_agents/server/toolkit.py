@@ -231,6 +231,7 @@ class Toolkit:
             if outcome is None:  # the hard stop cut the call
                 outcome = self._hard_stop(spec, budget).with_ids(call.ids if call is not None else {})
             if isinstance(outcome, InputRequiredResult):
+                failure = ToolFailure("input_required", "")  # for the log line: the call ends asking, not done
                 return outcome
             if isinstance(outcome, ToolFailure):
                 failure = outcome
