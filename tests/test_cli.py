@@ -113,3 +113,14 @@ def test_simulate_prints_a_base_url_and_a_key_that_its_me_endpoint_accepts() -> 
     assert exported["CURSOR_API_BASE_URL"].startswith("http://127.0.0.1:") and exported["CURSOR_API_BASE_URL"] in banner
     assert accepted.status_code == 200 and accepted.json()["apiKeyName"] == "Simulated API Key"
     assert refused.status_code == 401
+
+
+def test_verify_spend_never_takes_its_yes_from_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`verify --spend` asks the person: without a terminal (a pipe, closed stdin) the answer is no, and
+    only --yes spends; a closed stdin is no traceback."""
+    import io
+
+    from cursor_cloud_agents import cli
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("yes\n"))
+    assert cli.ask_on_terminal("Create it? ") == ""

@@ -196,11 +196,22 @@ def _verify_parser(commands: Any) -> None:  # argparse's subparsers type is priv
     verify.add_argument("--show-identities", action="store_true", help="do not mask e-mail, names and repository URLs")
 
 
+def ask_on_terminal(question: str) -> str:
+    """The person's answer; no answer (so no spending) without a terminal to ask on or at end of input."""
+    if not sys.stdin.isatty():
+        sys.stdout.write(f"{question}no terminal to ask on: pass --yes to confirm\n")
+        return ""
+    try:
+        return input(question)
+    except EOFError:
+        return ""
+
+
 def _verify(args: argparse.Namespace) -> int:
     from cursor_cloud_agents.verify.command import Io, Options, run_verify  # loaded by verify alone
 
     options = Options(args.spend, args.yes, args.record, args.keep_text, args.show_identities)
-    io = Io(write=lambda text: (sys.stdout.write(text), sys.stdout.flush()), ask=input)
+    io = Io(write=lambda text: (sys.stdout.write(text), sys.stdout.flush()), ask=ask_on_terminal)
     return anyio.run(run_verify, os.environ, options, open_client, io)
 
 
