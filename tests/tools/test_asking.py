@@ -230,3 +230,22 @@ async def test_a_round_trip_client_answers_the_roots_then_the_confirmation_and_t
         posts = sent(h, "POST")
     assert not reply.is_error, reply.data
     assert roots_asked == ["roots"] and len(person.asked) == 1 and posts == 1
+
+
+@pytest.mark.parametrize("mode", ERAS)
+@pytest.mark.parametrize(("action", "cancels"), [("accept", 1), ("decline", 0)])
+async def test_cancelling_a_running_run_asks_the_person_first(
+    harness_factory: OpenHarness, mode: str, action: str, cancels: int
+) -> None:
+    """A cancel cannot be undone (the run's work stops and cannot be resumed): asked when the client can ask."""
+    person = Person(action)
+    async with harness_factory(**asking(person, mode)) as h:
+        created = await h.call("cursor_create_agent", {"prompt": "Long task [sim:seconds=600]", "name": "long job"})
+        h.clock.advance(5)
+        reply = await h.call(
+            "cursor_cancel_run", {"agent_id": created.data["agent_id"], "run_id": created.data["run_id"]}
+        )
+        sent_cancels = [r for r in h.requests("POST") if r.path.endswith("/cancel")]
+    assert len(person.asked) == 1 and "long job" in person.asked[0] and "RUNNING" in person.asked[0]
+    assert len(sent_cancels) == cancels
+    assert (reply.code == "DECLINED") is (action == "decline")

@@ -1,7 +1,7 @@
 """The questions put to the person before something irreversible or paid, and when they are asked.
 
-A delete, a cancel to make room for a new prompt, and (when the user asked for it) every paid
-creation are put to the person through their client (`server/asking.py`). Each question names its
+A delete, a cancel (direct, or to make room for a new prompt), and (when the user asked for it) every
+paid creation are put to the person through their client (`server/asking.py`). Each question names its
 object plainly: the agent's name is cleaned and clipped, since it is text a model or an agent chose,
 and the person must be able to trust what the question says. A question's words must not change
 between the rounds of a 2026-07-28 client, so nothing in them depends on the moment (ages are whole
@@ -58,6 +58,15 @@ def replacement(agent: Agent, run: Run) -> Question:
         "confirm_replace",
         f"Cancel the running run {run.id} of the Cursor agent {_named(agent)}, so that a new prompt can be sent? "
         "The work of that run stops where it is.",
+    )
+
+
+def cancellation(agent: Agent, run: Run) -> Question:
+    """Cancel the running run?"""
+    return Question(
+        "confirm_cancel",
+        f"Cancel the {run.status} run {run.id} of the Cursor agent {_named(agent)}? The work of that run stops "
+        "where it is and cannot be resumed (commits it pushed stay).",
     )
 
 

@@ -23,6 +23,7 @@ from cursor_cloud_agents.server.deadline import (
     WAIT_POLL_SECONDS,
 )
 from cursor_cloud_agents.server.domain import activity as activity_summary
+from cursor_cloud_agents.server.domain import consent
 from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
@@ -83,6 +84,16 @@ def get_run_budget(arguments: Mapping[str, Any]) -> float:
     return 15.0 + arguments.get("wait_seconds", 0) + (0.0 if arguments.get("activity") is False else 30.0)
 
 
+async def ask_before_cancelling(api: CursorClient, agent_id: str, run_id: str) -> None:
+    """When the client can ask its user, a running run is cancelled only on a yes (two reads to name it)."""
+    if not current_call().peer.can_ask:
+        return
+    run = await api.get_run(agent_id, run_id)
+    if not run.is_terminal:
+        question = consent.cancellation(await api.get_agent(agent_id), run)
+        await consent.ask_if_possible(question, "the run was not cancelled")
+
+
 def register(kit: Toolkit, state: ServerState) -> None:
     """Declare the run tools on `kit`."""
     answers = state.answers
@@ -131,9 +142,10 @@ def register(kit: Toolkit, state: ServerState) -> None:
     async def cursor_cancel_run(agent_id: AgentId, run_id: RunId) -> CancelView:
         """Cancel an active run and report outcome: cancelled, ended_without_cancel, still_running or unknown.
 
-        Pushed commits stay.
+        Pushed commits stay. The user is asked first when the client can ask.
         """
         current_call().note(agent_id=agent_id, run_id=run_id)
+        await ask_before_cancelling(state.api, agent_id, run_id)
         try:
             await state.api.cancel_run(agent_id, run_id)
         except RunNotCancellableError:
