@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cursor_cloud_agents.server.domain.limits import SLOTS_SECONDS, USAGE_SECONDS
-from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
+from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
 from tests.tools.conftest import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
@@ -162,3 +162,19 @@ async def test_at_the_limit_a_lost_creation_asked_again_is_still_found_not_refus
     assert again.data.get("resumed") is True and again.data["agent_id"] == lost.data["agent_id"]
     assert other.code == "CAPACITY"
     assert len(world.agents) == 1
+
+
+async def test_with_a_spend_limit_and_no_usage_reporting_creations_are_refused_naming_the_variable(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """A spend limit that cannot be checked (usage is early access: 403 feature_unavailable) never lets money
+    through unchecked: CONFIGURATION names the variable, and nothing is sent."""
+    world = World(ManualClock(), quirks=Quirks(usage_endpoint_available=False))
+    async with harness_factory(world, state_dir=tmp_path, max_spend_cents=100) as h:
+        await create(h, "Task one")  # no agent in the window yet: nothing to read
+        refused = await h.call("cursor_create_agent", {"prompt": "Task two"})
+        account = await h.call("cursor_get_account")
+        sent = posts(h)
+    assert refused.code == "CONFIGURATION" and "CURSOR_MCP_MAX_SPEND_CENTS" in refused.data["message"]
+    assert sent == 1
+    assert account.data["limits"][2]["note"].startswith("cannot be checked")

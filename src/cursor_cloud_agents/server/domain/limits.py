@@ -18,7 +18,14 @@ from datetime import datetime
 
 import anyio
 
-from cursor_cloud_agents.api import AgentSummary, ConcurrencyLimitError, CursorClient, NotFoundError, Usage
+from cursor_cloud_agents.api import (
+    AgentSummary,
+    ConcurrencyLimitError,
+    CursorClient,
+    NotFoundError,
+    PermissionDeniedError,
+    Usage,
+)
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.cache import Cache
@@ -146,14 +153,21 @@ class Limits:
         ids = self._ledger.agents(self._clock.now())
         charged: dict[str, float | None] = {}
 
+        unchecked: list[ToolFailure] = []
+
         async def read(agent_id: str, gate: anyio.Semaphore) -> None:
             async with gate:
-                charged[agent_id] = _charged(await self._read_usage(api, agent_id))
+                try:
+                    charged[agent_id] = _charged(await self._read_usage(api, agent_id))
+                except ToolFailure as failure:  # raised once, plainly, rather than grouped per agent
+                    unchecked.append(failure)
 
         gate = anyio.Semaphore(USAGE_READS_AT_ONCE)
         async with anyio.create_task_group() as group:
             for agent_id in ids:
                 group.start_soon(read, agent_id, gate)
+        if unchecked:
+            raise unchecked[0]
         known = [cents for cents in charged.values() if cents is not None]
         return Spend(sum(known), len(ids), len(ids) - len(known), self.max_cents)
 
@@ -165,6 +179,13 @@ class Limits:
             usage = await api.get_usage(agent_id)
         except NotFoundError:
             usage = Usage()  # deleted: what it cost can no longer be read, so it stays counted as unknown
+        except PermissionDeniedError as refused:  # e.g. 403 feature_unavailable: usage is early access
+            raise ToolFailure(
+                failures.CONFIGURATION, "CURSOR_MCP_MAX_SPEND_CENTS is set, but Cursor does not report usage "
+                f"to this key ({refused.message}), so the spend cannot be checked; nothing was sent. The user "
+                "can unset the spend limit (CURSOR_MCP_MAX_NEW_AGENTS still bounds creations).",
+                http_status=refused.status_code, upstream_code=refused.code,
+            ) from None  # fmt: skip
         self._usage.put(agent_id, usage)  # a cost not known yet is asked again a minute later
         return usage
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cursor_cloud_agents.server.domain.paid import iso
+from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.ledger import WINDOW_SECONDS
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
@@ -25,7 +26,11 @@ async def limit_views(state: ServerState) -> list[LimitView]:
     ]  # fmt: skip
     if state.limits.max_cents is None:
         return [*views, LimitView(variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=None, note="not set: no spend limit")]
-    spend = await state.limits.spend(state.api)
+    try:
+        spend = await state.limits.spend(state.api)
+    except ToolFailure as unchecked:  # the account still answers: the limit is shown as not checkable
+        return [*views, LimitView(variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=state.limits.max_cents,
+                                  note=f"cannot be checked: {unchecked.message}")]  # fmt: skip
     spent = LimitView(
         variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=spend.limit, used=round(spend.cents, 2),
         window_hours=WINDOW_HOURS, unknown=spend.unknown,
