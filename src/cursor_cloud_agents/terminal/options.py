@@ -21,13 +21,27 @@ Subparsers = Any  # argparse's `_SubParsersAction` is private; its `add_parser` 
 
 
 _EXAMPLE_AGENT = "bc-00000000-0000-4000-8000-000000000000"
-# The commands about one agent: name, help, and the example's arguments after the agent id.
-_ONE_AGENT = (
-    ("cancel", "cancel a run (default: the agent's latest)", ""),
-    ("archive", "archive an agent (reversible in Cursor's web app)", ""),
-    ("usage", "tokens and cost of an agent, per run", " --json"),
-    ("artifacts", "list an agent's files under artifacts/, or download one", " --get artifacts/report.md"),
-)
+# Each command: its one-line help, and its example's arguments.
+_HELP: dict[str, tuple[str, str]] = {
+    "agents": ("list agents: latest run, repository, branch or PR, age, idle time, URL", "--name login --limit 5"),
+    "watch": ("follow a run live: its text, tool calls, summary and result", _EXAMPLE_AGENT),
+    "fleet": ("a refreshing dashboard of the active agents, those needing you first", "--interval 15"),
+    "run": (
+        "start a paid agent, after showing what will be paid for",
+        "'Fix the flaky login test' --repo https://github.com/org/repo --watch",
+    ),
+    "followup": (
+        "send a follow-up prompt: a new paid run of the same agent",
+        f"{_EXAMPLE_AGENT} 'Also add tests' --yes",
+    ),
+    "cancel": ("cancel a run (default: the agent's latest)", _EXAMPLE_AGENT),
+    "archive": ("archive an agent (reversible in Cursor's web app)", _EXAMPLE_AGENT),
+    "usage": ("tokens and cost of an agent, per run", f"{_EXAMPLE_AGENT} --json"),
+    "artifacts": (
+        "list an agent's files under artifacts/, or download one",
+        f"{_EXAMPLE_AGENT} --get artifacts/report.md",
+    ),
+}
 
 
 def _agent(value: str) -> str:
@@ -74,63 +88,40 @@ def _example(*lines: str) -> str:
     return "example:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-def _add(commands: Subparsers, shared: argparse.ArgumentParser, name: str, help_: str, *example: str) -> Any:
+def _add(commands: Subparsers, shared: argparse.ArgumentParser, name: str) -> Any:
+    help_, example = _HELP[name]
     return commands.add_parser(
         name,
         parents=[shared],
         help=help_,
         description=help_[0].upper() + help_[1:] + ".",
-        epilog=_example(*example),
+        epilog=_example(f"cursor-cloud-agents {name} {example}"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
 
 def _agents(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
-    parser = _add(
-        commands,
-        shared,
-        "agents",
-        "list agents: latest run, repository, branch or PR, age, idle time, URL",
-        "cursor-cloud-agents agents --name login --limit 5",
-    )
+    parser = _add(commands, shared, "agents")
     parser.add_argument("--all", action="store_true", help="include archived agents")
     parser.add_argument("--name", help="only agents whose name contains TEXT (case-insensitive)", metavar="TEXT")
     parser.add_argument("--limit", type=_positive(int), default=20, help="at most N agents (default 20)", metavar="N")
 
 
 def _watch(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
-    parser = _add(
-        commands,
-        shared,
-        "watch",
-        "follow a run live: its text, tool calls, summary and result",
-        f"cursor-cloud-agents watch {_EXAMPLE_AGENT}",
-    )
+    parser = _add(commands, shared, "watch")
     parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
     parser.add_argument("run", type=_run, nargs="?", help="the run (default: the agent's latest)")
 
 
 def _fleet(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
-    parser = _add(
-        commands,
-        shared,
-        "fleet",
-        "a refreshing dashboard of the active agents, those needing you first",
-        "cursor-cloud-agents fleet --interval 15",
-    )
+    parser = _add(commands, shared, "fleet")
     parser.add_argument(
         "--interval", type=_positive(float), default=10.0, help="seconds between refreshes (default 10)", metavar="S"
     )
 
 
 def _run_command(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
-    parser = _add(
-        commands,
-        shared,
-        "run",
-        "start a paid agent, after showing what will be paid for",
-        "cursor-cloud-agents run 'Fix the flaky login test' --repo https://github.com/org/repo --watch",
-    )
+    parser = _add(commands, shared, "run")
     parser.add_argument("prompt", help="what the agent should do")
     parser.add_argument("--repo", help="repository URL (https://github.com/OWNER/REPO)", metavar="URL")
     parser.add_argument("--ref", help="branch or full commit SHA to start from (with --repo)", metavar="REF")
@@ -145,35 +136,25 @@ def _run_command(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
 
 
 def _followup(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
-    parser = _add(
-        commands,
-        shared,
-        "followup",
-        "send a follow-up prompt: a new paid run of the same agent",
-        f"cursor-cloud-agents followup {_EXAMPLE_AGENT} 'Also add tests' --yes",
-    )
+    parser = _add(commands, shared, "followup")
     parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
     parser.add_argument("prompt", help="what the agent should do next")
     parser.add_argument("--yes", action="store_true", help="send without asking for confirmation")
 
 
 def _simple(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
-    parsers: dict[str, argparse.ArgumentParser] = {}
-    for name, what, example in _ONE_AGENT:
-        parsers[name] = _add(commands, shared, name, what, f"cursor-cloud-agents {name} {_EXAMPLE_AGENT}{example}")
-        parsers[name].add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
+    parsers = {name: _add(commands, shared, name) for name in ("cancel", "archive", "usage", "artifacts")}
+    for parser in parsers.values():
+        parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
     parsers["cancel"].add_argument("run", type=_run, nargs="?", help="the run (default: the agent's latest)")
     artifacts = parsers["artifacts"]
     artifacts.add_argument("--get", help="download this artifact to a file", metavar="PATH")
     artifacts.add_argument(
-        "--output",
-        "-o",
-        metavar="FILE",
-        help="the file to write (default: the artifact's name, here); never a terminal",
+        "--output", "-o", metavar="FILE", help="the file to write (default: the artifact's name); never a terminal"
     )
 
 
-COMMANDS = ("agents", "watch", "fleet", "run", "followup", "cancel", "archive", "usage", "artifacts")
+COMMANDS = tuple(_HELP)
 
 
 def add_commands(commands: Subparsers) -> None:
