@@ -23,7 +23,7 @@ from cursor_cloud_agents.terminal.watch import watch
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCK = re.compile(r"(<!-- recording:start -->\n).*?(<!-- recording:end -->)", re.DOTALL)
-WIDTH = 100
+WIDTH = 150
 SPEED = 200.0
 WATCHED = "Fix the flaky login test"
 
