@@ -36,3 +36,7 @@ class Cache(Generic[K, T]):
         self._kept.move_to_end(key)
         while len(self._kept) > self._entries:
             self._kept.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every entry (what they were read from has changed)."""
+        self._kept.clear()

@@ -15,7 +15,6 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, cast
 
 import anyio
@@ -23,6 +22,7 @@ from anyio.abc import TaskGroup
 from mcp import MCPError
 from mcp_types import CallToolResult
 
+from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.server.deadline import Clock
 
 logger = logging.getLogger("cursor_cloud_agents.tasks")
@@ -61,10 +61,6 @@ def declared(meta: Mapping[str, Any] | None) -> bool:
         return False
     extensions: object = cast(Mapping[str, object], capabilities).get("extensions")
     return isinstance(extensions, Mapping) and EXTENSION in extensions
-
-
-def _iso(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @dataclass
@@ -123,8 +119,8 @@ class TaskStore:
         view: dict[str, Any] = {
             "taskId": task.task_id,
             "status": task.status,
-            "createdAt": _iso(task.created_at),
-            "lastUpdatedAt": _iso(task.updated_at),
+            "createdAt": iso(task.created_at, "milliseconds"),
+            "lastUpdatedAt": iso(task.updated_at, "milliseconds"),
             "ttlMs": round(self._ttl(task) * 1000),
             "pollIntervalMs": self._poll_ms,
         }

@@ -21,8 +21,8 @@ from typing import Any
 import anyio
 
 from cursor_cloud_agents.api import ActivityFold, AgentSummary, CursorError, Run, parse_event_id
+from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.term import Session
 
 IN_FLIGHT = 8
@@ -85,7 +85,7 @@ class FleetRow:
 
     def ended_in_error_since(self, moment: float) -> bool:
         run = self.run
-        ended = None if run is None else render.seconds_of(run.updated_at)
+        ended = None if run is None else epoch(run.updated_at)
         return run is not None and run.status == "ERROR" and ended is not None and ended >= moment
 
     def document(self) -> dict[str, Any]:

@@ -3,20 +3,19 @@
 Nothing here is a second implementation. The request is checked by the server's creation checks
 (`server.domain.creation`) and model check (`server.domain.models`), its images by
 `server.domain.images`, the agent id minted by `api.ids`, and the creation sent by
-`server.domain.paid.create_once`, with the same creation journal and ledger the server keeps
-(`CURSOR_MCP_MAX_NEW_AGENTS`; in simulated mode both stay in memory, as the server's do). A follow-up
-goes through the server's own continuation check.
+`server.domain.paid.create_within_limits`, with the same creation journal, ledger and limits the
+server keeps (in simulated mode the journal and ledger stay in memory, as the server's do). A
+follow-up goes through the server's own continuation check and spend limit.
 
 `CURSOR_MCP_ALLOW_WRITES` is the model's gate; here the person confirms instead. The order keeps every
 refusal free: local checks, then (no `--yes` and no terminal to ask on) a refusal before any request,
-then the reads the checks need, then what will be paid for and the question, then the limits (the
-creation count here; the spend and the agents running through `create_once`, before a new agent only),
-then the one paid request.
+then the reads the checks need and the creation count (`CURSOR_MCP_MAX_NEW_AGENTS`), then what will be
+paid for and the question, then the spend and the agents running (before a new agent only), then the one
+paid request.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -42,7 +41,7 @@ from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain import creation
 from cursor_cloud_agents.server.domain import models as model_check
 from cursor_cloud_agents.server.domain.limits import Limits
-from cursor_cloud_agents.server.domain.paid import create_once, iso
+from cursor_cloud_agents.server.domain.paid import create_within_limits, refuse_when_full
 from cursor_cloud_agents.server.journal import CreationJournal
 from cursor_cloud_agents.server.ledger import CreationLedger
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -91,30 +90,6 @@ def first_line(prompt: str) -> str:
 def state_dir(settings: Settings) -> Path | None:
     """Where the journal and the ledger live; None (memory) in simulated mode, as the server keeps them."""
     return None if settings.simulated else settings.state_dir
-
-
-def check_creation_limit(ledger: CreationLedger, clock: Clock) -> None:
-    """The creations of the last 24 hours (`CURSOR_MCP_MAX_NEW_AGENTS`), said before the question is asked;
-    `create_once` then takes the place in the ledger itself, and runs `limits_of` before a new agent.
-
-    Raises:
-        UsageError: the creation limit is reached (exit 2); nothing was sent.
-    """
-    used, frees_at = ledger.use(clock.now())
-    if used >= ledger.limit:
-        when = "" if frees_at is None else f"; the oldest leaves the 24-hour window at {iso(frees_at)}"
-        raise UsageError(
-            f"{used} agents were created through this machine in the last 24 hours, the limit "
-            f"CURSOR_MCP_MAX_NEW_AGENTS={ledger.limit}{when}. Nothing was sent."
-        )
-
-
-def limits_of(
-    api: CursorClient, settings: Settings, ledger: CreationLedger, clock: Clock
-) -> Callable[[], Awaitable[None]]:
-    """The server's checks before a new agent: the spend (`CURSOR_MCP_MAX_SPEND_CENTS`, LIMIT_REACHED, exit 2)
-    and the agents running at once (`CURSOR_MCP_MAX_ACTIVE_AGENTS`, CAPACITY, exit 1); nothing is sent."""
-    return lambda: Limits(settings, ledger, clock).before_create(api)
 
 
 def _refuse_unconfirmed(term: Term, confirmed: bool, what: str) -> None:
@@ -189,6 +164,7 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
     async with term.open_session() as session:
         clock = Clock(now=session.now, sleep=session.sleep)
         request = _request(order, await _model(session.api, clock, order.model))
+        refuse_when_full(ledger, clock.now())  # said before the person is asked
         used, _ = ledger.use(clock.now())
         _confirm(term, order.confirmed, [
             ("prompt", agent_text(first_line(order.prompt))),
@@ -197,9 +173,8 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
             ("images", Text(str(len(request.prompt.images or [])))),
             ("limit", Text(f"new agent {used + 1} of {ledger.limit} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)")),
         ], "Start this paid agent?")  # fmt: skip
-        check_creation_limit(ledger, clock)
-        before_new = limits_of(session.api, term.settings, ledger, clock)
-        created = await create_once(session.api, journal, ledger, clock, request, before_new=before_new)
+        limits = Limits(term.settings, ledger, clock)
+        created = await create_within_limits(session.api, journal, ledger, clock, limits, request)
         agent = created.agent if isinstance(created, CreatedAgent) else created  # an earlier identical creation
         run_id = created.run.id if isinstance(created, CreatedAgent) else agent.latest_run_id
         _started(term, agent, run_id)

@@ -6,11 +6,11 @@ own fields (ids, statuses, times) and is still cleaned, because a forged answer 
 
 from __future__ import annotations
 
-from datetime import datetime
 from urllib.parse import urlsplit
 
 from rich.text import Text
 
+from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.terminal.clean import agent_text
 
 STATUS_STYLES = {
@@ -22,16 +22,6 @@ STATUS_STYLES = {
     "EXPIRED": "yellow",
 }
 NONE = "—"
-
-
-def seconds_of(iso_time: str | None) -> float | None:
-    """Epoch seconds of an ISO-8601 time as the API writes it, None when absent or unreadable."""
-    if not iso_time:
-        return None
-    try:
-        return datetime.fromisoformat(iso_time.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
 
 
 def duration(seconds: float | None) -> str:
@@ -51,7 +41,7 @@ def duration(seconds: float | None) -> str:
 
 def since(iso_time: str | None, now: float) -> float | None:
     """Seconds from an API time to `now`."""
-    moment = seconds_of(iso_time)
+    moment = epoch(iso_time)
     return None if moment is None else now - moment
 
 

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from cursor_cloud_agents.api import ActivityFold, CursorClient, CursorError, StreamError, StreamExpiredError
+from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.cache import Cache
 from cursor_cloud_agents.server.deadline import REPLAY_QUIET_SECONDS, Clock
-from cursor_cloud_agents.server.domain.events import clip, event_time_ms, iso_of_ms
+from cursor_cloud_agents.server.domain.events import clip, event_time, event_time_ms
 from cursor_cloud_agents.server.domain.waiting import with_progress
 
 REPLAY_MAX_BYTES = 16 * 1024 * 1024
@@ -94,13 +95,12 @@ def _last_text(fold: ActivityFold) -> tuple[str | None, bool]:
 
 def summary_of(fold: ActivityFold, *, complete: bool) -> ActivitySummary:
     """The summary a fold adds up to, without `idle_seconds` (computed at each read)."""
-    moment = event_time_ms(fold.last_event_id)
     text, clipped = _last_text(fold)
     tool = fold.last_tool_call or {}
     tasks = _tasks(fold)
     error = fold.error
     return ActivitySummary(
-        last_event_at=None if moment is None else iso_of_ms(moment),
+        last_event_at=event_time(fold.last_event_id),
         last_text=text,
         last_text_clipped=clipped or None,
         last_tool=ToolState(name=tool.get("name"), status=tool.get("status")) if tool else None,
@@ -168,7 +168,7 @@ async def fold_activity(
         cache.put(key, known)
     summary = known.at(clock.now())
     if outcome.ended_by == "quiet":
-        summary = summary.model_copy(update={"replay_complete": False, "as_of": iso_of_ms(round(clock.now() * 1000))})
+        summary = summary.model_copy(update={"replay_complete": False, "as_of": iso(clock.now(), "milliseconds")})
     return summary
 
 

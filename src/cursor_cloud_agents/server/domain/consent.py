@@ -10,9 +10,8 @@ hours).
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from cursor_cloud_agents.api import Agent, Run
+from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.asking import Question
 from cursor_cloud_agents.server.failures import ToolFailure
@@ -33,9 +32,8 @@ def _named(agent: Agent) -> str:
 
 
 def _age(iso_time: str | None, now: float) -> str:
-    try:
-        created = datetime.fromisoformat((iso_time or "").replace("Z", "+00:00")).timestamp()
-    except ValueError:
+    created = epoch(iso_time)
+    if created is None:
         return "of unknown age"
     hours = max(0, int((now - created) // 3600))
     return f"created {hours} h ago" if hours < 48 else f"created {hours // 24} days ago"

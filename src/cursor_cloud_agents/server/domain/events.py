@@ -13,11 +13,11 @@ track the last event id, the run's end and stream errors as every replay consume
 from __future__ import annotations
 
 from collections import deque
-from datetime import UTC, datetime
 from typing import Any
 
 from cursor_cloud_agents.api import RawEvent, StreamMarks, parse_event_id
 from cursor_cloud_agents.api.activity import payload
+from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.server.answers import ROW_SEPARATOR_BYTES, dumps, size
 from cursor_cloud_agents.server.views.events import (
     ErrorEventView,
@@ -42,15 +42,16 @@ SKIPPED_TYPES = frozenset({"interaction_update", "heartbeat", "done"})
 """Not shown: duplicates of the simplified frames, keepalives, and `done` (reported as `finished`)."""
 
 
-def iso_of_ms(ms: int) -> str:
-    """An ISO-8601 UTC timestamp (milliseconds) for epoch milliseconds."""
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def event_time_ms(event_id: str | None) -> int | None:
     """The milliseconds of a `<ms>-<seq>` event id (the stream's only liveness clock)."""
     parsed = parse_event_id(event_id)
     return None if parsed is None else parsed[0]
+
+
+def event_time(event_id: str | None) -> str | None:
+    """When a `<ms>-<seq>` event was sent, as the API writes times (milliseconds)."""
+    moment = event_time_ms(event_id)
+    return None if moment is None else iso(moment / 1000, "milliseconds")
 
 
 def clip(text: str, limit: int = CLIP_CHARS) -> tuple[str, bool]:

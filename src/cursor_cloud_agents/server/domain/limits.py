@@ -14,7 +14,6 @@ Both checks run before anything is sent and refuse with what was seen and what t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 import anyio
 
@@ -26,6 +25,7 @@ from cursor_cloud_agents.api import (
     PermissionDeniedError,
     Usage,
 )
+from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.cache import Cache
@@ -66,16 +66,7 @@ class Spend:
     """What the agents created in the window were charged, and how many of them have no cost yet."""
 
     cents: float
-    agents: int
     unknown: int
-    limit: float | None
-
-
-def _epoch(iso_time: str | None) -> float | None:
-    try:
-        return None if iso_time is None else datetime.fromisoformat(iso_time.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
 
 
 def _charged(usage: Usage | None) -> float | None:
@@ -135,7 +126,7 @@ class Limits:
 
     def forget_agents(self) -> None:
         """A creation just landed: the next slot check reads again."""
-        self._agents = Cache(self._clock, 1, SLOTS_SECONDS)
+        self._agents.clear()
 
     async def slots(self, api: CursorClient) -> Slots:
         agents = self._agents.get("")
@@ -143,7 +134,7 @@ class Limits:
             agents = (await api.list_agents(limit=SLOT_PAGE, include_archived=False)).items
             self._agents.put("", agents)
         now = self._clock.now()
-        idle = sorted((a for a in agents if a.status == "IDLE"), key=lambda a: _epoch(a.updated_at) or now)
+        idle = sorted((a for a in agents if a.status == "IDLE"), key=lambda a: epoch(a.updated_at) or now)
         return Slots(
             active=sum(1 for agent in agents if agent.status == "ACTIVE"), limit=self.max_active,
             oldest_idle=[self._idle(agent, now) for agent in idle[:IDLE_SUGGESTIONS]],
@@ -169,7 +160,7 @@ class Limits:
         if unchecked:
             raise unchecked[0]
         known = [cents for cents in charged.values() if cents is not None]
-        return Spend(sum(known), len(ids), len(ids) - len(known), self.max_cents)
+        return Spend(sum(known), len(ids) - len(known))
 
     async def _read_usage(self, api: CursorClient, agent_id: str) -> Usage | None:
         kept = self._usage.get(agent_id)
@@ -204,6 +195,6 @@ class Limits:
         )  # fmt: skip
 
     def _idle(self, agent: AgentSummary, now: float) -> IdleAgent:
-        since = _epoch(agent.updated_at)
+        since = epoch(agent.updated_at)
         minutes = None if since is None else max(0, round((now - since) / 60))
         return IdleAgent(agent.id, agent.name, minutes)

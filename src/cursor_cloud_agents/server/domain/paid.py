@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import cast
 
 import anyio
@@ -20,6 +19,7 @@ from cursor_cloud_agents.api import (
     Agent,
     AgentIdConflictError,
     AgentSummary,
+    ConcurrencyLimitError,
     CreateAgentRequest,
     CreatedAgent,
     CursorClient,
@@ -27,9 +27,11 @@ from cursor_cloud_agents.api import (
     MutationOutcomeUnknownError,
     NotFoundError,
 )
+from cursor_cloud_agents.api.times import epoch, iso
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain import scan
+from cursor_cloud_agents.server.domain.limits import Limits
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.journal import Attempt, CreationJournal, fingerprint
 from cursor_cloud_agents.server.ledger import CreationLedger, LimitReached
@@ -40,11 +42,6 @@ API_CREATION_SECONDS = 180.0
 still appear; after it, not found means not created."""
 # An agent found by name counts as the lost creation only if it was created this close to the attempt.
 NAME_MATCH_SLACK_SECONDS = 120.0
-
-
-def iso(seconds: float) -> str:
-    """An epoch time as the API writes it (ISO-8601 UTC)."""
-    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 async def create_once(
@@ -133,13 +130,47 @@ def count_in(ledger: CreationLedger, now: float, agent_id: str | None) -> None:
     try:
         ledger.take(now, agent_id)
     except LimitReached as full:
-        when = "" if full.frees_at is None else f" The oldest leaves the 24-hour window at {iso(full.frees_at)}."
-        raise ToolFailure(
-            failures.LIMIT_REACHED, f"{full.count} agents were created through this machine's servers in the last "
-            f"24 hours, the limit CURSOR_MCP_MAX_NEW_AGENTS={full.limit} set by the user; nothing was sent.{when} "
-            "Only the user can raise it.",
-            count=full.count, limit=full.limit, frees_at=None if full.frees_at is None else iso(full.frees_at),
-        ) from None  # fmt: skip
+        raise limit_reached(full) from None
+
+
+def refuse_when_full(ledger: CreationLedger, now: float) -> None:
+    """LIMIT_REACHED now, without taking a place, when the ledger is full (to say so before asking anyone)."""
+    used, frees_at = ledger.use(now)
+    if used >= ledger.limit:
+        raise limit_reached(LimitReached(used, ledger.limit, frees_at))
+
+
+def limit_reached(full: LimitReached) -> ToolFailure:
+    """The answer at `CURSOR_MCP_MAX_NEW_AGENTS`: the count, and when the oldest creation leaves the window."""
+    when = "" if full.frees_at is None else f" The oldest leaves the 24-hour window at {iso(full.frees_at)}."
+    return ToolFailure(
+        failures.LIMIT_REACHED, f"{full.count} agents were created through this machine's servers in the last "
+        f"24 hours, the limit CURSOR_MCP_MAX_NEW_AGENTS={full.limit} set by the user; nothing was sent.{when} "
+        "Only the user can raise it.",
+        count=full.count, limit=full.limit, frees_at=None if full.frees_at is None else iso(full.frees_at),
+    )  # fmt: skip
+
+
+async def create_within_limits(
+    api: CursorClient,
+    journal: CreationJournal,
+    ledger: CreationLedger,
+    clock: Clock,
+    limits: Limits,
+    request: CreateAgentRequest,
+    on_resend: Callable[[str], None] = lambda _agent_id: None,
+) -> CreatedAgent | Agent | AgentSummary:
+    """`create_once` held by the user's limits on agents running and on spend: checked before a new agent
+    only, Cursor's own refusal of one agent too many answered as ours is (`CAPACITY`), and the next slot
+    check reading the agents afresh once one landed."""
+    try:
+        created = await create_once(
+            api, journal, ledger, clock, request, on_resend=on_resend, before_new=lambda: limits.before_create(api)
+        )
+    except ConcurrencyLimitError as refusal:
+        raise await limits.refused(api, refusal) from None
+    limits.forget_agents()
+    return created
 
 
 def in_flight(attempt: Attempt, now: float) -> ToolFailure:
@@ -168,7 +199,7 @@ async def _by_name(api: CursorClient, earlier: Attempt) -> AgentSummary | None:
     """The one agent with the attempt's name created around its time (creations with env_vars have no id)."""
 
     def same(agent: AgentSummary) -> bool:
-        created = _seconds(agent.created_at)
+        created = epoch(agent.created_at)
         return agent.name == earlier.name and created is not None and created >= earlier.at - NAME_MATCH_SLACK_SECONDS
 
     page = await scan.scan_agents(api, limit=2, cursor=None, keep=same, mark="journal")
@@ -179,10 +210,3 @@ async def _by_name(api: CursorClient, earlier: Attempt) -> AgentSummary | None:
             "creating again.", name=earlier.name,
         )  # fmt: skip
     return page.items[0] if page.items else None
-
-
-def _seconds(iso_time: str | None) -> float | None:
-    try:
-        return None if iso_time is None else datetime.fromisoformat(iso_time.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None

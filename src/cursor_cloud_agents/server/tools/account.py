@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cursor_cloud_agents.server.domain.paid import iso
+from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.ledger import WINDOW_SECONDS
 from cursor_cloud_agents.server.state import ServerState
@@ -32,7 +32,7 @@ async def limit_views(state: ServerState) -> list[LimitView]:
         return [*views, LimitView(variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=state.limits.max_cents,
                                   note=f"cannot be checked: {unchecked.message}")]  # fmt: skip
     spent = LimitView(
-        variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=spend.limit, used=round(spend.cents, 2),
+        variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=state.limits.max_cents, used=round(spend.cents, 2),
         window_hours=WINDOW_HOURS, unknown=spend.unknown,
     )  # fmt: skip
     return [*views, spent]

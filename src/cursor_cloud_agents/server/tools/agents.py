@@ -17,7 +17,6 @@ from pydantic import Field
 
 from cursor_cloud_agents.api import (
     AgentSummary,
-    ConcurrencyLimitError,
     CreateAgentRequest,
     CreatedAgent,
     CursorClient,
@@ -31,7 +30,7 @@ from cursor_cloud_agents.server.domain import consent, creation, scan
 from cursor_cloud_agents.server.domain import models as model_check
 from cursor_cloud_agents.server.domain.creation import RepoInput
 from cursor_cloud_agents.server.domain.images import images_of
-from cursor_cloud_agents.server.domain.paid import create_once
+from cursor_cloud_agents.server.domain.paid import create_within_limits
 from cursor_cloud_agents.server.params import (
     AgentId,
     Images,
@@ -195,15 +194,10 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
             use = await state.limits.use_line(state.api)
             question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
             await consent.ask_required(question, "no agent was created", "CURSOR_MCP_CONFIRM_CREATES")
-        try:
-            created = await create_once(
-                state.api, state.journal, state.ledger, state.clock, request,
-                on_resend=lambda agent_id: current_call().note(agent_id=agent_id),
-                before_new=lambda: state.limits.before_create(state.api),
-            )  # fmt: skip
-        except ConcurrencyLimitError as refusal:
-            raise await state.limits.refused(state.api, refusal) from None
-        state.limits.forget_agents()
+        created = await create_within_limits(
+            state.api, state.journal, state.ledger, state.clock, state.limits, request,
+            on_resend=lambda agent_id: current_call().note(agent_id=agent_id),
+        )  # fmt: skip
         if isinstance(created, CreatedAgent):
             return CreatedAgentView.of(created, model)
         return ResumedAgentView.of(created)

@@ -17,7 +17,7 @@ from pydantic import Field
 
 from cursor_cloud_agents.api import CursorClient, StreamError
 from cursor_cloud_agents.server.arguments import Clamped
-from cursor_cloud_agents.server.domain.events import Excerpt, Tail, event_time_ms, iso_of_ms, stream_error_of
+from cursor_cloud_agents.server.domain.events import Excerpt, Tail, event_time, stream_error_of
 from cursor_cloud_agents.server.domain.waiting import Pacer, with_progress
 from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, EventId, RunId
 from cursor_cloud_agents.server.state import ServerState
@@ -95,9 +95,8 @@ async def read_tail(api: CursorClient, max_bytes: int, agent_id: str, run_id: st
 
     ended_by = await with_progress(walk, lambda: f"walked {tail.scanned} events")
     views, left_out = tail.views(max_bytes)
-    moment = event_time_ms(tail.last_event_id)
     return TailView(
-        events=views, last_event_id=tail.last_event_id, last_event_at=None if moment is None else iso_of_ms(moment),
+        events=views, last_event_id=tail.last_event_id, last_event_at=event_time(tail.last_event_id),
         scanned_events=tail.scanned, complete=ended_by in REPLAY_ENDS, ended_by=ended_by, finished=tail.finished,
         left_out=left_out or None, stream_error=stream_error_of(tail), interrupted=interrupted or None,
     )  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from cursor_cloud_agents.api import Agent, AgentSummary, CreatedAgent, ModelSelection
-from cursor_cloud_agents.server.domain.paid import iso
+from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.server.domain.scan import ScanPage
 from cursor_cloud_agents.server.hints import FOLLOW_THE_RUN
 from cursor_cloud_agents.server.journal import Attempt
