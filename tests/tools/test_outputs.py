@@ -206,6 +206,20 @@ async def test_url_only_gives_the_url_without_downloading(harness_factory: OpenH
     assert downloads == []
 
 
+def answer_download_with(faults: Faults, url: str) -> None:
+    """The next artifact download link the simulator gives is `url` (as a compromised API might)."""
+    body = json.dumps({"url": url, "expiresAt": "2026-10-06T12:15:00.000Z"})
+    faults.inject("GET", "/v1/agents/{id}/artifacts/download", Fault.raw(200, body))
+
+
+def download_answering(path: str, url: str) -> tuple[World, str, Faults]:
+    """A world with one agent that wrote `path`, whose download link will be `url`."""
+    world, agent_id = world_with(RunScript(artifacts=(ArtifactSpec(path, 2048),)))
+    faults = Faults()
+    answer_download_with(faults, url)
+    return world, agent_id, faults
+
+
 @pytest.mark.parametrize(
     "url",
     [
@@ -219,15 +233,12 @@ async def test_url_only_never_hands_out_a_url_the_server_would_refuse(harness_fa
     """Issue 13 (SSRF): url_only returned http://169.254.169.254/... verbatim; now the same policy as a
     download applies, and a URL with CR/LF is refused instead of answering INTERNAL."""
     path = "artifacts/report.md"
-    world, agent_id = world_with(RunScript(artifacts=(ArtifactSpec(path, 2048),)))
-    faults = Faults()
-    body = json.dumps({"url": url, "expiresAt": "2026-10-06T12:15:00.000Z"})
-    faults.inject("GET", "/v1/agents/{id}/artifacts/download", Fault.raw(200, body))
+    world, agent_id, faults = download_answering(path, url)
     async with harness_factory(world, faults=faults) as h:
         for url_only in (True, False):
             reply = await read_artifact(h, agent_id, path, url_only=url_only)
             assert reply.code == "ARTIFACT_URL_REFUSED", reply.data
-            faults.inject("GET", "/v1/agents/{id}/artifacts/download", Fault.raw(200, body))
+            answer_download_with(faults, url)
 
 
 async def test_an_unlisted_artifact_404_is_explained_with_what_to_do(harness_factory: OpenHarness) -> None:
@@ -252,10 +263,7 @@ async def test_an_unlisted_artifact_404_is_explained_with_what_to_do(harness_fac
 async def test_a_download_url_outside_the_allowlist_is_refused(harness_factory: OpenHarness, url: str) -> None:
     """CONTRACT §3.14: the presigned URL must be https on an allowed host; nothing is fetched otherwise."""
     path = "artifacts/report.md"
-    world, agent_id = world_with(RunScript(artifacts=(ArtifactSpec(path, 2048),)))
-    faults = Faults()
-    answer = json.dumps({"url": url, "expiresAt": "2026-10-06T12:15:00.000Z"})
-    faults.inject("GET", "/v1/agents/{id}/artifacts/download", Fault.raw(200, answer))
+    world, agent_id, faults = download_answering(path, url)
     async with harness_factory(world, faults=faults) as h:
         reply = await read_artifact(h, agent_id, path)
     assert reply.code == "ARTIFACT_URL_REFUSED"
