@@ -175,9 +175,9 @@ class SessionPeer:
                 return []  # declared but not answered (or answered wrongly): no folder is allowed, not a guess
         return []
 
-    async def _send(self, request: InputRequest, kind: type[R]) -> R:
+    async def _send(self, request: ElicitRequest | ListRootsRequest, kind: type[R]) -> R:
         related = ServerMessageMetadata(related_request_id=self._request_id)
-        return await self._session.send_request(request, kind, metadata=related)  # pyright: ignore[reportArgumentType]
+        return await self._session.send_request(request, kind, metadata=related)
 
 
 class RoundTripPeer:
