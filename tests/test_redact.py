@@ -99,3 +99,21 @@ def test_a_value_cannot_forge_a_log_line_nor_hide_text_in_it() -> None:
     record = logging.LogRecord("t", logging.INFO, __file__, 1, "tool=%s name=%s", ("x", "a\r\nFAKE ok\x00\u202e"), None)
     line = RedactingFormatter(Redactor(), "%(message)s").format(record)
     assert line == "tool=x name=a\\r\\nFAKE ok\\x00\\u202e"
+
+
+def test_a_per_call_value_running_into_a_quoted_part_of_the_key_is_masked_with_it() -> None:
+    """The permanent secrets and the per-call values have a pattern each: where their matches overlap, the
+    union is masked (one combined pattern left the key's run after the value, 11 characters, in clear)."""
+    redactor = Redactor(["abcdefghijklmnopqrst"])
+    redactor.add("prefix-abc", permanent=False)
+    assert redactor.mask("got prefix-abcdefghijklmn!") == f"got {MASK}!"
+    assert redactor.mask("prefix-abc then abcdefghijklm") == f"{MASK} then {MASK}"
+
+
+def test_adding_a_per_call_value_keeps_every_permanent_secret_masked() -> None:
+    """Adding per-call values never drops the permanent pattern (compiled once, kept apart)."""
+    redactor = Redactor([KEY_FOR_RUNS])
+    assert redactor.mask(KEY_FOR_RUNS[:20]) == MASK
+    for index in range(3):
+        redactor.add(f"per-call-value-{index}", permanent=False)
+        assert redactor.mask(f"{KEY_FOR_RUNS[5:30]} per-call-value-{index}") == f"{MASK} {MASK}"

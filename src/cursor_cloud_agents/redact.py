@@ -8,7 +8,9 @@ characters is masked only as a whole word, so that a short value (`en`) does not
 around it (`agent`). Any run of PARTIAL_RUN or more characters of a permanent secret (the key, the
 forwarded values) is masked too: an upstream error that quotes the first 24 characters of the key must
 not leak them. Only for secrets up to PARTIAL_MAX_CHARS long, and not for the per-call values, of
-which there can be thousands: the pattern grows with the square of a secret's length.
+which there can be thousands: the pattern grows with the square of a secret's length. So the permanent
+secrets and the per-call values have a pattern each, and adding a per-call value never compiles the
+large one again; where matches of the two overlap, their union is masked.
 """
 
 from __future__ import annotations
@@ -53,7 +55,10 @@ class Redactor:
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._permanent: set[str] = set()
         self._recent: OrderedDict[str, None] = OrderedDict()
-        self._pattern: re.Pattern[str] | None = None
+        self._permanent_pattern: re.Pattern[str] | None = None
+        self._recent_pattern: re.Pattern[str] | None = None
+        self._permanent_changed = False
+        self._recent_changed = False
         for secret in secrets:
             self.add(secret)
 
@@ -63,18 +68,21 @@ class Redactor:
             return
         if permanent:
             self._permanent.add(value)
-        else:
-            self._recent[value] = None
-            self._recent.move_to_end(value)
-            while len(self._recent) > RECENT_VALUES:
-                self._recent.popitem(last=False)
-        self._pattern = None
+            self._permanent_changed = True
+            return
+        self._recent[value] = None
+        self._recent.move_to_end(value)
+        while len(self._recent) > RECENT_VALUES:
+            self._recent.popitem(last=False)
+        self._recent_changed = True
 
     def mask(self, text: str) -> str:
         """`text` with every known secret form and every Authorization credential replaced by ***."""
         text = _AUTH_HEADER.sub(lambda match: f"{match.group(1)} {MASK}", text)
-        pattern = self._compiled()
-        return text if pattern is None else pattern.sub(MASK, text)
+        patterns = self._compiled()
+        if len(patterns) == 1:
+            return patterns[0].sub(MASK, text)
+        return _mask_spans(text, patterns) if patterns else text
 
     def mask_data(self, data: Any) -> Any:
         """A copy of a JSON-like structure with every string (keys included) masked."""
@@ -87,10 +95,29 @@ class Redactor:
             return [self.mask_data(item) for item in cast(list[Any], data)]
         return data
 
-    def _compiled(self) -> re.Pattern[str] | None:
-        if self._pattern is None:
-            self._pattern = _build_pattern([*self._permanent, *self._recent], partial=self._permanent)
-        return self._pattern
+    def _compiled(self) -> list[re.Pattern[str]]:
+        """The patterns in use, each compiled again only when its own values changed since."""
+        if self._permanent_changed:
+            self._permanent_pattern = _build_pattern(self._permanent, partial=True)
+            self._permanent_changed = False
+        if self._recent_changed:
+            self._recent_pattern = _build_pattern(self._recent, partial=False)
+            self._recent_changed = False
+        return [pattern for pattern in (self._permanent_pattern, self._recent_pattern) if pattern is not None]
+
+
+def _mask_spans(text: str, patterns: Iterable[re.Pattern[str]]) -> str:
+    """`text` with the matches of every pattern masked: overlapping matches become one mask (as one pattern
+    over all the values would match the longest), matches side by side one mask each."""
+    pieces: list[str] = []
+    end = 0
+    for start, stop in sorted(match.span() for pattern in patterns for match in pattern.finditer(text)):
+        if start < end:
+            end = max(end, stop)
+            continue
+        pieces += [text[end:start], MASK]
+        end = stop
+    return "".join(pieces) + text[end:]
 
 
 def _partial(value: str) -> list[str]:
@@ -106,10 +133,10 @@ def _partial(value: str) -> list[str]:
     return patterns
 
 
-def _build_pattern(values: Iterable[str], *, partial: Iterable[str]) -> re.Pattern[str] | None:
+def _build_pattern(values: Iterable[str], *, partial: bool) -> re.Pattern[str] | None:
     long_forms: set[str] = set()
     short_forms: set[str] = set()
-    runs = [pattern for value in partial for pattern in _partial(value)]
+    runs = [pattern for value in values for pattern in _partial(value)] if partial else []
     for value in values:
         for form in _forms(value):
             (long_forms if len(form) >= SHORT_VALUE else short_forms).add(form)

@@ -13,6 +13,7 @@ from cursor_cloud_agents.api import (
     APIStatusError,
     AuthenticationError,
     BadRequestError,
+    ConcurrencyLimitError,
     ConflictError,
     CursorError,
     IncompatibleResponseError,
@@ -119,6 +120,41 @@ def test_observed_included_usage_exhaustion_is_a_usage_limit() -> None:
     error = error_from_response(429, body, retry_after=3.0)
     assert isinstance(error, UsageLimitExceededError)
     assert error.retry_after == 3.0
+
+
+def _error(code: str | None, message: str) -> bytes:
+    return json.dumps({"error": {"code": code, "message": message}}).encode()
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [
+        (429, _error("rate_limit_exceeded", "Too many concurrent requests")),
+        (403, _error(None, "Concurrent connections limit reached")),
+        (429, _error("concurrency", "Slow down")),
+    ],
+)
+def test_a_gateways_concurrent_requests_limit_is_a_rate_limit_not_the_plans_agent_limit(
+    status: int, body: bytes
+) -> None:
+    """Review: any 403/429 naming "concurren" became the plan's agent limit (CAPACITY); a request limit is not."""
+    error = error_from_response(status, body)
+    assert not isinstance(error, ConcurrencyLimitError)
+
+
+@pytest.mark.parametrize(
+    ("status", "body"),
+    [
+        (429, _error("concurrent_agents_limit", "limit reached")),
+        (403, _error(None, "You have reached the limit of 2 concurrent Cloud Agents for your plan")),
+        (429, _error("rate_limit_exceeded", "Too many agents running concurrently")),
+    ],
+)
+def test_the_plans_concurrent_agents_limit_is_recognised_by_its_code_or_a_message_naming_agents(
+    status: int, body: bytes
+) -> None:
+    """The simulator's code, or a message naming both concurrency and agents, is the plan's agent limit."""
+    assert isinstance(error_from_response(status, body), ConcurrencyLimitError)
 
 
 @pytest.mark.parametrize("status", [200, 400, 404, 409])

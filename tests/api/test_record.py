@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import stat
 from pathlib import Path
 from urllib.parse import quote, quote_plus
 
 import anyio
+import httpx2
 import pytest
 
 from cursor_cloud_agents.api import CreateAgentRequest, CursorClient, Prompt
-from cursor_cloud_agents.api.record import Exchange, Recorder
+from cursor_cloud_agents.api.record import Exchange, Recorder, StreamExchange
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World, build_scenario, serve, serve_replay
+from tests.api.helpers import make_client
 
 pytestmark = pytest.mark.anyio
 
 CANARY_KEY = "canary-key-5f1e9d3c7b2a48e6a0d4c8b2f6e1a3d9"
 CANARY_TEXT = "Zanzibarcanary7731"
+AGENT = "bc-00000000-0000-4000-8000-000000000001"
+RUN = "run-00000000-0000-4000-8000-000000000001"
 
 
 def encodings(value: str) -> set[str]:
@@ -100,3 +105,51 @@ async def test_a_recorded_session_replays_with_identical_answers_and_stream(tmp_
     async with serve_replay(tmp_path) as base_url:
         replayed = await session(base_url, None)
     assert replayed == recorded
+
+
+class _Listener:
+    """An observer noting what it heard and the deadline it heard it under, optionally failing as a broken
+    recorder would."""
+
+    def __init__(self, *, fail: bool = False) -> None:
+        self.fail = fail
+        self.heard: list[tuple[str, float]] = []
+
+    def exchange(self, exchange: Exchange) -> None:
+        self._heard(exchange.path)
+
+    def stream(self, exchange: StreamExchange) -> None:
+        self._heard(exchange.path)
+
+    def _heard(self, path: str) -> None:
+        self.heard.append((path, anyio.current_effective_deadline()))
+        if self.fail:
+            raise RuntimeError("the recorder broke")
+
+
+def _answers(request: httpx2.Request) -> httpx2.Response:
+    if request.url.path.endswith("/stream"):
+        return httpx2.Response(
+            200, headers={"content-type": "text/event-stream"}, content=b"event: status\ndata: {}\n\n"
+        )
+    return httpx2.Response(200, json={"apiKeyName": "k"})
+
+
+async def test_the_observer_hears_an_answer_outside_the_requests_deadline() -> None:
+    """Review: the observer ran inside the request's `fail_after`; its JSON, masking and file work could pass
+    the deadline and turn a fully read POST answer into an unknown outcome."""
+    listener = _Listener()
+    async with make_client(_answers, observer=listener) as api:
+        await api.me()
+    assert listener.heard == [("/v1/me", math.inf)]
+
+
+async def test_an_observer_that_fails_never_fails_the_call() -> None:
+    """Review: an observer must never fail the call it heard (answers and streams alike)."""
+    listener = _Listener(fail=True)
+    async with make_client(_answers, observer=listener) as api:
+        me = await api.me()
+        async with api.stream_run(AGENT, RUN) as stream:
+            frames = [raw.event async for raw in stream.raw_events()]
+    assert me.api_key_name == "k" and frames == ["status"]
+    assert [path for path, _ in listener.heard] == ["/v1/me", f"/v1/agents/{AGENT}/runs/{RUN}/stream"]

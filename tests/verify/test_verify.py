@@ -9,11 +9,13 @@ from pathlib import Path
 import anyio
 import pytest
 
-from cursor_cloud_agents.api import CursorClient
+from cursor_cloud_agents.api import CursorClient, Model, ModelVariant, VariantParam
 from cursor_cloud_agents.api.record import Observer
 from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.simulator import (
     SIMULATED_API_KEY,
+    Fault,
     ManualClock,
     Quirks,
     RunningSimulator,
@@ -21,6 +23,9 @@ from cursor_cloud_agents.simulator import (
     serve,
 )
 from cursor_cloud_agents.verify.command import Io, OpenClient, Options, run_verify
+from cursor_cloud_agents.verify.facts import Context, repositories
+from cursor_cloud_agents.verify.observed import Observed
+from cursor_cloud_agents.verify.spend import cheapest
 
 pytestmark = pytest.mark.anyio
 
@@ -132,3 +137,56 @@ async def test_spend_walks_create_busy_heartbeat_cancel_archive_and_delete(tmp_p
         assert f"OK      {step}" in printed, printed
     assert code == 0, printed
     assert list(tmp_path.glob("trace-*.jsonl"))
+
+
+def test_cheapest_never_picks_a_model_without_variants_over_a_listed_variant() -> None:
+    """Review: a model listing no variants scored 0 and beat every parameterised variant; it is unknown, not free."""
+    costly = VariantParam(id="effort", value="xhigh")
+    listed = [Model(id="no-variants"), Model(id="ranked", variants=[ModelVariant(params=[costly])])]
+    selection = cheapest(listed)
+    assert selection is not None and selection.id == "ranked"
+
+
+def test_cheapest_is_none_when_no_model_lists_variants() -> None:
+    """Review: with the id-only `/v1/models` the first model won; nothing can be ranked, so nothing is chosen."""
+    assert cheapest([Model(id="first"), Model(id="second", variants=[])]) is None
+
+
+async def test_spend_is_skipped_without_creating_when_no_model_lists_variants() -> None:
+    """Review: an id-only model list means the cheapest is unknown: --spend says so and creates nothing."""
+    async with simulator() as (sim, clock):
+        sim.faults.inject("GET", "/v1/models", Fault.raw(200, '{"items":["first","second"]}'), times=None)
+        _, printed = await verify(sim, clock, Options(spend=True))
+        posted = sim.faults.count("POST", "/v1/agents")
+    assert "SKIPPED --spend: no model lists its variants" in printed, printed
+    assert posted == 0 and "Cursor bills it" not in printed
+
+
+async def test_spend_deletes_the_agent_when_creations_answer_is_lost() -> None:
+    """Review: create ran before the try/finally, so a lost answer left a billed agent behind; the id is minted
+    first and the delete always runs."""
+    async with simulator() as (sim, clock):
+        before = set(sim.world.agents)
+        sim.faults.inject("POST", "/v1/agents", Fault.cut_after_request())
+        _, printed = await verify(sim, clock, Options(spend=True))
+        left = set(sim.world.agents) - before
+        deletes = sim.faults.count("DELETE", "/v1/agents/*")
+    assert "DIFFERS --spend: expected the lifecycle to complete; got POST /v1/agents: outcome unknown" in printed
+    assert "OK      delete" in printed, printed
+    assert left == set() and deletes == 1
+
+
+async def test_learnt_identities_mask_only_themselves_never_a_url_sharing_their_prefix() -> None:
+    """Review: repository URLs were added as permanent secrets, whose 12-character runs masked the shared
+    `https://github.com/` prefix of any other URL (`***other/thing`)."""
+    async with simulator() as (sim, clock), opener(sim, clock)(settings_of(sim), None) as api:
+        ctx = Context(
+            api, Observed(), lambda: opener(sim, clock)(settings_of(sim), None), Redactor(), clock.now, anyio.sleep
+        )
+        await repositories(ctx)
+    assert ctx.identities.mask("https://github.com/acme/web") == "***"
+    assert ctx.identities.mask("see https://github.com/other/thing") == "see https://github.com/other/thing"
+
+
+def settings_of(sim: RunningSimulator) -> Settings:
+    return Settings.from_env({"CURSOR_API_KEY": SIMULATED_API_KEY, "CURSOR_API_BASE_URL": sim.base_url})

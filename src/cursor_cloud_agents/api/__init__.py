@@ -3,6 +3,7 @@
 Start with `CursorClient`; every error it raises is a `CursorError` (tree in `errors`).
 """
 
+from cursor_cloud_agents.api._retry import parse_retry_after
 from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTask, StreamMarks
 from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.api.deadline import Deadline, current_deadline, deadline_after, time_left
@@ -208,6 +209,7 @@ __all__ = [
     "error_from_response",
     "parse_event",
     "parse_event_id",
+    "parse_retry_after",
     "run_id",
     "time_left",
 ]

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 from cursor_cloud_agents.api import _retry
 from cursor_cloud_agents.api._http import HttpAnswer, HttpSession, SendFailure
 from cursor_cloud_agents.api._limits import TokenBucket
-from cursor_cloud_agents.api.deadline import REQUEST_MARGIN_SECONDS, time_left
+from cursor_cloud_agents.api.deadline import REQUEST_MARGIN_SECONDS, current_deadline, time_left
 from cursor_cloud_agents.api.errors import (
     APIConnectionError,
     APITimeoutError,
@@ -123,8 +123,8 @@ class RequestEngine:
         A small margin keeps our own deadline ahead of the caller's, so a cut exchange is reported
         as ours (e.g. outcome unknown) instead of being swallowed by the caller's cancellation.
         """
-        left = time_left()
-        return cap if left is None else max(0.0, min(cap, left - REQUEST_MARGIN_SECONDS))
+        deadline = current_deadline()
+        return cap if deadline is None else deadline.cap(cap, REQUEST_MARGIN_SECONDS)
 
     async def read(
         self,
@@ -178,8 +178,8 @@ class RequestEngine:
             return cls(f"GET {path}: {failure}"), _retry.backoff_seconds(1)
         if 200 <= answer.status < 300:
             return answer, None
-        error = self.status_error(answer)
-        said = _retry.parse_retry_after(answer.headers.get("retry-after"), now=self._wall_clock())
+        said = self._retry_after(answer)
+        error = self._status_error(answer, said)
         return error, self._retry_delay(error, said)
 
     @staticmethod
@@ -200,11 +200,17 @@ class RequestEngine:
 
     def status_error(self, answer: HttpAnswer) -> CursorError:
         """The exception for a non-2xx answer (a redirect is refused, never followed)."""
+        return self._status_error(answer, self._retry_after(answer))
+
+    def _retry_after(self, answer: HttpAnswer) -> float | None:
+        return _retry.parse_retry_after(answer.headers.get("retry-after"), now=self._wall_clock())
+
+    @staticmethod
+    def _status_error(answer: HttpAnswer, retry_after: float | None) -> CursorError:
         if 300 <= answer.status < 400:
             return IncompatibleResponseError(
                 f"HTTP {answer.status} redirect refused", status_code=answer.status, request_id=answer.request_id
             )
-        retry_after = _retry.parse_retry_after(answer.headers.get("retry-after"), now=self._wall_clock())
         return error_from_response(answer.status, answer.body, request_id=answer.request_id, retry_after=retry_after)
 
     async def mutate(

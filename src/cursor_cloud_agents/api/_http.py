@@ -16,6 +16,7 @@ No retries, no error mapping, no MCP here.
 from __future__ import annotations
 
 import functools
+import logging
 import ssl
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Mapping
@@ -30,6 +31,8 @@ from cursor_cloud_agents.api._frames import FrameBatch, FrameDecoder, FrameTooLa
 from cursor_cloud_agents.api.errors import IncompatibleResponseError, ResponseTooLargeError, StreamError
 from cursor_cloud_agents.api.events import RawEvent
 from cursor_cloud_agents.api.record import Exchange, Observer, StreamExchange
+
+logger = logging.getLogger(__name__)
 
 Transport = httpx2.AsyncBaseTransport
 """What `CursorClient(transport=...)` accepts: any httpx2 async transport (MockTransport in tests)."""
@@ -211,7 +214,7 @@ class HttpSession:
         """
         try:
             with anyio.fail_after(timeout):
-                return await self._exchange(
+                answer = await self._exchange(
                     method, url, params=params, json=json, timeout=timeout, max_bytes=max_bytes, server_name=server_name
                 )
         except httpx2.TransportError as exc:
@@ -220,6 +223,22 @@ class HttpSession:
             raise SendFailure(
                 "the total deadline passed before the answer was read", maybe_sent=True, timed_out=True
             ) from None
+        # Outside the deadline: the answer is read, and the observer's work (JSON, masking, a file) must not
+        # turn it into a timeout, i.e. a mutation's outcome into "unknown".
+        self._observe(Exchange(method, url, dict(params or {}), json, answer.status, answer.headers, answer.body))
+        return answer
+
+    def _observe(self, exchange: Exchange | StreamExchange) -> None:
+        """Hand `exchange` to the observer, if any; an observer never fails the call it heard."""
+        if self._observer is None:
+            return
+        try:
+            if isinstance(exchange, Exchange):
+                self._observer.exchange(exchange)
+            else:
+                self._observer.stream(exchange)
+        except Exception:  # any failure of a recorder or of verify's memory: the exchange itself succeeded
+            logger.warning("an exchange observer failed; the call goes on", exc_info=True)
 
     async def _exchange(
         self,
@@ -243,9 +262,6 @@ class HttpSession:
             headers = _headers_of(response)
             request_id = request_id_of(headers)
             body = await _read_capped(response, max_bytes, request_id)
-            if self._observer is not None:
-                query = dict(params or {})
-                self._observer.exchange(Exchange(method, url, query, json, response.status_code, headers, body))
             return HttpAnswer(status=response.status_code, headers=headers, body=body, request_id=request_id)
 
     @asynccontextmanager
@@ -281,8 +297,8 @@ class HttpSession:
             yield OpenStream(response, max_event_size=max_event_size, max_error_bytes=max_error_bytes, tap=tap)
         finally:
             await response.aclose()
-            if self._observer is not None and tap is not None:
-                self._observer.stream(tap)
+            if tap is not None:
+                self._observe(tap)
 
 
 class OpenStream:
@@ -331,7 +347,7 @@ class OpenStream:
             )
         _check_identity(self._response, self.request_id)
 
-    async def frame_batches(self) -> AsyncIterator[FrameBatch]:
+    async def frame_batches(self) -> AsyncGenerator[FrameBatch]:
         """The stream's frames as raw blocks, per received chunk, by the fast decoder (nothing parsed).
 
         Same frames as `events()`, several times faster: used to walk whole replays.

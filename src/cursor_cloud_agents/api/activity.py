@@ -120,14 +120,9 @@ class StreamMarks:
             self.error = payload(frame)
 
     def mark_event(self, event: RawEvent) -> None:
-        """`mark_id` and `mark` for one parsed frame, in one call (it runs for every frame of a replay)."""
-        kind = event.event
-        if event.id is not None and kind != "heartbeat":
-            self.last_event_id = event.id
-        if kind in END_KINDS:
-            self.finished = True
-        elif kind == "error":
-            self.error = payload(event)
+        """`mark_id` and `mark` for one parsed frame."""
+        self.mark_id(event)
+        self.mark(event.event, event)
 
 
 class ActivityFold(StreamMarks):

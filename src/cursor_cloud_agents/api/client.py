@@ -16,7 +16,7 @@ from typing import Self
 import anyio
 
 from cursor_cloud_agents.api import ids
-from cursor_cloud_agents.api._artifacts import RESOLVE_CAP_SECONDS, ArtifactFetcher, Resolver, system_resolver
+from cursor_cloud_agents.api._artifacts import ArtifactFetcher, Resolver, system_resolver
 from cursor_cloud_agents.api._core import RequestEngine
 from cursor_cloud_agents.api._http import HttpSession, Transport
 from cursor_cloud_agents.api._repositories import RepositoriesCache
@@ -47,6 +47,7 @@ CREATE_CAP_SECONDS = 90.0
 REPOSITORIES_CAP_SECONDS = 90.0
 REPOSITORIES_CACHE_SECONDS = 300.0
 ARTIFACT_TEXT_CAP_BYTES = 5 * 1024 * 1024
+ARTIFACT_CAP_SECONDS = 60.0  # checking and fetching a presigned URL; resolving its host has a shorter cap
 
 
 # One supervision pass over a 500-agent fleet: five list pages and a read of each latest run, plus margin.
@@ -346,8 +347,7 @@ class CursorClient:
             ArtifactURLRefusedError: the URL is refused.
             APIConnectionError: its host could not be resolved.
         """
-        vetted = await self._artifacts.vet(url, timeout=self._engine.total_seconds(RESOLVE_CAP_SECONDS))
-        return vetted.url
+        return (await self._artifacts.vet(url, timeout=self._engine.total_seconds(ARTIFACT_CAP_SECONDS))).url
 
     async def download_artifact(self, url: str, *, max_bytes: int = ARTIFACT_TEXT_CAP_BYTES) -> bytes:
         """Fetch a presigned artifact URL without the Cursor key, after checking it against the policy.
@@ -356,7 +356,7 @@ class CursorClient:
             ArtifactURLRefusedError: scheme, host or redirect refused; nothing was fetched.
             ResponseTooLargeError: the file is larger than `max_bytes`.
         """
-        total = self._engine.total_seconds(60.0)
+        total = self._engine.total_seconds(ARTIFACT_CAP_SECONDS)
         return await self._artifacts.fetch(url, max_bytes=max_bytes, timeout=total)
 
     async def list_environments(self, *, limit: int | None = None, cursor: str | None = None) -> Page[Environment]:

@@ -162,8 +162,8 @@ class UsageLimitExceededError(RateLimitError):
 
 
 class ConcurrencyLimitError(RateLimitError):
-    """The plan's limit of agents at once (undocumented: recognised by a code or message naming concurrency;
-    the simulator answers it as 429 `concurrent_agents_limit`)."""
+    """The plan's limit of agents at once (undocumented: a 403 or 429 with the code `concurrent_agents_limit`,
+    as the simulator answers it, or a message naming both concurrency and agents)."""
 
 
 class ServerError(APIStatusError):
@@ -259,7 +259,9 @@ _TEAM_CODE_PREFIX = "team_"
 # means we are not talking to the API we know (a wrong base URL serving a web page, a captive portal).
 _STATUS_MEANINGFUL_WITHOUT_JSON = frozenset({401, 429})
 _INCLUDED_USAGE_EXHAUSTED = re.compile(r"used all included", re.IGNORECASE)
-_CONCURRENCY = re.compile(r"concurren", re.IGNORECASE)
+_CONCURRENT_AGENTS_CODE = "concurrent_agents_limit"
+# Both words: a gateway's "too many concurrent requests" is a rate limit, not the plan's agent limit.
+_CONCURRENT_AGENTS = re.compile(r"concurren.*agent|agent.*concurren", re.IGNORECASE | re.DOTALL)
 _MAX_MESSAGE_CHARS = 500
 
 
@@ -317,7 +319,9 @@ def _status_class(status_code: int, code: str | None, message: str | None) -> ty
         return AccountSetupError
     if status_code == 429 and message is not None and _INCLUDED_USAGE_EXHAUSTED.search(message):
         return UsageLimitExceededError
-    if status_code in (403, 429) and any(_CONCURRENCY.search(text or "") for text in (code, message)):
+    if status_code in (403, 429) and (
+        code == _CONCURRENT_AGENTS_CODE or (message is not None and _CONCURRENT_AGENTS.search(message))
+    ):
         return ConcurrencyLimitError
     if status_code >= 500:
         return ServerError

@@ -247,12 +247,15 @@ class Recorder:
             logger.warning("recording stopped: cannot write in the record folder (%s)", type(exc).__name__)
 
     def _append(self, line: bytes) -> None:
-        if self._number == 0 or self._written + len(line) > self._max_file_bytes:
+        new_file = self._number == 0 or self._written + len(line) > self._max_file_bytes
+        if new_file:
             self._rotate()
         path = self._directory / f"{self._prefix}-{self._number:04d}.jsonl"
+        # One open per line: an observer has no close, so no handle is left open between exchanges.
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
-            os.fchmod(descriptor, 0o600)  # an existing file keeps no wider mode
+            if new_file:
+                os.fchmod(descriptor, 0o600)  # a file already there under this name keeps no wider mode
             os.write(descriptor, line)
         finally:
             os.close(descriptor)
@@ -262,5 +265,6 @@ class Recorder:
         self._directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         self._number += 1
         self._written = 0
-        for old in self.files[: max(0, len(self.files) - self._max_files + 1)]:
+        files = self.files
+        for old in files[: max(0, len(files) - self._max_files + 1)]:
             old.unlink(missing_ok=True)

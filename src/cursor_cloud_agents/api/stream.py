@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
@@ -23,7 +23,7 @@ import anyio
 
 from cursor_cloud_agents.api._frames import FrameBatch, block_type, parse_block
 from cursor_cloud_agents.api._http import HttpAnswer, OpenStream, SendFailure
-from cursor_cloud_agents.api.deadline import STREAM_MARGIN_SECONDS, time_left
+from cursor_cloud_agents.api.deadline import STREAM_MARGIN_SECONDS, current_deadline
 from cursor_cloud_agents.api.errors import APIConnectionError, ReadFailedError
 from cursor_cloud_agents.api.events import RawEvent, StreamEvent, parse_event
 from cursor_cloud_agents.api.ids import parse_event_id
@@ -69,7 +69,7 @@ class RunStream:
         """The frames as received (httpx2's SSE decoder), JSON not decoded."""
         return self._stream.events()
 
-    def raw_batches(self) -> AsyncIterator[FrameBatch]:
+    def raw_batches(self) -> AsyncGenerator[FrameBatch]:
         """The frames as raw blocks per received chunk (the fast decoder): for whole-replay walks."""
         return self._stream.frame_batches()
 
@@ -262,11 +262,9 @@ def _per_event(consumer: ReplayConsumer, walk: _Walk) -> Callable[[list[bytes]],
 
 def _walk_seconds(max_seconds: float | None) -> float:
     # Stop a little before the call's deadline, so the walk reports "timeout" instead of being cut.
-    limits = [float("inf") if max_seconds is None else max_seconds]
-    left = time_left()
-    if left is not None:
-        limits.append(max(0.0, left - STREAM_MARGIN_SECONDS))
-    return min(limits)
+    wanted = float("inf") if max_seconds is None else max_seconds
+    deadline = current_deadline()
+    return wanted if deadline is None else deadline.cap(wanted, STREAM_MARGIN_SECONDS)
 
 
 async def walk_replay(
@@ -298,17 +296,18 @@ async def walk_replay(
 
 
 async def _walk_batches(stream: RunStream, walk: _Walk, quiet_seconds: float | None) -> EndSignal:
-    batches = aiter(stream.raw_batches())
-    started = False
-    while True:
-        with anyio.move_on_after(quiet_seconds if started and quiet_seconds is not None else float("inf")):
-            try:
-                batch = await anext(batches)
-            except StopAsyncIteration:
+    async with aclosing(stream.raw_batches()) as batches:
+        started = False
+        while True:
+            wait = quiet_seconds if started and quiet_seconds is not None else float("inf")
+            batch = None
+            with anyio.move_on_after(wait) as scope:
+                batch = await anext(batches, None)
+            if scope.cancelled_caught:
+                return "quiet"
+            if batch is None:
                 return "closed"
             started = True
             signal = walk.batch(batch)
             if signal is not None:
                 return signal
-            continue
-        return "quiet"

@@ -52,6 +52,16 @@ def page_by_id(items: Sequence[T], ids: Sequence[str], limit: int, cursor: str |
     return list(items[start:stop]), (ids[stop] if stop < len(ids) else None)
 
 
+def _world_page(
+    world: World, items: Sequence[T], ids: Sequence[str], limit: int, cursor: str | None
+) -> tuple[list[T], str | None]:
+    """`page_by_id` under the world's cursor rules: an expired cursor refused, the next one's issue noted."""
+    world.check_cursor(cursor)
+    page, nxt = page_by_id(items, ids, limit, cursor)
+    world.issue_cursor(nxt)
+    return page, nxt
+
+
 def page_by_offset(items: Sequence[T], limit: int, cursor: str | None) -> tuple[list[T], str | None]:
     """A page whose cursor is base64 of an offset (the documented environments example, `MjA`)."""
     start = 0
@@ -79,9 +89,7 @@ def list_agents(world: World, limit: int, cursor: str | None, pr_url: str | None
     agents = [a for a in reversed(world.agents.values()) if archived or a.archived_at is None]
     if pr_url is not None:
         agents = [a for a in agents if _has_pr(a, pr_url, now)]
-    world.check_cursor(cursor)
-    page, nxt = page_by_id(agents, [a.id for a in agents], limit, cursor)
-    world.issue_cursor(nxt)
+    page, nxt = _world_page(world, agents, [a.id for a in agents], limit, cursor)
     return paged([a.summary(now) for a in page], nxt)
 
 
@@ -95,9 +103,7 @@ def list_runs(world: World, agent_id: str, limit: int, cursor: str | None) -> di
     """`GET /v1/agents/{id}/runs`, newest first, full Run objects."""
     agent = world.agent(agent_id)
     runs = list(reversed(agent.runs))
-    world.check_cursor(cursor)
-    page, nxt = page_by_id(runs, [r.id for r in runs], limit, cursor)
-    world.issue_cursor(nxt)
+    page, nxt = _world_page(world, runs, [r.id for r in runs], limit, cursor)
     return paged([run_wire(world, agent, r) for r in page], nxt)
 
 

@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from .timeline import encode_frame
 from .wire import dumps
 
 TRACE_VERSION = 1
@@ -54,13 +55,6 @@ def _body(recorded: dict[str, Any]) -> bytes:
     if "json" in recorded:
         return dumps(recorded["json"]).encode()
     return str(recorded.get("text", "")).encode()
-
-
-def encode_frame(event: str, data: str, event_id: str | None) -> bytes:
-    """One SSE frame in the documented framing (`id: `, `event: `, `data: `, LF, a blank line after)."""
-    head = "" if event_id is None else f"id: {event_id}\n"
-    lines = "".join(f"data: {line}\n" for line in data.split("\n"))
-    return f"{head}event: {event}\n{lines}\n".encode()
 
 
 def _frame(recorded: dict[str, Any]) -> tuple[float, bytes]:

@@ -18,10 +18,13 @@ Beat = tuple[str, dict[str, Any]]
 _FRAME_OVERHEAD = len("id: 1791250392023-0\nevent: \ndata: \n\n")
 
 
-def encode_frame(event: str, data: dict[str, Any], event_id: str | None = None) -> bytes:
-    """One SSE frame; `event_id=None` gives an id-less frame (leading status, heartbeat)."""
+def encode_frame(event: str, data: dict[str, Any] | str, event_id: str | None = None) -> bytes:
+    """One SSE frame in the documented framing (`id: `, `event: `, a `data: ` line per line of `data`, LF,
+    a blank line after); a dict is sent as JSON; `event_id=None` gives an id-less frame (status, heartbeat)."""
     head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {event}\ndata: {dumps(data)}\n\n".encode()
+    text = data if isinstance(data, str) else dumps(data)
+    lines = "".join(f"data: {line}\n" for line in text.split("\n"))
+    return f"{head}event: {event}\n{lines}\n".encode()
 
 
 class Timeline:

@@ -91,6 +91,10 @@ class World:
         """A version-4 UUID from the seeded generator (reproducible ids)."""
         return str(uuid.UUID(int=self._rng.getrandbits(128), version=4))
 
+    def _agent_id(self, chosen: str | None) -> str:
+        """`chosen` (a client-minted id), or a new `bc-<uuid>` from the seeded generator."""
+        return chosen or f"bc-{self.new_uuid()}"
+
     def changed(self) -> anyio.Event:
         """An event set at the next mutation (streams wait on it besides the clock)."""
         if self._changed is None:
@@ -188,8 +192,7 @@ class World:
         taken = (self.agents, self._deleted, self._landing)
         if request.agent_id is not None and any(request.agent_id in ids for ids in taken):
             raise conflict("agent_id_conflict", f"Agent {request.agent_id} already exists")
-        agent_id = request.agent_id or f"bc-{self.new_uuid()}"
-        creation = Creation(agent_id, request, self.now() + self.quirks.creation_seconds)
+        creation = Creation(self._agent_id(request.agent_id), request, self.now() + self.quirks.creation_seconds)
         self._landing[creation.agent_id] = creation
         return creation
 
@@ -227,8 +230,10 @@ class World:
 
     def _check_plan_concurrency(self) -> None:
         limit = self.plan_active_agents
+        if limit is None:
+            return
         running = sum(1 for agent in self.agents.values() if agent.status(self.now()) == "ACTIVE") + len(self.creating)
-        if limit is not None and running >= limit:
+        if running >= limit:
             message = f"You have reached the limit of {limit} concurrent Cloud Agents for your plan"
             raise ApiError(429, "concurrent_agents_limit", message)
 
@@ -375,7 +380,7 @@ class World:
             prompt, None, name, None, [{"url": u, "startingRef": "main"} for u in urls],
             agent_id, False, auto_create_pr, {},
         )  # fmt: skip
-        agent = self._new_agent(request, agent_id or f"bc-{self.new_uuid()}", at)
+        agent = self._new_agent(request, self._agent_id(agent_id), at)
         for each in [script or self.default_script, *scripts]:
             run = self.start_run(agent, prompt, each, at)
             at = run.ended_at + 60.0

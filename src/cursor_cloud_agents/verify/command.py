@@ -103,13 +103,16 @@ async def _guarded(fact: Fact, ctx: Context) -> list[Line]:
 
 
 async def _spend(ctx: Context, options: Options, io: Io, report: Report, *, on_simulator: bool) -> list[Line]:
+    try:
+        selection = paid.cheapest(await ctx.api.list_models())
+    except CursorError as exc:
+        return [differs("--spend", "the models to choose the cheapest from", exc.message)]
+    if selection is None:
+        return [skipped("--spend", "no model lists its variants, so the cheapest is unknown; nothing was created")]
     report.say(paid.COST_WARNING)
     if not options.yes and io.ask("Create it? Type yes to spend: ").strip().lower() != "yes":
         return [skipped("--spend", "not confirmed; nothing was created")]
-    try:
-        return await paid.spend(ctx, on_simulator=on_simulator)
-    except CursorError as exc:
-        return [differs("--spend", "the lifecycle to complete", exc.message)]
+    return await paid.spend(ctx, selection, on_simulator=on_simulator)
 
 
 def _loopback(settings: Settings) -> bool:

@@ -7,8 +7,7 @@ Fields and statuses the models do not know come back as `NEW` lines, which is ho
 
 from __future__ import annotations
 
-import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -28,6 +27,8 @@ from cursor_cloud_agents.api import (
     RateLimitError,
     Run,
     StreamExpiredError,
+    parse_event_id,
+    parse_retry_after,
 )
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.verify.observed import Observed, body_json
@@ -35,7 +36,6 @@ from cursor_cloud_agents.verify.report import Line, differs, new, ok, skipped
 
 REASONING_PARAMS = ("effort", "reasoning_effort", "reasoning", "thinking")
 """Parameter ids the model check treats as a reasoning level (CONTRACT.md §3.2)."""
-EVENT_ID = re.compile(r"^[0-9]{1,15}-[0-9]{1,9}$")
 UNKNOWN_AGENT = "bc-00000000-0000-4000-8000-00000000f404"
 SAMPLE_AGENTS = 20
 STREAM_SECONDS = 30.0
@@ -50,7 +50,9 @@ class Context:
     observed: Observed
     open_with_wrong_key: Callable[[], AbstractAsyncContextManager[CursorClient]]
     identities: Redactor
-    """Identities learnt on the way (e-mail, names, repository URLs): the report masks them."""
+    """Identities learnt on the way (e-mail, names, repository URLs): the report masks them. Added as
+    non-permanent values, masked whole only: the partial-run rule is for secrets, and would mask any URL
+    sharing a `https://github.com/` prefix with one of them."""
     now: Callable[[], float]
     sleep: Callable[[float], Awaitable[None]]
     agents: list[AgentSummary] = field(default_factory=list[AgentSummary])
@@ -88,7 +90,7 @@ async def account(ctx: Context) -> list[Line]:
     me = await ctx.api.me()
     for value in (me.user_email, me.user_first_name, me.user_last_name):
         if value:
-            ctx.identities.add(value)
+            ctx.identities.add(value, permanent=False)
     if not me.api_key_name or not me.created_at:
         return [
             differs(
@@ -140,7 +142,7 @@ async def repositories(ctx: Context) -> list[Line]:
     except RateLimitError as exc:
         return [skipped("GET /v1/repositories", f"rate limited (1 per minute): {exc.code}; run verify again later")]
     for repository in listed:
-        ctx.identities.add(repository.url)
+        ctx.identities.add(repository.url, permanent=False)
     answer = ctx.observed.last("/v1/repositories")
     headers: Mapping[str, str] = answer.headers if answer is not None else {}
     limits = {k: v for k, v in headers.items() if k.startswith("x-ratelimit-")}
@@ -175,7 +177,7 @@ async def agents_paging(ctx: Context) -> list[Line]:
     ctx.agents = page.items
     for agent in page.items:
         if agent.name:
-            ctx.identities.add(agent.name)
+            ctx.identities.add(agent.name, permanent=False)
     statuses = sorted({agent.status for agent in page.items} - set(AGENT_STATUSES))
     if statuses:
         lines.append(new("agent status", "statuses not in the contract: " + ", ".join(statuses)))
@@ -225,12 +227,6 @@ async def error_runs(ctx: Context) -> list[Line]:
     return [ok("ERROR run without cause", f"{len(failed)} ERROR run(s)")]
 
 
-async def _frames(ctx: Context, agent_id: str, run_id: str) -> AsyncIterator[tuple[str, str | None]]:
-    async with ctx.api.stream_run(agent_id, run_id) as stream:
-        async for raw in stream.raw_events():
-            yield raw.event, raw.id
-
-
 async def stream_replay(ctx: Context) -> list[Line]:
     """A finished run's replay: a leading id-less `status`, `<ms>-<seq>` ids in order, `result` and `done`
     sharing an id, and the end of the stream after `done`."""
@@ -238,39 +234,50 @@ async def stream_replay(ctx: Context) -> list[Line]:
     if not finished:
         return [skipped("stream replay", "no FINISHED latest run to replay")]
     agent_id, run = finished[0]
-    frames: list[tuple[str, str | None]] = []
-    closed = False
     try:
-        with anyio.move_on_after(STREAM_SECONDS):
-            async for frame in _frames(ctx, agent_id, run.id):
-                frames.append(frame)
-                if frame[0] == "done":
-                    break
-        with anyio.move_on_after(CLOSE_SECONDS):
-            closed = await _ends_after_done(ctx, agent_id, run.id, len(frames))
+        frames, closed = await _read_replay(ctx, agent_id, run.id)
     except StreamExpiredError:
         return [skipped("stream replay", "the run's stream is past its retention (410 stream_expired)")]
     return _framing_lines(frames, closed)
 
 
-async def _ends_after_done(ctx: Context, agent_id: str, run_id: str, count: int) -> bool:
-    """Whether a second, full read of the replay ends by itself right after `done` (nothing follows it)."""
-    seen = 0
-    async for _ in _frames(ctx, agent_id, run_id):
-        seen += 1
-    return seen == count
+async def _read_replay(ctx: Context, agent_id: str, run_id: str) -> tuple[list[tuple[str, str | None]], bool]:
+    """The replay's frames up to `done` (within STREAM_SECONDS), and whether the same stream then ends by
+    itself within CLOSE_SECONDS (nothing follows `done`)."""
+    frames: list[tuple[str, str | None]] = []
+    with anyio.move_on_after(STREAM_SECONDS + CLOSE_SECONDS):
+        async with ctx.api.stream_run(agent_id, run_id) as stream:
+            events = aiter(stream.raw_events())
+            with anyio.move_on_after(STREAM_SECONDS):
+                async for raw in events:
+                    frames.append((raw.event, raw.id))
+                    if raw.event == "done":
+                        break
+            if not frames or frames[-1][0] != "done":
+                return frames, False
+            with anyio.move_on_after(CLOSE_SECONDS):
+                return frames, await anext(events, None) is None
+    return frames, False
+
+
+def _ids_problem(fact: str, ids: list[str]) -> Line | None:
+    """The DIFFERS line of the first id not shaped `<ms>-<seq>`, or of ids going back; None when all is well."""
+    keys: list[tuple[int, int]] = []
+    for event_id in ids:
+        key = parse_event_id(event_id)
+        if key is None:
+            return differs(fact, "ids shaped <ms>-<seq>", event_id)
+        keys.append(key)
+    return None if keys == sorted(keys) else differs(fact, "ids in increasing order", "ids out of order")
 
 
 def _framing_lines(frames: list[tuple[str, str | None]], closed: bool) -> list[Line]:
     fact = "stream replay framing"
     if not frames or frames[0] != ("status", None):
         return [differs(fact, "a leading status frame without id", repr(frames[:1]))]
-    ids = [event_id for _, event_id in frames[1:] if event_id is not None]
-    if any(not EVENT_ID.match(event_id) for event_id in ids):
-        return [differs(fact, "ids shaped <ms>-<seq>", next(i for i in ids if not EVENT_ID.match(i)))]
-    keys = [tuple(int(part) for part in event_id.split("-")) for event_id in ids]
-    if keys != sorted(keys):
-        return [differs(fact, "ids in increasing order", "ids out of order")]
+    misordered = _ids_problem(fact, [event_id for _, event_id in frames[1:] if event_id is not None])
+    if misordered is not None:
+        return [misordered]
     by_kind = dict(frames)
     if "result" not in by_kind or "done" not in by_kind:
         return [differs(fact, "result then done at the end of a finished run", f"{[kind for kind, _ in frames[-3:]]}")]
@@ -359,18 +366,17 @@ async def bad_key(ctx: Context) -> list[Line]:
     return [differs("401 with a wrong key", "401", "the wrong key was accepted")]
 
 
-_HTTP_DATE = re.compile(r"^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$")
-
-
 async def retry_after(ctx: Context) -> list[Line]:
     """A 429 carries `Retry-After` (seconds or an HTTP date), when one was seen during this run."""
     refused = ctx.observed.with_status(429)
     if not refused:
         return [skipped("429 Retry-After", "no 429 was seen during this check")]
-    value = refused[-1].headers.get("retry-after", "")
-    if value.strip().isdigit() or _HTTP_DATE.match(value.strip()):
+    value = refused[-1].headers.get("retry-after")
+    # The client's own parser: what it cannot read, it cannot honour (`now` only turns a date into a delay).
+    if parse_retry_after(value, now=0.0) is not None:
         return [ok("429 Retry-After", f"{value} on {refused[-1].path}")]
-    return [differs("429 Retry-After", "Retry-After in seconds or an HTTP date", repr(value) or "none")]
+    got = "none" if value is None else repr(value)
+    return [differs("429 Retry-After", "Retry-After in seconds or an HTTP date", got)]
 
 
 READ_ONLY_FACTS: tuple[Fact, ...] = (

@@ -20,11 +20,11 @@ from cursor_cloud_agents.api import (
     Model,
     ModelParam,
     ModelSelection,
-    ModelVariant,
     NotFoundError,
     Prompt,
     Run,
     RunNotCancellableError,
+    ids,
 )
 from cursor_cloud_agents.verify.facts import Context
 from cursor_cloud_agents.verify.report import Line, differs, new, ok, skipped
@@ -44,10 +44,14 @@ _VALUE_RANK = {"false": 0, "none": 0, "minimal": 1, "low": 2, "medium": 3, "high
 
 
 def cheapest(models: Sequence[Model]) -> ModelSelection | None:
-    """The listed variant with the cheapest-looking parameter values (never `fast=true` when avoidable)."""
+    """The listed variant with the cheapest-looking parameter values (never `fast=true` when avoidable).
+
+    A model that lists no variants cannot be ranked (its default may be a costly one), so it is never
+    chosen; None when no model lists any (the older id-only `/v1/models`): no guess is made.
+    """
     best: tuple[int, ModelSelection] | None = None
     for model in models:
-        for variant in model.variants or [ModelVariant()]:
+        for variant in model.variants or []:
             score = sum(_VALUE_RANK.get(param.value, 3) for param in variant.params)
             params = [ModelParam(id=p.id, value=p.value) for p in variant.params] or None
             if best is None or score < best[0]:
@@ -55,25 +59,38 @@ def cheapest(models: Sequence[Model]) -> ModelSelection | None:
     return None if best is None else best[1]
 
 
-async def spend(ctx: Context, *, on_simulator: bool) -> list[Line]:
-    """Create, follow, follow up while busy, cancel, archive, unarchive, delete; the lines of each step."""
-    selection = cheapest(await ctx.api.list_models())
-    text = PROMPT + (SIMULATOR_MARKER if on_simulator else "")
-    created = await ctx.api.create_agent(CreateAgentRequest(prompt=Prompt(text=text), model=selection))
-    agent_id, run = created.agent.id, created.run
-    lines = [ok("POST /v1/agents (no repository)", f"agent {created.agent.status}, run {run.status}")]
-    if run.status == "QUEUED":
-        lines.append(new("run status", "QUEUED on a new run"))
+async def spend(ctx: Context, selection: ModelSelection, *, on_simulator: bool) -> list[Line]:
+    """Create on `selection`, follow, follow up while busy, cancel, archive, unarchive, delete; the lines of
+    each step. A failed step is a DIFFERS line; the delete runs whatever happened."""
+    # Minted here, so the delete finds the agent even when creation's answer was lost (outcome unknown).
+    agent_id = ids.mint_agent_id()
+    lines: list[Line] = []
     try:
-        lines += await _busy(ctx, agent_id)
-        lines += await _heartbeat(ctx, agent_id, run.id)
-        lines += await _cancel(ctx, agent_id, run.id)
-        lines += await _cost(ctx, agent_id)
-        lines += await _archive_cycle(ctx, agent_id)
+        await _lifecycle(ctx, agent_id, selection, on_simulator, lines)
+    except CursorError as exc:
+        lines.append(differs("--spend", "the lifecycle to complete", exc.message))
     finally:
         with anyio.CancelScope(shield=True):
             lines += await _delete(ctx, agent_id)
     return lines
+
+
+async def _lifecycle(
+    ctx: Context, agent_id: str, selection: ModelSelection, on_simulator: bool, lines: list[Line]
+) -> None:
+    """The paid steps in order, each adding its lines to `lines` as it ends (kept when a later one fails)."""
+    text = PROMPT + (SIMULATOR_MARKER if on_simulator else "")
+    request = CreateAgentRequest(agent_id=agent_id, prompt=Prompt(text=text), model=selection)
+    created = await ctx.api.create_agent(request)
+    run = created.run
+    lines.append(ok("POST /v1/agents (no repository)", f"agent {created.agent.status}, run {run.status}"))
+    if run.status == "QUEUED":
+        lines.append(new("run status", "QUEUED on a new run"))
+    lines += await _busy(ctx, agent_id)
+    lines += await _heartbeat(ctx, agent_id, run.id)
+    lines += await _cancel(ctx, agent_id, run.id)
+    lines += await _cost(ctx, agent_id)
+    lines += await _archive_cycle(ctx, agent_id)
 
 
 async def _busy(ctx: Context, agent_id: str) -> list[Line]:
@@ -148,6 +165,7 @@ async def _archive_cycle(ctx: Context, agent_id: str) -> list[Line]:
 
 
 async def _delete(ctx: Context, agent_id: str) -> list[Line]:
+    # A 404 on the delete itself is done too: the creation never happened.
     try:
         await ctx.api.delete_agent(agent_id)
         await ctx.api.get_agent(agent_id)

@@ -226,10 +226,10 @@ def register(kit: Toolkit, state: ServerState) -> None:
         prepared = None if url_only else state.artifact_texts.get((agent_id, path))
         if prepared is None:
             link = await download_link(state.api, agent_id, check_artifact_path(path))
-            await state.api.check_artifact_url(link.url)  # a URL handed on is one we would fetch ourselves
             if url_only:
+                await state.api.check_artifact_url(link.url)  # a URL handed on is one we would fetch ourselves
                 return ArtifactLink.of(agent_id, path, link)
-            fetched = await fetch_artifact(state, agent_id, path, link)
+            fetched = await fetch_artifact(state, agent_id, path, link)  # the download vets the URL the same way
             if not isinstance(fetched, str):
                 return fetched
             prepared = fetched
