@@ -16,16 +16,14 @@ import time
 
 import anyio
 from rich.console import Console
+from startup import ENV, RUNS, line, server_seconds
 
 from cursor_cloud_agents.api import CursorClient
-from cursor_cloud_agents.probe import probe
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, build_scenario, serve
 from cursor_cloud_agents.terminal.board import Board
 from cursor_cloud_agents.terminal.fleet import draw
 from cursor_cloud_agents.terminal.term import Session
 
-RUNS = 5
-ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp"}
 COMMAND = [sys.executable, "-m", "cursor_cloud_agents", "agents", "--simulated", "--json"]
 
 
@@ -34,15 +32,6 @@ async def command_seconds() -> float:
     done = await anyio.run_process(COMMAND, env=ENV, check=True)
     assert done.stdout.startswith(b'{"agents":'), done.stdout[:80]
     return time.perf_counter() - started
-
-
-async def server_seconds(extra: dict[str, str]) -> float:
-    return (await probe([sys.executable, "-m", "cursor_cloud_agents"], ENV | extra)).seconds_to_tools
-
-
-def line(label: str, samples: list[float]) -> str:
-    median = statistics.median(samples)
-    return f"{label:<52} median {median:.3f} s  (min {min(samples):.3f}, max {max(samples):.3f})"
 
 
 async def startup() -> None:

@@ -7,6 +7,7 @@ import pty
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import anyio
 import httpx2
@@ -18,7 +19,7 @@ from cursor_cloud_agents.cli import main, open_client
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import build_server
-from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, World, serve
+from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Fault, ManualClock, World, serve
 from tests.tools.conftest import reply_of
 
 COMMAND = [sys.executable, "-m", "cursor_cloud_agents"]
@@ -124,3 +125,25 @@ def test_verify_spend_never_takes_its_yes_from_a_pipe(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr("sys.stdin", io.StringIO("yes\n"))
     assert cli.ask_on_terminal("Create it? ") == ""
+
+
+@pytest.mark.anyio
+async def test_a_per_call_env_vars_value_never_appears_in_the_recording(tmp_path: Path) -> None:
+    """Review: the recorder had its own redactor, blind to the `env_vars` values each create adds to the
+    server's; an API error quoting such a value was written as is."""
+    canary = "canary-per-call-value-5f1c9e"
+    async with serve(World(ManualClock())) as sim:
+        env = {"CURSOR_API_BASE_URL": sim.base_url, "CURSOR_API_KEY": SIMULATED_API_KEY}
+        env |= {"CURSOR_MCP_ALLOW_WRITES": "1", "CURSOR_MCP_RECORD_DIR": str(tmp_path)}
+        settings = Settings.from_env(env)
+        redactor = Redactor(settings.secrets())
+        sim.faults.inject("POST", "/v1/agents", Fault.error(400, "validation_error", f"envVars value {canary} refused"))
+        # The wiring of `_serve`: the server's redactor goes to the recorder.
+        server = build_server(settings, redactor, lambda: open_client(settings, redactor=redactor))
+        with anyio.fail_after(20):
+            async with Client(server, mode="legacy") as client:
+                arguments = {"prompt": "export", "name": "nightly", "env_vars": {"TOKEN": canary}}
+                reply = reply_of(await client.call_tool("cursor_create_agent", arguments))
+    recorded = "".join(path.read_text() for path in tmp_path.glob("trace-*.jsonl"))
+    assert reply.is_error and "validation_error" in recorded
+    assert canary not in recorded

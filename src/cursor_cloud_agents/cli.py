@@ -24,11 +24,14 @@ from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.api.record import Observer, Observers, Recorder
 from cursor_cloud_agents.clients import CLIENTS, command_path, snippet
 from cursor_cloud_agents.config import ConfigError, Settings
+from cursor_cloud_agents.embedded import simulated_client as _open_simulated_client
 from cursor_cloud_agents.logs import setup_logging
 from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.terminal import COMMANDS as TERMINAL_COMMANDS
 from cursor_cloud_agents.terminal import add_commands as add_terminal_commands
+from cursor_cloud_agents.terminal.ask import ask_on_terminal
+from cursor_cloud_agents.terminal.options import subcommand as _command
 
 logger = logging.getLogger("cursor_cloud_agents")
 
@@ -110,7 +113,7 @@ def _serve() -> int:
     if sys.stdin.isatty():
         sys.stderr.write(_TERMINAL_HINT)
     _announce(settings)
-    server = build_server(settings, redactor, lambda: open_client(settings))
+    server = build_server(settings, redactor, lambda: open_client(settings, redactor=redactor))
     return anyio.run(run_stdio, server)
 
 
@@ -122,20 +125,24 @@ def _announce(settings: Settings) -> None:
             logger.warning("configuration: %s", problem)
 
 
-def _observer(settings: Settings, observer: Observer | None) -> Observer | None:
-    """`observer`, plus the recorder of CURSOR_MCP_RECORD_DIR when it is set."""
+def _observer(settings: Settings, observer: Observer | None, redactor: Redactor | None) -> Observer | None:
+    """`observer`, plus the recorder of CURSOR_MCP_RECORD_DIR when it is set, masking with `redactor` (the
+    server's own, which learns each call's `env_vars` values) or, without one, a redactor of the settings."""
     if settings.record_dir is None:
         return observer
-    mask = Redactor(settings.secrets()).mask
+    mask = (redactor if redactor is not None else Redactor(settings.secrets())).mask
     recorder = Recorder(settings.record_dir, mask=mask, keep_text=settings.record_keep_text)
     return recorder if observer is None else Observers([observer, recorder])
 
 
 @asynccontextmanager
-async def open_client(settings: Settings, observer: Observer | None = None) -> AsyncGenerator[CursorClient, None]:
+async def open_client(
+    settings: Settings, observer: Observer | None = None, *, redactor: Redactor | None = None
+) -> AsyncGenerator[CursorClient, None]:
     """The API client for `settings`: the real API, or an embedded simulator in simulated mode; every
-    exchange goes to `observer` and, with CURSOR_MCP_RECORD_DIR, to a recorder."""
-    observer = _observer(settings, observer)
+    exchange goes to `observer` and, with CURSOR_MCP_RECORD_DIR, to a recorder masking with `redactor`
+    (pass the server's: it knows the per-call secrets)."""
+    observer = _observer(settings, observer, redactor)
     if settings.simulated:
         async with _open_simulated_client(observer) as client:
             yield client
@@ -152,19 +159,6 @@ async def open_client(settings: Settings, observer: Observer | None = None) -> A
         yield client
 
 
-@asynccontextmanager
-async def _open_simulated_client(observer: Observer | None) -> AsyncGenerator[CursorClient, None]:
-    # Imported here so that the real mode never pays for the simulator (Starlette, uvicorn).
-    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, build_scenario, serve
-
-    world = build_scenario("demo", RealClock())
-    async with (
-        serve(world) as sim,
-        CursorClient(sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True, observer=observer) as c,
-    ):
-        yield c
-
-
 def _config(client: str) -> int:
     found = snippet(client, command_path())
     sys.stdout.write(f"# {found.where}\n{found.text}\n# then check: {found.check}\n")
@@ -177,15 +171,6 @@ def _demo_arguments(demo: argparse.ArgumentParser) -> None:
     demo.add_argument("--agent-id", help="create the demo's agent with this id (bc-<uuid>), e.g. to replay a trace")
 
 
-def _command(commands: Any, name: str, help_: str, *examples: str) -> argparse.ArgumentParser:
-    """A subcommand whose help ends with examples (argparse's subparsers type is private, hence Any)."""
-    epilog = "example:\n" + "\n".join(f"  {line}" for line in examples)
-    parser: argparse.ArgumentParser = commands.add_parser(
-        name, help=help_, description=help_, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    return parser
-
-
 def _verify_parser(commands: Any) -> None:  # argparse's subparsers type is private
     verify = _command(commands, "verify", "check the Cursor API contract with your key (read-only unless --spend)",
                       "CURSOR_API_KEY=... cursor-cloud-agents verify --record traces/")  # fmt: skip
@@ -194,17 +179,6 @@ def _verify_parser(commands: Any) -> None:  # argparse's subparsers type is priv
     verify.add_argument("--record", type=Path, metavar="DIR", help="write every exchange, redacted, into DIR")
     verify.add_argument("--keep-text", action="store_true", help="with --record: keep prompts and agent text")
     verify.add_argument("--show-identities", action="store_true", help="do not mask e-mail, names and repository URLs")
-
-
-def ask_on_terminal(question: str) -> str:
-    """The person's answer; no answer (so no spending) without a terminal to ask on or at end of input."""
-    if not sys.stdin.isatty():
-        sys.stdout.write(f"{question}no terminal to ask on: pass --yes to confirm\n")
-        return ""
-    try:
-        return input(question)
-    except EOFError:
-        return ""
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ import json
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import pytest
@@ -20,9 +20,12 @@ from rich.console import Console
 
 from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Faults, ManualClock, RunningSimulator, World, serve
-from cursor_cloud_agents.terminal.term import Session, Term, fixed_session
+from cursor_cloud_agents.terminal.term import MaskedStream, Session, Term, fixed_session
+from tests.clock import while_time_passes
 
+T = TypeVar("T")
 WIDTH = 120
 
 
@@ -42,6 +45,12 @@ class Rig:
         """Everything printed for the person (stdout), as plain text."""
         return self.term.out.export_text(clear=False)
 
+    def screen(self) -> str:
+        """What reached stdout itself (masked, control codes of a live display included)."""
+        stream = self.term.out.file
+        assert isinstance(stream, MaskedStream) and isinstance(stream.stream, io.StringIO)
+        return stream.stream.getvalue()
+
     def errors(self) -> str:
         """Everything printed on stderr, as plain text."""
         return self.term.err.export_text(clear=False)
@@ -54,23 +63,10 @@ class Rig:
         """What the simulator received (optionally one method only)."""
         return [record for record in self.sim.requests if method is None or record.method == method]
 
-    async def drive(self, command: Awaitable[int], step: float = 5.0) -> int:
+    async def drive(self, command: Awaitable[T], step: float = 5.0) -> T:
         """Run `command` while the clock moves on by `step` seconds whenever everything else is waiting."""
-        done = anyio.Event()
-        codes: list[int] = []
-
-        async def advance() -> None:
-            while not done.is_set():
-                for _ in range(30):
-                    await anyio.lowlevel.checkpoint()
-                self.clock.advance(step)
-
         with anyio.fail_after(30):
-            async with anyio.create_task_group() as group:
-                group.start_soon(advance)
-                codes.append(await command)
-                done.set()
-        return codes[0]
+            return await while_time_passes(self.clock, command, step=step, turns=30)
 
 
 def recording_console(*, terminal: bool = False) -> Console:
@@ -84,10 +80,11 @@ async def open_rig(
     faults: Faults | None = None,
     json_output: bool = False,
     interactive: bool = False,
+    terminal: bool = False,
     answers: list[str] | None = None,
     **settings: Any,
 ) -> AsyncGenerator[Rig, None]:
-    """A rig over `world` (a fresh one by default); `settings` override Settings fields."""
+    """A rig over `world` (a fresh one by default); `settings` override Settings fields; `terminal`: stdout is one."""
     clock = world.clock if world is not None else ManualClock()
     assert isinstance(clock, ManualClock)
     world = world if world is not None else World(clock)
@@ -115,8 +112,8 @@ async def open_rig(
             session = Session(api, now=clock.now, sleep=advance)
             term = Term(
                 settings=config, open_session=fixed_session(session),
-                out=recording_console(), err=recording_console(), write=written.append, json=json_output,
-                interactive=interactive, ask=ask,
+                out=recording_console(terminal=terminal), err=recording_console(), write=written.append,
+                json=json_output, interactive=interactive, ask=ask, redactor=Redactor(config.secrets()),
             )  # fmt: skip
             yield Rig(clock, world, sim, term, session, written, asked)
 

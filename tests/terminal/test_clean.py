@@ -47,3 +47,26 @@ def test_the_cleaning_is_idempotent_and_reaches_nested_json() -> None:
     cleaned = for_terminal_data(dirty)
     assert cleaned == {"a": ["x", {"k": "y"}], "n": 3}
     assert for_terminal_data(cleaned) == cleaned
+
+
+@pytest.mark.parametrize(
+    ("hostile", "shown"),
+    [
+        ("shown \x1bPnever ended, still shown", "shown Pnever ended, still shown"),  # DCS without its ST
+        ("\x1b]0;no terminator, then the answer", "]0;no terminator, then the answer"),  # OSC without BEL/ST
+        ("\x9d0;C1 OSC, unterminated", "0;C1 OSC, unterminated"),
+        ("before \x1b_APC, unterminated", "before _APC, unterminated"),
+        ("\x98SOS, unterminated", "SOS, unterminated"),
+    ],
+)
+def test_an_unterminated_string_sequence_hides_nothing_after_it(hostile: str, shown: str) -> None:
+    """Regression: a string sequence (OSC, DCS, SOS, PM, APC) counts only with its terminator; without it only
+    the introducing byte goes, so an agent cannot hide the rest of its text behind a lone `ESC P`."""
+    assert for_terminal(hostile) == shown
+
+
+def test_markdown_and_html_in_agent_text_reach_the_terminal_as_written() -> None:
+    """Regression: the Markdown/HTML neutralising is for clients that render Markdown; a terminal shows the
+    text as the agent wrote it (`<img>` stays `<img>`, an image link stays a link)."""
+    written = "See <img src=x> and ![chart](https://x.example/c.png) or [run](javascript:go())."
+    assert for_terminal(written) == written

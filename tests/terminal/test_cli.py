@@ -6,15 +6,18 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from cursor_cloud_agents.cli import main
+from cursor_cloud_agents.simulator.images import png
 from cursor_cloud_agents.terminal import COMMANDS
 
 PROBE = """
 import sys
 from cursor_cloud_agents.cli import main
+from cursor_cloud_agents.simulator.images import png
 code = main(sys.argv[1:])
 sys.stderr.write("loaded mcp: %s\\n" % ("mcp" in sys.modules or "mcp_types" in sys.modules))
 raise SystemExit(code)
@@ -47,6 +50,25 @@ def test_agents_simulated_json_answers_without_loading_the_mcp_sdk() -> None:
     listed = json.loads(done.stdout)["agents"]
     assert listed and all(agent["agent_id"].startswith("bc-") for agent in listed)
     assert "loaded mcp: False" in done.stderr
+
+
+def test_run_with_an_image_and_followup_start_without_loading_the_mcp_sdk(tmp_path: Path) -> None:
+    """The paid commands check images and follow-ups with the server's own checks, without the MCP SDK."""
+    image = tmp_path / "shot.png"
+    image.write_bytes(png(4, 3))
+    started = cli("run", "Fix it", "--image", str(image), "--yes", "--simulated", "--json")
+    assert started.returncode == 0, started.stderr
+    assert json.loads(started.stdout)["agent_id"].startswith("bc-") and "loaded mcp: False" in started.stderr
+    refused = cli("followup", "bc-00000000-0000-4000-8000-000000000000", "More", "--yes", "--simulated")
+    assert refused.returncode == 1 and "NOT_FOUND" in refused.stderr and "loaded mcp: False" in refused.stderr
+
+
+def test_a_refusal_in_simulated_mode_is_one_line_and_exit_1_not_a_traceback() -> None:
+    """Regression: the embedded simulator serves from a task group; an API refusal inside a command still
+    ends as the one masked line and exit 1, as it does against the real API."""
+    done = cli("usage", "bc-00000000-0000-4000-8000-000000000000", "--simulated")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("cursor-cloud-agents: NOT_FOUND: ")
 
 
 def test_without_a_key_a_command_exits_2_naming_the_variable_and_sends_nothing() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents.simulator import ArtifactSpec, ManualClock, RunScript, World, build_scenario
+from cursor_cloud_agents.simulator import ArtifactSpec, Fault, Faults, ManualClock, RunScript, World, build_scenario
 from cursor_cloud_agents.terminal import actions, paid
 from cursor_cloud_agents.terminal.agents import agents
 from cursor_cloud_agents.terminal.dispatch import execute
@@ -59,6 +59,21 @@ async def test_run_confirmed_creates_once_with_a_minted_id_and_waits_for_the_end
     assert code == OK and len(posts) == 1
     assert posts[0].json()["agentId"].startswith("bc-") and posts[0].json()["repos"][0]["url"] == REPO
     assert "started bc-" in rig.text() and "FINISHED" in rig.text()
+
+
+async def test_run_asked_again_after_a_lost_answer_says_it_found_the_earlier_agent_and_started_none(
+    rig_factory: RigFactory, tmp_path: Path
+) -> None:
+    """Regression: when the creation journal hands back the agent an identical earlier `run` made (its answer
+    was lost), `run` says it found that agent again; it never claims that a new agent started."""
+    faults = Faults()
+    faults.inject("POST", "/v1/agents", Fault.cut_after_request(), times=1)
+    async with rig_factory(faults=faults, state_dir=tmp_path) as rig:
+        lost = await execute(rig.term, partial(paid.run, order=order(confirmed=True), then=None))
+        again = await execute(rig.term, partial(paid.run, order=order(confirmed=True), then=None))
+        made = list(rig.world.agents)
+    assert lost == REFUSED and again == OK and len(made) == 1, rig.errors()
+    assert f"found again {made[0]}" in rig.text() and "started" not in rig.text()
 
 
 async def test_run_honours_the_creation_limit_before_sending(rig_factory: RigFactory) -> None:

@@ -55,6 +55,50 @@ async def test_a_run_ending_while_the_dashboard_is_open_is_shown_finished_unread
     assert second == [("Ends soon", "finished, unread")]
 
 
+def test_a_queued_run_is_active_and_shown_as_running() -> None:
+    """Regression: a run waiting in Cursor's queue (QUEUED) is active like CREATING and RUNNING."""
+    queued = row("waiting", "QUEUED")
+    assert queued.active and attention(queued) == (3, "running")
+
+
+@pytest.mark.anyio
+async def test_an_agent_archived_or_deleted_while_the_dashboard_is_open_leaves_it(rig_factory: RigFactory) -> None:
+    """Regression: a refresh forgets the agents the list no longer has, so they leave the dashboard and its counts."""
+    world = World(ManualClock())
+    archived = world.add_agent("Archived later", script=RunScript(running_seconds=3600.0), created_ago=10.0)
+    deleted = world.add_agent("Deleted later", script=RunScript(running_seconds=3600.0), created_ago=10.0)
+    world.add_agent("Stays", script=RunScript(running_seconds=3600.0), created_ago=10.0)
+    async with rig_factory(world) as rig:
+        board = Board(rig.session, interval=10.0)
+        await rig.drive(board.refresh())
+        before = sorted(found.agent.name or "" for found in board.shown())
+        world.archive(archived.id)
+        world.delete(deleted.id)
+        await rig.drive(board.refresh())
+        after = [found.agent.name for found in board.shown()]
+    assert before == ["Archived later", "Deleted later", "Stays"]
+    assert after == ["Stays"] and list(board.rows) == [found.agent.id for found in board.shown()]
+
+
+@pytest.mark.anyio
+async def test_a_run_ending_while_the_dashboard_is_open_gets_its_cost_once_cursor_reports_it(
+    rig_factory: RigFactory,
+) -> None:
+    """Regression: the cost of a run that ended between refreshes is read after its end, until Cursor reports
+    it (the cost lags the end), instead of never."""
+    world = World(ManualClock())
+    world.add_agent("Ends soon", script=RunScript(running_seconds=40.0, cost_cents=(20.0, 23.4)), created_ago=10.0)
+    async with rig_factory(world) as rig:
+        board = Board(rig.session, interval=10.0)
+        await rig.drive(board.refresh())
+        running = board.shown()[0].charged_cents
+        for _ in range(8):
+            rig.clock.advance(10.0)
+            await rig.drive(board.refresh())
+        (ended,) = board.shown()
+    assert running is None and attention(ended)[1] == "finished, unread" and ended.charged_cents == 23.4
+
+
 @pytest.mark.anyio
 async def test_a_refresh_of_the_500_agent_fleet_reads_only_what_can_change(rig_factory: RigFactory) -> None:
     """Issue 14: after the first full read, a refresh reads the list, the active runs and what its budget allows."""

@@ -97,6 +97,15 @@ async def test_watch_json_is_one_parseable_line_per_event_ending_with_the_run(ri
     assert "heartbeat" not in types and "interaction_update" not in types
 
 
+async def test_watch_json_on_a_terminal_draws_nothing_between_its_lines(rig_factory: RigFactory) -> None:
+    """Regression: with `--json` stdout carries JSON lines only, even on a terminal: no live status line."""
+    world, agent_id, run_id = one_agent(SCRIPT, created_ago=3600.0)
+    async with rig_factory(world, json_output=True, terminal=True) as rig:
+        code = await rig.drive(watch(rig.term, agent_id=agent_id, run_id=run_id))
+        screen = rig.screen()
+    assert code == OK and screen == "" and rig.documents()[-1]["type"] == "end"
+
+
 async def test_a_run_that_ended_in_error_exits_1(rig_factory: RigFactory) -> None:
     """Exit codes: a run that did not finish is a failure a script can see (1)."""
     world, agent_id, _ = one_agent(RunScript(outcome="ERROR"), created_ago=3600.0)

@@ -13,10 +13,10 @@ from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import serve_toolkit
 from cursor_cloud_agents.server.deadline import Clock
-from cursor_cloud_agents.server.domain import activity
 from cursor_cloud_agents.server.domain.activity import ActivitySummary
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
+from cursor_cloud_agents.server.tools import runs
 from cursor_cloud_agents.simulator import (
     SIMULATED_API_KEY,
     Fault,
@@ -41,7 +41,7 @@ async def probe(h: Harness) -> AsyncGenerator[Client, None]:
     @kit.tool(title="Probe")
     async def probe_activity(agent_id: str, run_id: str, terminal: bool) -> dict[str, ActivitySummary]:
         """Summarize a run."""
-        summary = await activity.summarize(state.api, state.activity, state.clock, agent_id, run_id, terminal=terminal)
+        summary = await runs.summarize(state.api, state.activity, state.clock, agent_id, run_id, terminal=terminal)
         return {"activity": summary}
 
     async with Client(serve_toolkit(kit, name="probe", cached=False), mode="legacy") as client:

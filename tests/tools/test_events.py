@@ -12,6 +12,7 @@ from mcp_types import CallToolResult
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, ToolCall, World, build_scenario
 from cursor_cloud_agents.simulator.records import Run
 from cursor_cloud_agents.simulator.timeline import Timeline
+from tests.clock import while_time_passes
 from tests.tools.conftest import Harness, OpenHarness, Reply
 
 pytestmark = pytest.mark.anyio
@@ -32,22 +33,9 @@ async def read(h: Harness, agent_id: str, run_id: str, **arguments: Any) -> Repl
     return reply
 
 
-async def advance_until_done(h: Harness, done: anyio.Event, step: float = 10.0) -> None:
-    """Move the world clock from a concurrent task, as time would pass, until the call answered."""
-    while not done.is_set():
-        for _ in range(20):
-            await anyio.lowlevel.checkpoint()
-        h.clock.advance(step)
-
-
 async def call_with_clock(h: Harness, arguments: dict[str, Any], step: float = 10.0) -> Reply:
-    done = anyio.Event()
-    replies: list[Reply] = []
-    async with anyio.create_task_group() as group:
-        group.start_soon(advance_until_done, h, done, step)
-        replies.append(await h.call(TOOL, arguments))
-        done.set()
-    return replies[0]
+    """Call while the world clock moves from a concurrent task, as time would pass, until the call answered."""
+    return await while_time_passes(h.clock, h.call(TOOL, arguments), step=step)
 
 
 def replace_timeline(run: Run, frames: list[tuple[str, dict[str, Any]]]) -> None:
@@ -237,11 +225,7 @@ async def test_a_cancelled_wait_sends_nothing_more(harness_factory: OpenHarness)
                 return await h.mcp.call_tool(TOOL, arguments, progress_callback=on_progress)
             return None
 
-        done = anyio.Event()
-        async with anyio.create_task_group() as group:
-            group.start_soon(advance_until_done, h, done, 10.0)
-            assert await run_call() is None
-            done.set()
+        assert await while_time_passes(h.clock, run_call()) is None
         sent = len(h.requests())
         for _ in range(5):
             h.clock.advance(60)

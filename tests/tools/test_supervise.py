@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
 import pytest
 
 from cursor_cloud_agents.simulator import BackgroundTask, Fault, Faults, ManualClock, RunScript, World, build_scenario
+from tests.clock import while_time_passes
 from tests.tools.conftest import Harness, OpenHarness, Reply
 
 pytestmark = pytest.mark.anyio
@@ -35,20 +35,7 @@ async def supervise(h: Harness, **arguments: Any) -> Reply:
 
 async def with_clock(h: Harness, **arguments: Any) -> Reply:
     """Call while the world clock moves (running replays end on their first heartbeat)."""
-    done = anyio.Event()
-    replies: list[Reply] = []
-
-    async def tick() -> None:
-        while not done.is_set():
-            for _ in range(20):
-                await anyio.lowlevel.checkpoint()
-            h.clock.advance(10)
-
-    async with anyio.create_task_group() as group:
-        group.start_soon(tick)
-        replies.append(await supervise(h, **arguments))
-        done.set()
-    return replies[0]
+    return await while_time_passes(h.clock, supervise(h, **arguments))
 
 
 async def test_active_means_the_latest_run_is_creating_or_running(harness_factory: OpenHarness) -> None:

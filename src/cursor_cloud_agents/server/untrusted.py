@@ -15,6 +15,7 @@ rendering one fetches nothing. The cleaning is idempotent: `clean(clean(x)) == c
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, cast
 
 _HIDDEN = re.compile(
@@ -38,23 +39,28 @@ _ACTIVE_TAG = re.compile(
 )
 
 
+def strip_hidden(text: str) -> str:
+    """`text` without invisible, bidi-control, tag or control characters (newlines and tabs kept)."""
+    return _HIDDEN.sub("", text)
+
+
 def clean(text: str) -> str:
     """`text` without invisible, bidi-control, tag or control characters (newlines and tabs kept), with its
     Markdown images, non-web links and active HTML tags made inert."""
-    text = _HIDDEN.sub("", text)
+    text = strip_hidden(text)
     if "](" in text:
         text = _IMAGE.sub(lambda m: f"image {m.group(1)}: {m.group(2)}", text)
         text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})", text)
     return _ACTIVE_TAG.sub("&lt;", text) if "<" in text else text
 
 
-def clean_data(data: Any) -> Any:
-    """A copy of a JSON-like structure with every string cleaned."""
+def clean_data(data: Any, cleaner: Callable[[str], str] = clean) -> Any:
+    """A copy of a JSON-like structure with every string (keys included) cleaned by `cleaner`."""
     if isinstance(data, str):
-        return clean(data)
+        return cleaner(data)
     if isinstance(data, dict):
         items = cast(dict[Any, Any], data).items()
-        return {clean(str(key)): clean_data(value) for key, value in items}
+        return {cleaner(str(key)): clean_data(value, cleaner) for key, value in items}
     if isinstance(data, list | tuple):
-        return [clean_data(item) for item in cast(list[Any], data)]
+        return [clean_data(item, cleaner) for item in cast(list[Any], data)]
     return data

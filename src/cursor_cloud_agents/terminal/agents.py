@@ -1,9 +1,9 @@
 """`agents`: a table of agents with their latest run, repository, branch or PR, age, idle time and web URL.
 
 The listing is the server's own agent scan (`server.domain.scan`, with its local name filter); each
-row then needs the agent's record (repositories) and its latest run (status, branches, PR), read 8 at
-a time: the same concurrency as the server's fleet scan. The API never returns an agent's model
-(CONTRACT.md quirk 8), so the table's caption says so instead of guessing.
+row then needs the agent's record (repositories) and its latest run (status, branches, PR), read
+`IN_FLIGHT` at a time: the same concurrency as the server's fleet scan. The API never returns an
+agent's model (CONTRACT.md quirk 8), so the table's caption says so instead of guessing.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, AgentSummary, CursorClient, CursorError, Run
 from cursor_cloud_agents.server.domain import scan
+from cursor_cloud_agents.server.domain.watch import IN_FLIGHT
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
-from cursor_cloud_agents.terminal.exits import OK, UsageError
+from cursor_cloud_agents.terminal.exits import OK, UsageError, failure_of
 from cursor_cloud_agents.terminal.term import Session, Term
 
-IN_FLIGHT = 8
 MAX_LIMIT = 100
 MODEL_UNKNOWN = "not returned by the API"
 
@@ -39,7 +39,7 @@ class AgentRow:
     def branches(self) -> list[str]:
         """`branch` or the PR URL of each branch the latest run shows."""
         git = None if self.run is None else self.run.git
-        return [branch.pr_url or branch.branch or "" for branch in (git.branches if git else []) if branch]
+        return [branch.pr_url or branch.branch or "" for branch in (git.branches if git else [])]
 
     def repos(self) -> list[str]:
         """The agent's repository URLs."""
@@ -75,7 +75,7 @@ async def _read(api: CursorClient, row: AgentRow, limiter: anyio.CapacityLimiter
             run_id = row.summary.latest_run_id
             row.run = None if run_id is None else await api.get_run(row.summary.id, run_id)
         except CursorError as exc:
-            row.problem = type(exc).__name__
+            row.problem = failure_of(exc).code
 
 
 async def read_rows(session: Session, *, limit: int, name: str | None, archived: bool) -> list[AgentRow]:

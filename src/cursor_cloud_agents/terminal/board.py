@@ -1,15 +1,16 @@
 """The fleet dashboard's data: every agent's latest run, kept current within a request budget, and the
 order in which rows need the person.
 
-A refresh lists the agents (pages of 100), then reads a run only when it can have changed: a new
-agent, a new latest run, or a run not yet ended (an ended run never changes). The rows shown are the
-active runs, the errors of the last day, and the runs that ended while the dashboard was open
-("finished, unread"). Their idle time and last tool come from the client's activity fold of the run's
-stream replay (`api.ActivityFold`, read once for an ended run; the server's `fold_activity` around it
-would load the MCP SDK) and their cost from the usage endpoint; those reads share what is left of the
-refresh's budget, the runs the longest without one first, so a refresh stays within the client's
-sustained rate (10 requests per second) however large the fleet. Every read goes 8 at a time, like the
-server's fleet scan.
+A refresh lists the agents (pages of 100), forgets those no longer listed (archived or deleted), then
+reads a run only when it can have changed: a new agent, a new latest run, or a run not yet ended (an
+ended run never changes). The rows shown are the active runs, the errors of the last day, and the runs
+that ended while the dashboard was open ("finished, unread"). Their idle time and last tool come from
+the server's activity fold of the run's stream replay (`domain.activity.fold_activity`: an ended run's
+complete fold is kept, a cut stream still gives what it showed) and their cost from the usage endpoint,
+read until the cost of the ended run is known (it lags the run's end). Those reads share what is left
+of the refresh's budget, the runs the longest without one first, so a refresh stays within the
+client's sustained rate (10 requests per second) however large the fleet. Every read goes
+`IN_FLIGHT` at a time, like the server's fleet scan.
 """
 
 from __future__ import annotations
@@ -20,12 +21,16 @@ from typing import Any
 
 import anyio
 
-from cursor_cloud_agents.api import ActivityFold, AgentSummary, CursorError, Run, parse_event_id
+from cursor_cloud_agents.api import ACTIVE_RUN_STATUSES, AgentSummary, CursorError, Run
 from cursor_cloud_agents.api.times import epoch
-from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.server.cache import Cache
+from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.server.domain.watch import IN_FLIGHT
+from cursor_cloud_agents.server.state import ACTIVITY_ENTRIES
+from cursor_cloud_agents.terminal.exits import failure_of
 from cursor_cloud_agents.terminal.term import Session
 
-IN_FLIGHT = 8
 PAGE_SIZE = 100
 MAX_PAGES = 20
 """At most 2,000 agents are listed per refresh."""
@@ -36,20 +41,6 @@ LONG_IDLE_SECONDS = 600.0
 """An active run whose stream showed nothing for this long needs a look."""
 ERROR_WINDOW_SECONDS = 24 * 3600.0
 """Runs that ended in error this recently stay on the dashboard."""
-ACTIVE = frozenset({"CREATING", "RUNNING"})
-REPLAY_QUIET_SECONDS = 0.3
-"""A running run's replay comes as one burst: this long a silence ends the walk (`server.deadline` names the
-same figure for the server)."""
-REPLAY_MAX_BYTES = 16 * 1024 * 1024
-
-
-@dataclass(frozen=True)
-class Activity:
-    """What a run's stream last showed: the time of its last event and its last tool call."""
-
-    last_event_at: float | None
-    last_tool: str | None
-    problem: str | None = None
 
 
 @dataclass
@@ -59,23 +50,23 @@ class FleetRow:
     agent: AgentSummary
     run: Run | None = None
     problem: str | None = None
-    activity: Activity | None = None
+    activity: ActivitySummary | None = None
     activity_at: float | None = None
     charged_cents: float | None = None
     usage_of: str | None = None
-    """The run whose end the cost was read after (None: read while running, or never)."""
+    """The ended run whose final cost was read (None: not yet, or the run is still going)."""
     ended_while_open: bool = False
-
-    @property
-    def active(self) -> bool:
-        return self.run is not None and self.run.status in ACTIVE
-
     idle_seconds: int | None = None
     """Seconds from the run's last stream event to the last refresh."""
 
     @property
+    def active(self) -> bool:
+        return self.run is not None and self.run.status in ACTIVE_RUN_STATUSES
+
+    @property
     def last_tool(self) -> str | None:
-        return None if self.activity is None else self.activity.last_tool
+        tool = None if self.activity is None else self.activity.last_tool
+        return None if tool is None else tool.name
 
     def needs_showing(self, errors_since: float) -> bool:
         """Active, unreadable, ended while the dashboard was open, or ended in error since `errors_since`."""
@@ -123,6 +114,12 @@ class Board:
     rows: dict[str, FleetRow] = field(default_factory=dict[str, FleetRow])
     refreshes: int = 0
     listed: int = 0
+    clock: Clock = field(init=False)
+    activity: ActivityCache = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.clock = Clock(now=self.session.now, sleep=self.session.sleep)
+        self.activity = Cache(self.clock, ACTIVITY_ENTRIES)
 
     @property
     def budget(self) -> int:
@@ -132,40 +129,33 @@ class Board:
     def shown(self) -> list[FleetRow]:
         """The rows on the dashboard, in the order they need the person."""
         since = self.session.now() - ERROR_WINDOW_SECONDS
-        kept = [
-            row for row in self.rows.values() if row.active or row.ended_while_open or row.ended_in_error_since(since)
-        ]
-        return ordered(kept + [row for row in self.rows.values() if row.problem is not None and row not in kept])
+        return ordered([row for row in self.rows.values() if row.needs_showing(since)])
 
-    async def refresh(self, *, whole: bool = False) -> int:
-        """Read what may have changed (`whole`: every shown row's activity and cost too, for a one-off
-        snapshot); the number of requests made."""
-        agents = await self._list()
-        stale = [self._note(agent) for agent in agents]
-        await _each([row for row in stale if row is not None], self._read_run)
-        left = self.budget - self._pages(len(agents)) - sum(row is not None for row in stale)
-        left = 2 * len(self.rows) if whole else left
-        extras = self._extras(left)
-        await _each(extras, self._read_extra)
+    async def refresh(self, *, whole: bool = False) -> None:
+        """Read what may have changed (`whole`: every shown row's activity and cost too, for a one-off snapshot)."""
+        agents, pages = await self._list()
+        listed = {agent.id for agent in agents}
+        self.rows = {agent_id: row for agent_id, row in self.rows.items() if agent_id in listed}
+        stale = [row for row in map(self._note, agents) if row is not None]
+        await _each(stale, self._read_run)
+        left = 2 * len(self.rows) if whole else self.budget - pages - len(stale)
+        await _each(self._extras(left), self._read_extra)
         self._age()
         self.refreshes += 1
-        return self._pages(len(agents)) + sum(row is not None for row in stale) + len(extras)
 
-    @staticmethod
-    def _pages(count: int) -> int:
-        return max(1, -(-count // PAGE_SIZE))
-
-    async def _list(self) -> list[AgentSummary]:
+    async def _list(self) -> tuple[list[AgentSummary], int]:
+        """The listed agents, and the pages (requests) it took."""
         agents: list[AgentSummary] = []
         cursor: str | None = None
-        for _ in range(MAX_PAGES):
+        pages = 0
+        while pages < MAX_PAGES:
             page = await self.session.api.list_agents(limit=PAGE_SIZE, cursor=cursor, include_archived=False)
             agents += page.items
-            cursor = page.next_cursor
+            cursor, pages = page.next_cursor, pages + 1
             if cursor is None:
                 break
         self.listed = len(agents)
-        return agents
+        return agents, pages
 
     def _note(self, agent: AgentSummary) -> FleetRow | None:
         """Keep the listed agent; the row when its run must be read again."""
@@ -184,51 +174,37 @@ class Board:
         try:
             row.run, row.problem = await self.session.api.get_run(row.agent.id, run_id), None
         except CursorError as exc:
-            row.problem = failures.from_api_error(exc).code
+            row.problem = failure_of(exc).code
             return
         if was_active and row.run.is_terminal and self.refreshes:
             row.ended_while_open = True
 
     def _extras(self, left: int) -> list[FleetRow]:
         """The shown rows whose activity or cost is due, the longest without a read first, within `left`."""
-        due = [row for row in self.shown() if row.run is not None and (row.active or row.activity_at is None)]
+        due = [row for row in self.shown() if row.run is not None and (row.active or row.usage_of != row.run.id)]
         due.sort(key=lambda row: row.activity_at or 0.0)
         return due[: max(0, left // 2)]  # each takes two requests: the stream and the usage
 
     def _age(self) -> None:
         now = self.session.now()
         for row in self.rows.values():
-            moment = None if row.activity is None else row.activity.last_event_at
+            moment = None if row.activity is None else epoch(row.activity.last_event_at)
             row.idle_seconds = None if moment is None else max(0, round(now - moment))
 
     async def _read_extra(self, row: FleetRow) -> None:
         run = row.run
         assert run is not None  # `_extras` keeps rows with a run
-        row.activity = await read_activity(self.session, row.agent.id, run.id, within=self.interval)
+        row.activity = await fold_activity(
+            self.session.api, self.activity, self.clock, row.agent.id, run.id,
+            terminal=run.is_terminal, max_seconds=self.interval,
+        )  # fmt: skip
         row.activity_at = self.session.now()
-        if row.usage_of == run.id:
-            return  # the cost of an ended run was read after its end: it is final
         try:
             usage = await self.session.api.get_usage(row.agent.id)
         except CursorError:
             return
         row.charged_cents = None if usage.cost is None else usage.cost.charged_cents
-        row.usage_of = run.id if run.is_terminal else None
-
-
-async def read_activity(session: Session, agent_id: str, run_id: str, *, within: float) -> Activity:
-    """The last event time and last tool call of a run, from its stream's replay; a problem instead of failing."""
-    fold = ActivityFold()
-    try:
-        await session.api.walk_replay(
-            agent_id, run_id, fold, max_seconds=within, max_bytes=REPLAY_MAX_BYTES, quiet_seconds=REPLAY_QUIET_SECONDS
-        )
-    except CursorError as exc:
-        return Activity(None, None, failures.from_api_error(exc).code)
-    key = parse_event_id(fold.last_event_id)
-    tool = fold.last_tool_call or {}
-    name = tool.get("name")
-    return Activity(None if key is None else key[0] / 1000, name if isinstance(name, str) else None)
+        row.usage_of = run.id if run.is_terminal and usage.cost is not None else None
 
 
 async def _each(rows: list[FleetRow], read: Callable[[FleetRow], Awaitable[None]]) -> None:

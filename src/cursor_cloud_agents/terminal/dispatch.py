@@ -23,7 +23,7 @@ from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.terminal.exits import INTERRUPTED, USAGE, UsageError, exit_code, failure_of
-from cursor_cloud_agents.terminal.term import OpenSession, Session, Term
+from cursor_cloud_agents.terminal.term import OpenSession, Session, Term, say
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 Command = Callable[[Term], Awaitable[int]]
@@ -120,7 +120,7 @@ def run_command(args: argparse.Namespace, env: Mapping[str, str], open_client: C
     try:
         term = build_term(args, env, open_client)
     except UsageError as exc:
-        Console(stderr=True).print(f"cursor-cloud-agents: {exc}", style="red", markup=False)
+        say(Console(stderr=True), Redactor().mask, f"cursor-cloud-agents: {exc}", "red")
         return USAGE
     try:
         return anyio.run(execute, term, _command(args))

@@ -50,7 +50,6 @@ class Follower:
         self._kinds_at_last: set[str] = set()
         self.ended = False
         """A `result` or `done` frame arrived: only they prove the run is over."""
-        self.resumes = 0
         self.handed = 0
         """Events handed on so far."""
 
@@ -107,4 +106,3 @@ class Follower:
             on_resume(reason, self.last_event_id)
             await self.session.sleep(RETRY_SECONDS[failed])
             failed += 1
-            self.resumes += 1

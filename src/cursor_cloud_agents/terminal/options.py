@@ -84,19 +84,28 @@ def _shared() -> argparse.ArgumentParser:
     return shared
 
 
-def _example(*lines: str) -> str:
-    return "example:\n" + "\n".join(f"  {line}" for line in lines)
-
-
-def _add(commands: Subparsers, shared: argparse.ArgumentParser, name: str) -> Any:
-    help_, example = _HELP[name]
-    return commands.add_parser(
-        name,
-        parents=[shared],
-        help=help_,
-        description=help_[0].upper() + help_[1:] + ".",
-        epilog=_example(f"cursor-cloud-agents {name} {example}"),
+def subcommand(
+    commands: Subparsers,
+    name: str,
+    help_: str,
+    *examples: str,
+    description: str | None = None,
+    parents: tuple[argparse.ArgumentParser, ...] = (),
+) -> argparse.ArgumentParser:
+    """A subcommand whose help ends with its examples (every command of the program, `cli.py`'s too)."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, parents=list(parents), help=help_, description=description or help_,
+        epilog="example:\n" + "\n".join(f"  {line}" for line in examples),
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    return parser
+
+
+def _add(commands: Subparsers, shared: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    help_, example = _HELP[name]
+    description = help_[0].upper() + help_[1:] + "."
+    return subcommand(
+        commands, name, help_, f"cursor-cloud-agents {name} {example}", description=description, parents=(shared,)
     )
 
 

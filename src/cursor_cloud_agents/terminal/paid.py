@@ -3,9 +3,10 @@
 Nothing here is a second implementation. The request is checked by the server's creation checks
 (`server.domain.creation`) and model check (`server.domain.models`), its images by
 `server.domain.images`, the agent id minted by `api.ids`, and the creation sent by
-`server.domain.paid.create_within_limits`, with the same creation journal, ledger and limits the
-server keeps (in simulated mode the journal and ledger stay in memory, as the server's do). A
-follow-up goes through the server's own continuation check and spend limit.
+`server.domain.paid.create_within_limits`, with the same creation journal, ledger, limits and model
+list the server keeps: a `server.state.ServerState` per command (in simulated mode the journal and
+ledger stay in memory, as the server's do). A follow-up goes through the server's own continuation
+check (`server.domain.continuation`) and spend limit. None of it loads the MCP SDK.
 
 `CURSOR_MCP_ALLOW_WRITES` is the model's gate; here the person confirms instead. The order keeps every
 refusal free: local checks, then (no `--yes` and no terminal to ask on) a refusal before any request,
@@ -27,23 +28,19 @@ from cursor_cloud_agents.api import (
     CreateAgentRequest,
     CreatedAgent,
     CreateRunRequest,
-    CursorClient,
-    ModelSelection,
     Prompt,
     PromptImage,
     RepoSpec,
     Run,
     ids,
 )
-from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.server.cache import Cache
 from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain import creation
 from cursor_cloud_agents.server.domain import models as model_check
-from cursor_cloud_agents.server.domain.limits import Limits
+from cursor_cloud_agents.server.domain.continuation import continuation_problem
+from cursor_cloud_agents.server.domain.images import MAX_IMAGES, prompt_image
 from cursor_cloud_agents.server.domain.paid import create_within_limits, refuse_when_full
-from cursor_cloud_agents.server.journal import CreationJournal
-from cursor_cloud_agents.server.ledger import CreationLedger
+from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.progress import wait_for_end
@@ -73,9 +70,6 @@ def prompt_images(paths: tuple[str, ...]) -> list[PromptImage] | None:
     under the client's roots."""
     if not paths:
         return None
-    # Imported here: the image checks live beside the server's tool plumbing, which loads the MCP SDK.
-    from cursor_cloud_agents.server.domain.images import MAX_IMAGES, prompt_image
-
     if len(paths) > MAX_IMAGES:
         raise UsageError(f"at most {MAX_IMAGES} images (--image given {len(paths)} times); nothing was sent")
     return [prompt_image(path, [Path("/")], where=f"--image {path}") for path in paths]
@@ -87,9 +81,10 @@ def first_line(prompt: str) -> str:
     return line if len(line) <= FIRST_LINE_CHARS else line[: FIRST_LINE_CHARS - 1] + "…"
 
 
-def state_dir(settings: Settings) -> Path | None:
-    """Where the journal and the ledger live; None (memory) in simulated mode, as the server keeps them."""
-    return None if settings.simulated else settings.state_dir
+def server_state(term: Term, session: Session) -> ServerState:
+    """The server's state for this command: its journal and ledger (in memory in simulated mode, as the
+    server keeps them), limits and model list, on the session's clock."""
+    return ServerState(term.settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
 
 
 def _refuse_unconfirmed(term: Term, confirmed: bool, what: str) -> None:
@@ -118,30 +113,29 @@ def _repos_line(repos: list[RepoSpec]) -> Text:
     )
 
 
-def _request(order: Order, model: ModelSelection | None) -> CreateAgentRequest:
+def _request(order: Order) -> CreateAgentRequest:
+    """The creation, checked where no request is needed (prompt, repository, ref, images), its id minted;
+    the model is set once it is checked."""
+    if not order.prompt.strip():
+        raise UsageError("the prompt is empty: say what the agent should do")
     repos = creation.repos(order.repo, order.ref, None)
     return CreateAgentRequest(
         prompt=Prompt(text=order.prompt, images=prompt_images(order.images)), agent_id=ids.mint_agent_id(),
-        model=model, repos=repos or None, work_on_current_branch=False,
+        repos=repos or None, work_on_current_branch=False,
     )  # fmt: skip
 
 
-def _check_order(order: Order) -> None:
-    """The checks that need no request (repository, ref, prompt, images), before anything is asked."""
-    if not order.prompt.strip():
-        raise UsageError("the prompt is empty: say what the agent should do")
-    _request(order, None)
-
-
-async def _model(api: CursorClient, clock: Clock, model: str | None) -> ModelSelection | None:
-    return await model_check.selection(api, Cache(clock, 1, 600.0), model, None, None)
-
-
-def _started(term: Term, agent: AgentSummary, run_id: str | None) -> None:
+def _started(term: Term, agent: AgentSummary, run_id: str | None, *, resumed: bool) -> None:
+    """Say which agent runs now: a new one, or the one an earlier identical creation made (found again)."""
     if term.json:
-        term.emit({"agent_id": agent.id, "run_id": run_id, "url": agent.url, "name": agent.name})
+        term.emit({"agent_id": agent.id, "run_id": run_id, "url": agent.url, "name": agent.name, "resumed": resumed})
         return
-    term.out.print(Text("started ", style="green").append_text(agent_text(f"{agent.id} {run_id or ''}")))
+    said = "found again " if resumed else "started "
+    term.out.print(Text(said, style="yellow" if resumed else "green").append_text(
+        agent_text(f"{agent.id} {run_id or ''}")
+    ))  # fmt: skip
+    if resumed:
+        term.out.print("an earlier identical creation made this agent; no new agent was created", style="dim")
     if agent.url:
         term.out.print(agent_text(agent.url, "dim"))
 
@@ -157,27 +151,28 @@ async def _then(term: Term, session: Session, agent_id: str, run_id: str | None,
 
 async def run(term: Term, *, order: Order, then: Then) -> int:
     """Start a paid agent after showing what will be paid for, and optionally wait for it or watch it."""
-    _check_order(order)
+    request = _request(order)
     _refuse_unconfirmed(term, order.confirmed, "Starting an agent")
-    folder = state_dir(term.settings)
-    journal, ledger = CreationJournal(folder), CreationLedger(folder, term.settings.max_new_agents)
     async with term.open_session() as session:
-        clock = Clock(now=session.now, sleep=session.sleep)
-        request = _request(order, await _model(session.api, clock, order.model))
-        refuse_when_full(ledger, clock.now())  # said before the person is asked
-        used, _ = ledger.use(clock.now())
+        state = server_state(term, session)
+        model = await model_check.selection(session.api, state.models, order.model, None, None)
+        request = request.model_copy(update={"model": model})
+        refuse_when_full(state.ledger, state.clock.now())  # said before the person is asked
+        used, _ = state.ledger.use(state.clock.now())
         _confirm(term, order.confirmed, [
             ("prompt", agent_text(first_line(order.prompt))),
             ("repos", _repos_line(request.repos or [])),
             ("model", agent_text(order.model or "the account's default model")),
             ("images", Text(str(len(request.prompt.images or [])))),
-            ("limit", Text(f"new agent {used + 1} of {ledger.limit} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)")),
+            ("limit", Text(f"new agent {used + 1} of {state.ledger.limit} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)")),
         ], "Start this paid agent?")  # fmt: skip
-        limits = Limits(term.settings, ledger, clock)
-        created = await create_within_limits(session.api, journal, ledger, clock, limits, request)
-        agent = created.agent if isinstance(created, CreatedAgent) else created  # an earlier identical creation
-        run_id = created.run.id if isinstance(created, CreatedAgent) else agent.latest_run_id
-        _started(term, agent, run_id)
+        created = await create_within_limits(
+            session.api, state.journal, state.ledger, state.clock, state.limits, request
+        )
+        resumed = not isinstance(created, CreatedAgent)  # an earlier identical creation, found again
+        agent = created if resumed else created.agent
+        run_id = agent.latest_run_id if resumed else created.run.id
+        _started(term, agent, run_id, resumed=resumed)
         return await _then(term, session, agent.id, run_id, then)
 
 
@@ -186,9 +181,6 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -
     if not prompt.strip():
         raise UsageError("the prompt is empty: say what the agent should do next")
     _refuse_unconfirmed(term, confirmed, "A follow-up run")
-    # Imported here: the continuation check lives with the follow-up tool, which loads the MCP SDK.
-    from cursor_cloud_agents.server.tools.followup import continuation_problem
-
     async with term.open_session() as session:
         agent = await session.api.get_agent(agent_id)
         problem = continuation_problem(agent)
@@ -198,9 +190,7 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -
             ("agent", agent_text(f"{agent.name or ''} {agent.id}")),
             ("prompt", agent_text(first_line(prompt))),
         ], "Send this paid follow-up?")  # fmt: skip
-        clock = Clock(now=session.now, sleep=session.sleep)
-        ledger = CreationLedger(state_dir(term.settings), term.settings.max_new_agents)
-        await Limits(term.settings, ledger, clock).before_spending(session.api)  # the spend limit holds here too
+        await server_state(term, session).limits.before_spending(session.api)  # the spend limit holds here too
         run_ = await session.api.create_run(
             agent.id, CreateRunRequest(prompt=Prompt(text=prompt)), previous_run_id=agent.latest_run_id
         )

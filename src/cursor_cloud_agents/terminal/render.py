@@ -14,6 +14,7 @@ from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.terminal.clean import agent_text
 
 STATUS_STYLES = {
+    "QUEUED": "dim cyan",
     "CREATING": "cyan",
     "RUNNING": "bold cyan",
     "FINISHED": "green",

@@ -57,8 +57,8 @@ async def follow_run(term: Term, session: Session, agent_id: str, run_id: str) -
             view.flush()
             term.notice(f"{reason}: resuming {where}", style="yellow")
 
-    live = Live(view, console=term.out, transient=True, refresh_per_second=4) if term.out.is_terminal else nullcontext()
-    with live:
+    drawn = term.out.is_terminal and not term.json  # JSON lines go to stdout: nothing is drawn between them
+    with Live(view, console=term.out, transient=True, refresh_per_second=4) if drawn else nullcontext():
         followed = await follower.follow(on_event, on_resume)
         view.flush()
     last = await session.api.get_run(agent_id, run_id)

@@ -7,9 +7,10 @@ last tool call, background commands and their `await` state, summaries, stream e
 module turns the fold into the compact summary. Event ids are millisecond timestamps: the only
 liveness clock.
 
-`cursor_get_run` calls `summarize` (the signature is the contract between the two modules);
-`cursor_supervise` calls `fold_activity` for many rows under its own progress. A terminal run's
-complete summary is cached for the life of the server, `idle_seconds` recomputed on each read.
+`cursor_get_run` calls `fold_activity` under its MCP progress (`tools/runs.summarize`),
+`cursor_supervise` for many rows under its own, the terminal's fleet dashboard without any: this
+module loads no MCP SDK. A terminal run's complete summary is cached for the life of the server (or
+of the dashboard), `idle_seconds` recomputed on each read.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.cache import Cache
 from cursor_cloud_agents.server.deadline import REPLAY_QUIET_SECONDS, Clock
 from cursor_cloud_agents.server.domain.events import clip, event_time, event_time_ms
-from cursor_cloud_agents.server.domain.waiting import with_progress
 
 REPLAY_MAX_BYTES = 16 * 1024 * 1024
 TEXT_CHARS = 500
@@ -170,18 +170,3 @@ async def fold_activity(
     if outcome.ended_by == "quiet":
         summary = summary.model_copy(update={"replay_complete": False, "as_of": iso(clock.now(), "milliseconds")})
     return summary
-
-
-async def summarize(
-    api: CursorClient, cache: ActivityCache, clock: Clock, agent_id: str, run_id: str, *, terminal: bool
-) -> ActivitySummary:
-    """The activity summary of one run, as placed under `activity` in get_run's answer.
-
-    Never raises for an unreadable stream: it answers a summary with `activity_error` instead.
-    Reports MCP progress every 5 s while the replay is walked.
-    """
-
-    async def work() -> ActivitySummary:
-        return await fold_activity(api, cache, clock, agent_id, run_id, terminal=terminal)
-
-    return await with_progress(work, lambda: "reading the run's stream for its activity")

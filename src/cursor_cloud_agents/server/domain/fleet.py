@@ -24,9 +24,8 @@ from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain import scan
 from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.server.domain.watch import IN_FLIGHT
 from cursor_cloud_agents.server.toolkit import current_call
-
-IN_FLIGHT = 8
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,6 @@ import imagesize  # pyright: ignore[reportMissingTypeStubs]  # typed inline, but
 from cursor_cloud_agents.api import ImageDimension, ImageType, PromptImage
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.toolkit import ASK_RESERVE, current_call
 
 MAX_IMAGES = 5
 MAX_IMAGE_BYTES = 15 * 1024 * 1024
@@ -50,6 +49,10 @@ _KINDS = "PNG, JPEG, GIF or WebP"
 async def allowed_directories() -> list[Path]:
     """Where local images may come from: the client's roots when it declared roots (maybe none), else the
     working directory."""
+    # Imported here: the call's peer is the toolkit's (the MCP SDK), and the terminal's `run --image`
+    # checks its images without loading it.
+    from cursor_cloud_agents.server.toolkit import ASK_RESERVE, current_call
+
     call = current_call()
     roots = await call.peer.roots(call.time.deadline.remaining(ASK_RESERVE))
     return [Path.cwd()] if roots is None else roots

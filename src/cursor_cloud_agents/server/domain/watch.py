@@ -19,6 +19,7 @@ from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.deadline import READ_RESERVE, WAIT_POLL_SECONDS, CallTime
 
 IN_FLIGHT = 8
+"""Reads sent at once by whatever reads many runs: this wait, the fleet scan, the terminal's lists."""
 Until = Literal["any", "all"]
 
 

@@ -1,11 +1,12 @@
 """The follow-up run: a new prompt to an existing agent, which keeps its conversation.
 
 The agent is read first and a follow-up is refused when information needed for safety is missing
-(archived, unknown status, `workOnCurrentBranch` not explicitly false). A model given here applies
-to this run and to the agent's later runs (observed 2026-10-05; the API never says which model is
-active). A busy agent answers `AGENT_BUSY`; `replace_active` cancels the active run, re-reads it
-until it is terminal, and only then sends: if it does not end within the call's budget, nothing is
-sent. The POST itself is sent once, with the previous run id noted to resolve an unknown outcome.
+(`domain.continuation`: archived, unknown status, `workOnCurrentBranch` not explicitly false). A
+model given here applies to this run and to the agent's later runs (observed 2026-10-05; the API
+never says which model is active). A busy agent answers `AGENT_BUSY`; `replace_active` cancels the
+active run, re-reads it until it is terminal, and only then sends: if it does not end within the
+call's budget, nothing is sent. The POST itself is sent once, with the previous run id noted to
+resolve an unknown outcome.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.server.deadline import CANCEL_POLL_SECONDS, SEND_RESERVE
 from cursor_cloud_agents.server.domain import consent
 from cursor_cloud_agents.server.domain import models as model_check
+from cursor_cloud_agents.server.domain.continuation import CONTINUATION_REFUSED, refuse_continuation
 from cursor_cloud_agents.server.domain.images import images_of
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.params import AgentId, Images, ModelId, ModelParams, Reasoning, Text
@@ -35,29 +37,8 @@ from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 from cursor_cloud_agents.server.views.followup import FollowUpView
 
-CONTINUATION_REFUSED = "CONTINUATION_REFUSED"
 AGENT_BUSY = "AGENT_BUSY"
 FOLLOWUP_BUDGET = 95.0
-
-
-def continuation_problem(agent: Agent) -> str | None:
-    """Why a follow-up on this agent is refused, or None when it may be sent."""
-    if agent.status == "ARCHIVED":
-        return "the agent is archived: unarchive it first (cursor_archive_agent with unarchive=true)"
-    if agent.status not in ("ACTIVE", "IDLE"):
-        return f"its status {agent.status!r} is unknown to this server"
-    if agent.work_on_current_branch is not False:
-        return "workOnCurrentBranch is not explicitly false, so a follow-up could push onto the starting branch"
-    return None
-
-
-def refuse_continuation(agent: Agent) -> None:
-    """Raise CONTINUATION_REFUSED when the agent's record does not prove a follow-up is safe."""
-    problem = continuation_problem(agent)
-    if problem is not None:
-        raise ToolFailure(
-            CONTINUATION_REFUSED, f"No follow-up was sent: {problem}.", agent_id=agent.id, status=agent.status
-        )
 
 
 def busy(run_id: str | None, detail: str) -> ToolFailure:

@@ -21,9 +21,11 @@ from cursor_cloud_agents.server.deadline import (
     CANCEL_REREADS,
     READ_RESERVE,
     WAIT_POLL_SECONDS,
+    Clock,
 )
-from cursor_cloud_agents.server.domain import activity as activity_summary
 from cursor_cloud_agents.server.domain import consent
+from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.server.domain.waiting import with_progress
 from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
@@ -32,6 +34,21 @@ from cursor_cloud_agents.server.views.runs import RUN_ITEM_MAX_BYTES, CancelView
 
 RUNS_ENVELOPE_BYTES = 600
 """Room for the agent id, next_cursor (opaque; a few hundred bytes at most seen) and flags around the rows."""
+
+
+async def summarize(
+    api: CursorClient, cache: ActivityCache, clock: Clock, agent_id: str, run_id: str, *, terminal: bool
+) -> ActivitySummary:
+    """The activity summary of one run, as placed under `activity` in get_run's answer.
+
+    Never raises for an unreadable stream: it answers a summary with `activity_error` instead.
+    Reports MCP progress every 5 s while the replay is walked.
+    """
+
+    async def work() -> ActivitySummary:
+        return await fold_activity(api, cache, clock, agent_id, run_id, terminal=terminal)
+
+    return await with_progress(work, lambda: "reading the run's stream for its activity")
 
 
 def _progress_text(run: Run, waited: float, wait_seconds: int) -> str:
@@ -127,7 +144,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
             run, timed_out = await wait_for_end(state.api, agent_id, run, wait_seconds, reserve)
         summary = None
         if activity or (activity is None and run.is_terminal and not run.result):
-            summary = await activity_summary.summarize(
+            summary = await summarize(
                 state.api, state.activity, state.clock, agent_id, run.id, terminal=run.is_terminal
             )
         answer = RunView.of(agent_id, run, timed_out=timed_out, activity=summary)

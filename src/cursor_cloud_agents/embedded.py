@@ -1,0 +1,43 @@
+"""The API client against an embedded simulator, served in-process: the server's simulated mode
+(`cli.open_client`) and the terminal's `--simulated` (`terminal.simulated`) both open theirs here.
+
+The simulator (Starlette, uvicorn) is imported only when one is opened, so that the real mode never
+pays for it. The client reads the simulated world's clock as its wall clock, so times it computes agree
+with the simulated runs at any speed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
+
+from cursor_cloud_agents.api.client import CursorClient
+from cursor_cloud_agents.api.record import Observer
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.simulator import RealClock
+
+
+@asynccontextmanager
+async def simulated_client(
+    observer: Observer | None = None, *, scenario: str = "demo", clock: RealClock | None = None
+) -> AsyncGenerator[CursorClient, None]:
+    """A client of a fresh simulated world of `scenario`, on `clock` (real time by default)."""
+    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, build_scenario, serve
+
+    clock = clock or RealClock()
+    try:
+        async with (
+            serve(build_scenario(scenario, clock)) as sim,
+            CursorClient(
+                sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True, observer=observer, wall_clock=clock.now
+            ) as client,
+        ):
+            yield client
+    except BaseExceptionGroup as group:
+        # The simulator serves from a task group, which wraps whatever the block raised (an API refusal,
+        # Ctrl-C): the caller gets it as it was raised, as it would from the real API.
+        if len(group.exceptions) != 1:
+            raise
+        raise group.exceptions[0] from None
