@@ -20,20 +20,21 @@ async def limit_views(state: ServerState) -> list[LimitView]:
     views = [
         LimitView(
             variable="CURSOR_MCP_MAX_NEW_AGENTS", limit=state.ledger.limit, used=used, window_hours=WINDOW_HOURS,
-            frees_at=None if frees_at is None else iso(frees_at),
+            frees_at=None if frees_at is None else iso(frees_at), unknown=None, note=None,
         ),
-        LimitView(variable="CURSOR_MCP_MAX_ACTIVE_AGENTS", limit=slots.limit, used=slots.active),
+        LimitView.current("CURSOR_MCP_MAX_ACTIVE_AGENTS", slots.limit, used=slots.active),
     ]  # fmt: skip
-    if state.limits.max_cents is None:
-        return [*views, LimitView(variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=None, note="not set: no spend limit")]
+    spend_limit = state.limits.max_cents
+    if spend_limit is None:
+        return [*views, LimitView.unchecked("CURSOR_MCP_MAX_SPEND_CENTS", None, "not set: no spend limit")]
     try:
         spend = await state.limits.spend(state.api)
     except ToolFailure as unchecked:  # the account still answers: the limit is shown as not checkable
-        return [*views, LimitView(variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=state.limits.max_cents,
-                                  note=f"cannot be checked: {unchecked.message}")]  # fmt: skip
+        note = f"cannot be checked: {unchecked.message}"
+        return [*views, LimitView.unchecked("CURSOR_MCP_MAX_SPEND_CENTS", spend_limit, note)]
     spent = LimitView(
-        variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=state.limits.max_cents, used=round(spend.cents, 2),
-        window_hours=WINDOW_HOURS, unknown=spend.unknown,
+        variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=spend_limit, used=round(spend.cents, 2),
+        window_hours=WINDOW_HOURS, frees_at=None, unknown=spend.unknown, note=None,
     )  # fmt: skip
     return [*views, spent]
 

@@ -10,10 +10,10 @@ from cursor_cloud_agents.server.views.view import View
 class KeyView(View):
     """The API key: its name, when it was made, and its user (service-account keys have none)."""
 
-    name: str | None = None
-    created_at: str | None = None
-    user_email: str | None = None
-    user_name: str | None = None
+    name: str | None
+    created_at: str | None
+    user_email: str | None
+    user_name: str | None
 
     @classmethod
     def of(cls, me: Me) -> KeyView:
@@ -27,7 +27,7 @@ class ServerView(View):
     writes: bool
     delete: bool
     forward_env: list[str]
-    simulated: bool | None = None
+    simulated: bool | None
 
     @classmethod
     def of(cls, settings: Settings) -> ServerView:
@@ -43,11 +43,21 @@ class LimitView(View):
 
     variable: str
     limit: float | None
-    used: float | None = None
-    window_hours: int | None = None
-    frees_at: str | None = None
-    unknown: int | None = None
-    note: str | None = None
+    used: float | None
+    window_hours: int | None
+    frees_at: str | None
+    unknown: int | None
+    note: str | None
+
+    @classmethod
+    def current(cls, variable: str, limit: float, *, used: float) -> LimitView:
+        """A limit on what is happening now: no window, nothing to free."""
+        return cls(variable=variable, limit=limit, used=used, window_hours=None, frees_at=None, unknown=None, note=None)
+
+    @classmethod
+    def unchecked(cls, variable: str, limit: float | None, note: str) -> LimitView:
+        """A limit not set, or one whose use cannot be read: the note says which."""
+        return cls(variable=variable, limit=limit, used=None, window_hours=None, frees_at=None, unknown=None, note=note)
 
 
 class AccountView(View):

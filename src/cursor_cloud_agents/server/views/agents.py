@@ -33,7 +33,7 @@ class EnvView(View):
     """Where an agent runs."""
 
     type: str
-    name: str | None = None
+    name: str | None
 
     @classmethod
     def of(cls, agent: AgentSummary) -> EnvView | None:
@@ -48,12 +48,12 @@ class _AgentFields(View):
     """What a list row and the full view of an agent share (both fill them through `AgentRow.of`)."""
 
     id: str
-    name: str | None = None
+    name: str | None
     status: str
     url: str
-    latest_run_id: str | None = None
-    updated_at: str | None = None
-    env: EnvView | None = None
+    latest_run_id: str | None
+    updated_at: str | None
+    env: EnvView | None
 
 
 class AgentRow(_AgentFields):
@@ -71,17 +71,17 @@ class RepoView(View):
     """A repository of an agent, and the pull request it opened there."""
 
     url: str
-    starting_ref: str | None = None
-    pr_url: str | None = None
+    starting_ref: str | None
+    pr_url: str | None
 
 
 class AgentView(_AgentFields):
     """One agent in full (the API never says which model it uses)."""
 
-    created_at: str | None = None
-    repos: list[RepoView] | None = None
-    work_on_current_branch: bool | None = None
-    auto_create_pr: bool | None = None
+    created_at: str | None
+    repos: list[RepoView] | None
+    work_on_current_branch: bool | None
+    auto_create_pr: bool | None
 
     @classmethod
     def of(cls, agent: Agent) -> AgentView:
@@ -98,9 +98,9 @@ class AgentsPage(View):
     """One page of agents; `scanned` (agents read) only when the name filter is ours."""
 
     agents: list[AgentRow]
-    next_cursor: str | None = None
+    next_cursor: str | None
     has_more: bool
-    scanned: int | None = None
+    scanned: int | None
 
     @classmethod
     def of(cls, page: ScanPage[AgentSummary], *, named: bool) -> AgentsPage:
@@ -114,16 +114,16 @@ class _Started(View):
     """What a creation answers first, whether its answer arrived or an earlier one was lost."""
 
     agent_id: str
-    run_id: str | None = None
+    run_id: str | None
     url: str
-    name: str | None = None
+    name: str | None
 
 
 class CreatedAgentView(_Started):
     """The answer of a creation: the ids to keep and how to follow the run."""
 
     run_status: str
-    model: ModelChoice | None = None
+    model: ModelChoice | None
     next: str = FOLLOW_THE_RUN
 
     @classmethod
@@ -150,8 +150,8 @@ class ResumedAgentView(_Started):
 class PendingCreationView(View):
     """An agent whose creation was sent and never answered, which Cursor does not show (yet)."""
 
-    agent_id: str | None = None
-    name: str | None = None
+    agent_id: str | None
+    name: str | None
     creation_pending: Literal[True] = True
     sent_at: str
     note: str = PENDING_NOTE

@@ -13,12 +13,12 @@ class ModelRow(View):
     """One model as the catalogue lists it: parameters and their values, defaults, reasoning name, aliases."""
 
     id: str
-    name: str | None = None
-    aliases: list[str] | None = None
-    params: dict[str, list[str]] | None = None
-    defaults: dict[str, str] | None = None
-    reasoning_param: str | None = None
-    restricted_combinations: Literal[True] | None = None
+    name: str | None
+    aliases: list[str] | None
+    params: dict[str, list[str]] | None
+    defaults: dict[str, str] | None
+    reasoning_param: str | None
+    restricted_combinations: Literal[True] | None
 
     @classmethod
     def of(cls, model: Model) -> ModelRow:
@@ -37,8 +37,8 @@ class VariantRow(View):
     """One combination the API accepts for a model."""
 
     params: dict[str, str]
-    name: str | None = None
-    default: Literal[True] | None = None
+    name: str | None
+    default: Literal[True] | None
 
     @classmethod
     def of(cls, variant: ModelVariant) -> VariantRow:
@@ -50,8 +50,8 @@ class VariantRow(View):
 class ModelDetail(ModelRow):
     """One model with its valid variants."""
 
-    description: str | None = None
-    variants: list[VariantRow] | None = None
+    description: str | None
+    variants: list[VariantRow] | None
 
     @classmethod
     def of(cls, model: Model) -> ModelDetail:
@@ -80,7 +80,7 @@ class ModelChoice(View):
     """The model a create or follow-up chose, as its answer shows it (the API never echoes the model)."""
 
     id: str
-    params: dict[str, str] | None = None
+    params: dict[str, str] | None
 
     @classmethod
     def of(cls, chosen: ModelSelection | None) -> ModelChoice | None:
@@ -95,8 +95,8 @@ class RepositoriesPage(View):
 
     repositories: list[str]
     total_count: int
-    matched: int | None = None
-    next_offset: int | None = None
+    matched: int | None
+    next_offset: int | None
 
     @classmethod
     def of(cls, repositories: list[Repository], query: str | None, offset: int, limit: int) -> RepositoriesPage:
@@ -115,9 +115,9 @@ class EnvironmentRow(View):
     """An environment as listed: its name goes into `env_name` with `env_type=cloud`."""
 
     id: str
-    name: str | None = None
-    owner: str | None = None
-    repos: list[str] | None = None
+    name: str | None
+    owner: str | None
+    repos: list[str] | None
 
     @classmethod
     def of(cls, environment: Environment) -> EnvironmentRow:
@@ -129,7 +129,7 @@ class EnvironmentsPage(View):
     """One page of environments and the cursor of the next."""
 
     environments: list[EnvironmentRow]
-    next_cursor: str | None = None
+    next_cursor: str | None
     has_more: bool
 
     @classmethod

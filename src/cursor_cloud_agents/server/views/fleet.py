@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import SerializerFunctionWrapHandler, model_serializer
@@ -19,12 +20,12 @@ NAME_CHARS = 60
 class RowActivity(View):
     """The part of a run's `ActivitySummary` a fleet row carries (activity=true)."""
 
-    last_event_at: str | None = None
-    idle_seconds: int | None = None
-    last_tool: ToolState | None = None
-    unfinished_background_tasks: int | None = None
-    activity_error: str | None = None
-    replay_complete: bool | None = None
+    last_event_at: str | None
+    idle_seconds: int | None
+    last_tool: ToolState | None
+    unfinished_background_tasks: int | None
+    activity_error: str | None
+    replay_complete: bool | None
     """False when the end of the replay was inferred from the silence after its burst."""
 
     @classmethod
@@ -42,14 +43,14 @@ class FleetRow(View):
     """One agent of the fleet: its latest run's status, its cost (usage=true) and its activity."""
 
     agent_id: str
-    name: str | None = None
-    run_id: str | None = None
-    status: str | None = None
-    archived: Literal[True] | None = None
-    read_error: str | None = None
-    charged_cents: float | None = None
-    usage_error: str | None = None
-    activity: RowActivity | None = None
+    name: str | None
+    run_id: str | None
+    status: str | None
+    archived: Literal[True] | None
+    read_error: str | None
+    charged_cents: float | None
+    usage_error: str | None
+    activity: RowActivity | None
 
     @model_serializer(mode="wrap")
     def _flat(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -75,24 +76,27 @@ class FleetSummary(View):
 
     runs: dict[str, int]
     read_errors: int
-    charged_cents: float | int | None = None  # int: the sum of no costs is 0, not 0.0
-    cost_missing: int | None = None
-    stale: list[str] | None = None
-    unfinished_after_end: list[str] | None = None
-    incomplete: list[str] | None = None
+    charged_cents: float | int | None  # int: the sum of no costs is 0, not 0.0
+    cost_missing: int | None
+    stale: list[str] | None
+    unfinished_after_end: list[str] | None
+    incomplete: list[str] | None
 
     @classmethod
     def of(cls, rows: list[Row], *, activity: bool, usage: bool, stale_seconds: float) -> FleetSummary:
         counts = Counter(row.run.status for row in rows if row.run is not None)
-        summary = cls(runs=dict(sorted(counts.items())), read_errors=sum(1 for row in rows if row.read_error))
-        if usage:
-            known = [row.charged_cents for row in rows if row.charged_cents is not None]
-            summary.charged_cents, summary.cost_missing = round(sum(known), 2), len(rows) - len(known) or None
-        if activity:
-            summary.stale = [row.agent.id for row in rows if row.stale(stale_seconds)]
-            summary.unfinished_after_end = [row.agent.id for row in rows if row.unfinished_after_end]
-            summary.incomplete = [row.agent.id for row in rows if row.incomplete]
-        return summary
+        known = [row.charged_cents for row in rows if row.charged_cents is not None]
+
+        def ids(keep: Callable[[Row], bool]) -> list[str] | None:
+            return [row.agent.id for row in rows if keep(row)] if activity else None
+
+        return cls(
+            runs=dict(sorted(counts.items())), read_errors=sum(1 for row in rows if row.read_error),
+            charged_cents=round(sum(known), 2) if usage else None,
+            cost_missing=(len(rows) - len(known) or None) if usage else None,
+            stale=ids(lambda row: row.stale(stale_seconds)),
+            unfinished_after_end=ids(lambda row: row.unfinished_after_end), incomplete=ids(lambda row: row.incomplete),
+        )  # fmt: skip
 
 
 class FleetView(View):
@@ -100,9 +104,9 @@ class FleetView(View):
 
     agents: list[FleetRow]
     summary: FleetSummary
-    next_cursor: str | None = None
+    next_cursor: str | None
     scanned: int
-    next: str | None = None
+    next: str | None
     """How to be told when the active runs end, instead of supervising again and again."""
 
     @classmethod

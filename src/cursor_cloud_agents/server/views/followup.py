@@ -16,10 +16,10 @@ class FollowUpView(View):
     agent_id: str
     run_id: str
     run_status: str
-    replaced_run_id: str | None = None
-    replaced_run_status: str | None = None
-    model: ModelChoice | None = None
-    model_note: str | None = None
+    replaced_run_id: str | None
+    replaced_run_status: str | None
+    model: ModelChoice | None
+    model_note: str | None
     next: str = FOLLOW_THE_RUN
 
     @classmethod

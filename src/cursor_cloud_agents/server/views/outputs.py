@@ -44,10 +44,10 @@ class TokensView(View):
 class UsageRow(View):
     """Tokens and cost in cents, of one run (`run_id`) or of the whole agent; a missing cost stays missing."""
 
-    run_id: str | None = None
-    tokens: TokensView | None = None
-    raw_cents: float | None = None
-    charged_cents: float | None = None
+    run_id: str | None
+    tokens: TokensView | None
+    raw_cents: float | None
+    charged_cents: float | None
 
     @classmethod
     def of(cls, usage: TokenUsage | None, cost: Cost | None, run_id: str | None = None) -> UsageRow:
@@ -64,9 +64,9 @@ class UsageView(View):
     """An agent's usage: totals, then as many per-run rows as fit (the others counted, with a hint)."""
 
     agent_id: str
-    run_id: str | None = None
+    run_id: str | None
     total: UsageRow
-    cost_note: str | None = None
+    cost_note: str | None
     runs: list[UsageRow] = Field(default_factory=list[UsageRow])
     runs_omitted: int | None = None
     runs_hint: str | None = None
@@ -85,8 +85,8 @@ class ArtifactRow(View):
     """A file under `artifacts/`."""
 
     path: str
-    size_bytes: int | None = None
-    updated_at: str | None = None
+    size_bytes: int | None
+    updated_at: str | None
 
     @classmethod
     def of(cls, artifact: Artifact) -> ArtifactRow:
@@ -97,7 +97,7 @@ class ArtifactsView(View):
     """An agent's artifacts, as many as fit (the others counted); a note when the list is empty."""
 
     agent_id: str
-    note: str | None = None
+    note: str | None
     artifacts: list[ArtifactRow] = Field(default_factory=list[ArtifactRow])
     omitted: int | None = None
 
@@ -125,10 +125,10 @@ class ArtifactPage(_ArtifactHead):
 class ArtifactLink(_ArtifactHead):
     """An artifact's presigned download URL, with why no text when text was wanted."""
 
-    size_bytes: int | None = None
-    text_unavailable: str | None = None
+    size_bytes: int | None
+    text_unavailable: str | None
     url: str
-    expires_at: str | None = None
+    expires_at: str | None
 
     @classmethod
     def of(
@@ -149,7 +149,7 @@ class ArtifactImage(_ArtifactHead):
     width: int
     height: int
     url: str
-    expires_at: str | None = None
+    expires_at: str | None
 
     @classmethod
     def of(cls, agent_id: str, path: str, link: ArtifactDownload, size: int, image: Recognised) -> ArtifactImage:
@@ -166,9 +166,9 @@ class MessageRow(View):
     index: int
     role: str
     text: str
-    text_offset: int | None = None
-    text_chars: int | None = None
-    next_text_offset: int | None = None
+    text_offset: int | None
+    text_chars: int | None
+    next_text_offset: int | None
 
     @classmethod
     def of(cls, index: int, role: str, text: str, start: int, end: int) -> MessageRow:

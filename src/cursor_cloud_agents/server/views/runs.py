@@ -33,12 +33,12 @@ class RunRow(View):
 
     run_id: str
     status: str
-    created_at: str | None = None
-    updated_at: str | None = None
+    created_at: str | None
+    updated_at: str | None
     """Only once the run ended: a RUNNING run keeps the updatedAt of its creation (quirk 2)."""
-    duration_ms: int | None = None
-    result_chars: int | None = None
-    error_code: str | None = None
+    duration_ms: int | None
+    result_chars: int | None
+    error_code: str | None
 
     @classmethod
     def of(cls, run: Run) -> RunRow:
@@ -67,9 +67,9 @@ class RunList(View):
 
     agent_id: str
     runs: list[RunRow]
-    next_cursor: str | None = None
+    next_cursor: str | None
     has_more: bool
-    limit_used: int | None = None
+    limit_used: int | None
     """The page size used, when the cap made it smaller than asked."""
 
     @classmethod
@@ -84,8 +84,8 @@ class BranchView(View):
     """A branch the agent pushed, and its pull request."""
 
     repo: str
-    branch: str | None = None
-    pr_url: str | None = None
+    branch: str | None
+    pr_url: str | None
 
     @classmethod
     def of(cls, branch: GitBranch) -> BranchView:
@@ -95,8 +95,8 @@ class BranchView(View):
 class RunErrorView(View):
     """The error Cursor reported on a run."""
 
-    message: str | None = None
-    code: str | None = None
+    message: str | None
+    code: str | None
 
 
 class RunOutcome(View):
@@ -108,10 +108,10 @@ class RunOutcome(View):
     agent_id: str
     run_id: str
     status: str
-    duration_ms: int | None = None
-    error: RunErrorView | None = None
-    note: str | None = None
-    branches: list[BranchView] | None = None
+    duration_ms: int | None
+    error: RunErrorView | None
+    note: str | None
+    branches: list[BranchView] | None
     result: str | None = None
     result_chars: int | None = None
     result_next_offset: int | None = None
@@ -132,12 +132,12 @@ class RunOutcome(View):
 class RunView(RunOutcome):
     """A run as cursor_get_run reads it: its outcome, its times, the activity, and what to do after a wait."""
 
-    created_at: str | None = None
-    updated_at: str | None = None
-    git_note: str | None = None
-    timed_out: bool | None = None
-    activity: ActivitySummary | None = None
-    next: str | None = None
+    created_at: str | None
+    updated_at: str | None
+    git_note: str | None
+    timed_out: bool | None
+    activity: ActivitySummary | None
+    next: str | None
     """After a wait that timed out: how to wait on several runs at once instead of polling each."""
 
     @classmethod
@@ -175,7 +175,7 @@ class CancelView(View):
     run_id: str
     outcome: CancelOutcome
     outcome_confirmed: bool
-    status: str | None = None
+    status: str | None
     message: str
 
     @classmethod

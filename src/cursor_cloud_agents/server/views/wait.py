@@ -11,7 +11,7 @@ from cursor_cloud_agents.server.views.view import View
 class EndedRun(RunOutcome):
     """A run that ended, and when, into this wait, its end was seen (0: it had ended before)."""
 
-    ended_after_seconds: float | None = None
+    ended_after_seconds: float | None
 
     @classmethod
     def of(cls, row: Watched) -> EndedRun:
@@ -35,21 +35,21 @@ class UnreadRun(View):
     """A row whose run could not be read: only this row is marked (an unknown or deleted agent)."""
 
     agent_id: str
-    run_id: str | None = None
+    run_id: str | None
     code: str
-    message: str | None = None
+    message: str | None
 
 
 class WaitView(View):
     """How the wait ended and where each run stands."""
 
     until: Until
-    timed_out: bool | None = None
+    timed_out: bool | None
     waited_seconds: float
     ended: list[EndedRun]
-    running: list[RunningRun] | None = None
-    unread: list[UnreadRun] | None = None
-    next: str | None = None
+    running: list[RunningRun] | None
+    unread: list[UnreadRun] | None
+    next: str | None
     read_on: str | None = None
 
     @classmethod
