@@ -15,7 +15,7 @@ def row(
     name: str, status: str, *, idle: int | None = None, unread: bool = False, problem: str | None = None
 ) -> FleetRow:
     agent = AgentSummary(id=f"bc-{name}", name=name, status="ACTIVE", latest_run_id="run-1")
-    found = FleetRow(agent, run=Run(id="run-1", status=status), problem=problem, ended_while_open=unread)
+    found = FleetRow(agent, run=Run(id="run-1", status=status), read_error=problem, ended_while_open=unread)
     found.idle_seconds = idle
     return found
 

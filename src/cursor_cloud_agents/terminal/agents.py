@@ -15,8 +15,9 @@ import anyio
 from rich.table import Table
 from rich.text import Text
 
-from cursor_cloud_agents.api import Agent, AgentSummary, CursorClient, CursorError, Run
+from cursor_cloud_agents.api import Agent, AgentSummary, CursorClient, CursorError
 from cursor_cloud_agents.server.domain import scan
+from cursor_cloud_agents.server.domain.reading import Reading
 from cursor_cloud_agents.server.domain.watch import IN_FLIGHT
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -28,13 +29,10 @@ MODEL_UNKNOWN = "not returned by the API"
 
 
 @dataclass
-class AgentRow:
+class AgentRow(Reading):
     """One listed agent and what its record and latest run say."""
 
-    summary: AgentSummary
-    agent: Agent | None = None
-    run: Run | None = None
-    problem: str | None = None
+    record: Agent | None = None
 
     def branches(self) -> list[str]:
         """`branch` or the PR URL of each branch the latest run shows."""
@@ -43,24 +41,24 @@ class AgentRow:
 
     def repos(self) -> list[str]:
         """The agent's repository URLs."""
-        return [repo.url for repo in (self.agent.repos or [])] if self.agent else []
+        return [repo.url for repo in (self.record.repos or [])] if self.record else []
 
     def idle_seconds(self, now: float) -> float | None:
         """Since the latest run last changed (a RUNNING run's `updatedAt` is frozen: then since its start)."""
         run = self.run
         if run is None:
-            return render.since(self.summary.updated_at, now)
+            return render.since(self.agent.updated_at, now)
         return render.since(run.updated_at or run.created_at, now)
 
     def document(self, now: float) -> dict[str, Any]:
         """The row for `--json`."""
         run = self.run
         return {
-            "agent_id": self.summary.id, "name": self.summary.name, "agent_status": self.summary.status,
-            "run_id": self.summary.latest_run_id, "run_status": None if run is None else run.status,
-            "repos": self.repos(), "branches": self.branches(), "url": self.summary.url,
-            "age_seconds": _whole(render.since(self.summary.created_at, now)),
-            "idle_seconds": _whole(self.idle_seconds(now)), "read_error": self.problem,
+            "agent_id": self.agent.id, "name": self.agent.name, "agent_status": self.agent.status,
+            "run_id": self.agent.latest_run_id, "run_status": None if run is None else run.status,
+            "repos": self.repos(), "branches": self.branches(), "url": self.agent.url,
+            "age_seconds": _whole(render.since(self.agent.created_at, now)),
+            "idle_seconds": _whole(self.idle_seconds(now)), "read_error": self.read_error,
         }  # fmt: skip
 
 
@@ -71,11 +69,11 @@ def _whole(seconds: float | None) -> int | None:
 async def _read(api: CursorClient, row: AgentRow, limiter: anyio.CapacityLimiter) -> None:
     async with limiter:
         try:
-            row.agent = await api.get_agent(row.summary.id)
-            run_id = row.summary.latest_run_id
-            row.run = None if run_id is None else await api.get_run(row.summary.id, run_id)
+            row.record = await api.get_agent(row.agent.id)
+            run_id = row.agent.latest_run_id
+            row.run = None if run_id is None else await api.get_run(row.agent.id, run_id)
         except CursorError as exc:
-            row.problem = failure_of(exc).code
+            row.read_error = failure_of(exc).code
 
 
 async def read_rows(session: Session, *, limit: int, name: str | None, archived: bool) -> list[AgentRow]:
@@ -105,16 +103,16 @@ def table(rows: list[AgentRow], now: float) -> Table:
     for column in ("age", "idle"):
         grid.add_column(column, no_wrap=True)
     for row in rows:
-        name = agent_text(row.summary.name or row.summary.id, "bold")
-        name.append("\n").append_text(agent_text(row.summary.url or row.summary.id, "dim"))
+        name = agent_text(row.agent.name or row.agent.id, "bold")
+        name.append("\n").append_text(agent_text(row.agent.url or row.agent.id, "dim"))
         run_status = render.status(None if row.run is None else row.run.status)
-        if row.problem:
-            run_status = Text(f"unreadable ({row.problem})", style="red")
+        if row.read_error:
+            run_status = Text(f"unreadable ({row.read_error})", style="red")
         grid.add_row(
             name, run_status,
             agent_text("\n".join(render.short_repo(url) for url in row.repos()) or render.NONE),
             agent_text("\n".join(row.branches()) or render.NONE),
-            Text(render.duration(render.since(row.summary.created_at, now))),
+            Text(render.duration(render.since(row.agent.created_at, now))),
             Text(render.duration(row.idle_seconds(now))),
         )  # fmt: skip
     return grid

@@ -21,11 +21,12 @@ from typing import Any
 
 import anyio
 
-from cursor_cloud_agents.api import ACTIVE_RUN_STATUSES, AgentSummary, CursorError, Run
+from cursor_cloud_agents.api import AgentSummary, CursorError
 from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.server.cache import Cache
 from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.server.domain.reading import Reading
 from cursor_cloud_agents.server.domain.watch import IN_FLIGHT
 from cursor_cloud_agents.server.state import ACTIVITY_ENTRIES
 from cursor_cloud_agents.terminal.exits import failure_of
@@ -44,12 +45,9 @@ ERROR_WINDOW_SECONDS = 24 * 3600.0
 
 
 @dataclass
-class FleetRow:
+class FleetRow(Reading):
     """One agent on the dashboard, and what was last read of it."""
 
-    agent: AgentSummary
-    run: Run | None = None
-    problem: str | None = None
     activity: ActivitySummary | None = None
     activity_at: float | None = None
     charged_cents: float | None = None
@@ -60,19 +58,14 @@ class FleetRow:
     """Seconds from the run's last stream event to the last refresh."""
 
     @property
-    def active(self) -> bool:
-        return self.run is not None and self.run.status in ACTIVE_RUN_STATUSES
-
-    @property
     def last_tool(self) -> str | None:
         tool = None if self.activity is None else self.activity.last_tool
         return None if tool is None else tool.name
 
     def needs_showing(self, errors_since: float) -> bool:
         """Active, unreadable, ended while the dashboard was open, or ended in error since `errors_since`."""
-        return (
-            self.active or self.problem is not None or self.ended_while_open or self.ended_in_error_since(errors_since)
-        )
+        unreadable = self.read_error is not None
+        return self.active or unreadable or self.ended_while_open or self.ended_in_error_since(errors_since)
 
     def ended_in_error_since(self, moment: float) -> bool:
         run = self.run
@@ -85,13 +78,13 @@ class FleetRow:
             "agent_id": self.agent.id, "name": self.agent.name, "url": self.agent.url,
             "run_id": self.agent.latest_run_id, "status": None if self.run is None else self.run.status,
             "attention": attention(self)[1], "idle_seconds": self.idle_seconds, "last_tool": self.last_tool,
-            "charged_cents": self.charged_cents, "read_error": self.problem,
+            "charged_cents": self.charged_cents, "read_error": self.read_error,
         }  # fmt: skip
 
 
 def attention(row: FleetRow) -> tuple[int, str]:
     """How soon a row needs the person (lower first) and why: errors, long idle, finished unread, the rest."""
-    if row.problem is not None or (row.run is not None and row.run.status == "ERROR"):
+    if row.read_error is not None or (row.run is not None and row.run.status == "ERROR"):
         return 0, "error"
     if row.active and (row.idle_seconds or 0) > LONG_IDLE_SECONDS:
         return 1, "long idle"
@@ -163,7 +156,7 @@ class Board:
         if row is None or row.agent.latest_run_id != agent.latest_run_id:
             row = self.rows[agent.id] = FleetRow(agent)
         row.agent = agent
-        if agent.latest_run_id is None or (row.run is not None and row.run.is_terminal and row.problem is None):
+        if agent.latest_run_id is None or (row.run is not None and row.run.is_terminal and row.read_error is None):
             return None
         return row
 
@@ -172,9 +165,9 @@ class Board:
         assert run_id is not None  # only rows with a run are read
         was_active = row.active
         try:
-            row.run, row.problem = await self.session.api.get_run(row.agent.id, run_id), None
+            row.run, row.read_error = await self.session.api.get_run(row.agent.id, run_id), None
         except CursorError as exc:
-            row.problem = failure_of(exc).code
+            row.read_error = failure_of(exc).code
             return
         if was_active and row.run.is_terminal and self.refreshes:
             row.ended_while_open = True

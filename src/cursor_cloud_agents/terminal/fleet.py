@@ -28,8 +28,8 @@ ATTENTION_STYLES = {"error": "bold red", "long idle": "yellow", "finished, unrea
 def _row_cells(row: FleetRow) -> list[Text]:
     rank = attention(row)[1]
     status = render.status(None if row.run is None else row.run.status)
-    if row.problem:
-        status = agent_text(f"unreadable ({row.problem})", "red")
+    if row.read_error:
+        status = agent_text(f"unreadable ({row.read_error})", "red")
     return [
         Text(rank, style=ATTENTION_STYLES.get(rank, "dim")),
         agent_text(row.agent.name or row.agent.id), status,

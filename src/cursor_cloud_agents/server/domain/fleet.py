@@ -19,11 +19,12 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup
 
-from cursor_cloud_agents.api import ACTIVE_RUN_STATUSES, AgentSummary, CursorClient, CursorError, Page, Run
+from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Page
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain import scan
 from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.server.domain.reading import Reading
 from cursor_cloud_agents.server.domain.watch import IN_FLIGHT
 from cursor_cloud_agents.server.toolkit import current_call
 
@@ -47,20 +48,13 @@ class Query:
 
 
 @dataclass
-class Row:
+class Row(Reading):
     """One agent of the fleet and what was read about it."""
 
-    agent: AgentSummary
-    run: Run | None = None
-    read_error: str | None = None
     activity: ActivitySummary | None = None
     charged_cents: float | None = None
     usage_error: str | None = None
     replay_queued: bool = False
-
-    @property
-    def active(self) -> bool:
-        return self.run is not None and self.run.status in ACTIVE_RUN_STATUSES
 
     @property
     def replayed(self) -> ActivitySummary | None:
