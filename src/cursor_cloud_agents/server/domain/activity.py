@@ -56,25 +56,37 @@ class StreamProblem(BaseModel):
 
 
 class ActivitySummary(BaseModel):
-    """What a run's stream last showed; `complete` only when one of the replay's end signals arrived."""
+    """What a run's stream last showed; `complete` only when one of the replay's end signals arrived.
 
-    last_event_at: str | None = None
-    last_text: str | None = None
-    last_text_clipped: bool | None = None
-    last_tool: ToolState | None = None
-    background_tasks: list[BackgroundTask] | None = None
-    unfinished_background_tasks: int | None = None
-    summarized: bool | None = None
-    stream_error: StreamProblem | None = None
+    The fold sets every field without a default (`summary_of`); the others are set after it: the idle time
+    at each read, an inferred end, a failed replay."""
+
+    last_event_at: str | None
+    last_text: str | None
+    last_text_clipped: bool | None
+    last_tool: ToolState | None
+    background_tasks: list[BackgroundTask] | None
+    unfinished_background_tasks: int | None
+    summarized: bool | None
+    stream_error: StreamProblem | None
     complete: bool
     replay_complete: bool | None = None
     """False when the end of the replay was inferred from a silence after its burst (see `as_of`)."""
     as_of: str | None = None
     """When an inferred summary was taken: what the stream had shown by then."""
-    scanned_events: int | None = None
+    scanned_events: int | None
     idle_seconds: int | None = None
     activity_error: str | None = None
     interrupted: bool | None = None
+
+    @classmethod
+    def unread(cls, code: str) -> ActivitySummary:
+        """No summary: the replay could not be read, `code` says why."""
+        return cls(
+            last_event_at=None, last_text=None, last_text_clipped=None, last_tool=None, background_tasks=None,
+            unfinished_background_tasks=None, summarized=None, stream_error=None, complete=False,
+            scanned_events=None, activity_error=code,
+        )  # fmt: skip
 
 
 def _tasks(fold: ActivityFold) -> list[BackgroundTask]:
@@ -155,12 +167,12 @@ async def fold_activity(
             quiet_seconds=REPLAY_QUIET_SECONDS,
         )  # fmt: skip
     except StreamExpiredError:
-        return ActivitySummary(activity_error="STREAM_EXPIRED", complete=False)
+        return ActivitySummary.unread("STREAM_EXPIRED")
     except StreamError:
         partial = KnownActivity(summary_of(fold, complete=False), event_time_ms(fold.last_event_id))
         return partial.at(clock.now()).model_copy(update={"activity_error": "UPSTREAM", "interrupted": True})
     except CursorError as exc:
-        return ActivitySummary(activity_error=failures.from_api_error(exc).code, complete=False)
+        return ActivitySummary.unread(failures.from_api_error(exc).code)
     # A closed connection proves nothing (it may follow an `error` frame): only the four signals do.
     complete = outcome.ended_by in ("result", "done", "live", "heartbeat")
     known = KnownActivity(summary_of(fold, complete=complete), event_time_ms(fold.last_event_id))

@@ -6,6 +6,10 @@ from pydantic import BaseModel, ConfigDict
 
 
 class View(BaseModel):
-    """A tool's answer, or a part of one (unknown fields refused)."""
+    """A tool's answer, or a part of one (unknown fields refused).
+
+    A field the view's constructor (`of`) sets has no default, so that one forgotten there is a type error;
+    only the fields the answer builder fills after fitting (a slice's continuation, rows left out) default
+    to None."""
 
     model_config = ConfigDict(extra="forbid")
