@@ -11,7 +11,7 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
-from typing import Self
+from typing import Self, Unpack
 
 import anyio
 
@@ -36,6 +36,7 @@ from cursor_cloud_agents.api.record import Observer
 from cursor_cloud_agents.api.stream import (
     BlockConsumer,
     ReplayConsumer,
+    ReplayLimits,
     ReplayOutcome,
     RunStream,
     open_run_stream,
@@ -405,16 +406,11 @@ class CursorClient:
         agent_id: str,
         run_id: str,
         consumer: ReplayConsumer | BlockConsumer,
-        *,
-        max_seconds: float | None = None,
-        max_bytes: int = 32 * 1024 * 1024,
-        quiet_seconds: float | None = None,
+        **limits: Unpack[ReplayLimits],
     ) -> ReplayOutcome:
         """Walk a run's replay, handing each raw event to `consumer`, and say how the replay ended.
 
-        See `cursor_cloud_agents.api.stream.walk_replay` for the end-of-replay signals.
+        See `cursor_cloud_agents.api.stream.walk_replay` for the end-of-replay signals and the limits.
         """
         async with self.stream_run(agent_id, run_id) as stream:
-            return await walk_replay(
-                stream, consumer, max_seconds=max_seconds, max_bytes=max_bytes, quiet_seconds=quiet_seconds
-            )
+            return await walk_replay(stream, consumer, **limits)

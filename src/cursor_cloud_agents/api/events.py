@@ -71,18 +71,20 @@ class StatusEvent(_Event):
     status: str | None = None
 
 
-class AssistantEvent(_Event):
+class _TextDelta(_Event):
+    text: str = ""
+
+
+class AssistantEvent(_TextDelta):
     """`assistant`: a fragment (delta) of the assistant's text."""
 
     event: ClassVar[str] = "assistant"
-    text: str = ""
 
 
-class ThinkingEvent(_Event):
+class ThinkingEvent(_TextDelta):
     """`thinking`: a fragment of the model's thinking."""
 
     event: ClassVar[str] = "thinking"
-    text: str = ""
 
 
 class ToolCallTruncated(WireModel):

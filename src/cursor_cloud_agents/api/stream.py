@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import aclosing, asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, TypedDict, runtime_checkable
 
 import anyio
 
@@ -139,6 +139,14 @@ class BlockConsumer(Protocol):
     """
 
     def take_blocks(self, blocks: list[bytes], /) -> None: ...
+
+
+class ReplayLimits(TypedDict, total=False):
+    """When a replay walk stops early; `walk_replay` names each with its default, the client forwards them."""
+
+    max_seconds: float | None
+    max_bytes: int
+    quiet_seconds: float | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ import anyio
 from cursor_cloud_agents.api import CursorClient, CursorError, Run
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.deadline import READ_RESERVE, WAIT_POLL_SECONDS, CallTime
+from cursor_cloud_agents.server.failures import ToolFailure
 
 IN_FLIGHT = 8
 """Reads sent at once by whatever reads many runs: this wait, the fleet scan, the terminal's lists."""
@@ -30,9 +31,8 @@ class Watched:
     agent_id: str
     run_id: str | None
     run: Run | None = None
-    problem: str | None = None
-    """The failure code of this row's last read (e.g. NOT_FOUND for a deleted agent)."""
-    problem_message: str | None = None
+    failure: ToolFailure | None = None
+    """Why this row's last read failed (e.g. NOT_FOUND for a deleted agent)."""
     ended_after: float | None = None
     """Seconds into the wait when its end was first seen (0: it had ended already)."""
 
@@ -43,7 +43,7 @@ class Watched:
     @property
     def settled(self) -> bool:
         """Nothing more to wait for: ended, or its agent cannot be read."""
-        return self.ended or (self.problem is not None and self.run is None)
+        return self.ended or (self.failure is not None and self.run is None)
 
 
 def holds(rows: Sequence[Watched], until: Until) -> bool:
@@ -59,13 +59,12 @@ async def _read(api: CursorClient, row: Watched) -> None:
         if row.run_id is None:
             row.run_id = (await api.get_agent(row.agent_id)).latest_run_id
             if row.run_id is None:
-                row.problem, row.problem_message = failures.VALIDATION, "This agent has no run yet."
+                row.failure = ToolFailure(failures.VALIDATION, "This agent has no run yet.")
                 return
         row.run = await api.get_run(row.agent_id, row.run_id)
-        row.problem = row.problem_message = None
+        row.failure = None
     except CursorError as exc:
-        failure = failures.from_api_error(exc)
-        row.problem, row.problem_message = failure.code, failure.message
+        row.failure = failures.from_api_error(exc)
 
 
 async def read_round(api: CursorClient, rows: Sequence[Watched], waited: float) -> None:

@@ -29,9 +29,7 @@ class RowActivity(View):
     """False when the end of the replay was inferred from the silence after its burst."""
 
     @classmethod
-    def of(cls, activity: ActivitySummary | None) -> RowActivity | None:
-        if activity is None:
-            return None
+    def of(cls, activity: ActivitySummary) -> RowActivity:
         return cls(
             last_event_at=activity.last_event_at, idle_seconds=activity.idle_seconds, last_tool=activity.last_tool,
             unfinished_background_tasks=activity.unfinished_background_tasks or None,
@@ -66,7 +64,7 @@ class FleetRow(View):
             agent_id=agent.id, name=clip(agent.name or "", NAME_CHARS)[0] or None, run_id=agent.latest_run_id,
             status=None if row.run is None else row.run.status, archived=agent.status == "ARCHIVED" or None,
             read_error=row.read_error, charged_cents=row.charged_cents, usage_error=row.usage_error,
-            activity=RowActivity.of(row.activity),
+            activity=None if row.activity is None else RowActivity.of(row.activity),
         )  # fmt: skip
 
 

@@ -31,10 +31,7 @@ class TokensView(View):
     total: int
 
     @classmethod
-    def of(cls, usage: TokenUsage | None) -> TokensView | None:
-        """None when the API sent no counts."""
-        if usage is None:
-            return None
+    def of(cls, usage: TokenUsage) -> TokensView:
         return cls(
             input=usage.input_tokens, output=usage.output_tokens, cache_write=usage.cache_write_tokens,
             cache_read=usage.cache_read_tokens, total=usage.total_tokens,
@@ -53,7 +50,9 @@ class UsageRow(View):
     def of(cls, usage: TokenUsage | None, cost: Cost | None, run_id: str | None = None) -> UsageRow:
         # Cents as the API gave them: never a zero for a cost not reported yet.
         raw, charged = (None, None) if cost is None else (cost.raw_cost_cents, cost.charged_cents)
-        return cls(run_id=run_id, tokens=TokensView.of(usage), raw_cents=raw, charged_cents=charged)
+        return cls(
+            run_id=run_id, tokens=None if usage is None else TokensView.of(usage), raw_cents=raw, charged_cents=charged
+        )
 
     @classmethod
     def of_run(cls, run: RunUsage) -> UsageRow:

@@ -60,9 +60,9 @@ class WaitView(View):
             if row.run is not None and row.run_id is not None and not row.ended
         ]
         unread = [
-            UnreadRun(agent_id=row.agent_id, run_id=row.run_id, code=row.problem, message=row.problem_message)
+            UnreadRun(agent_id=row.agent_id, run_id=row.run_id, code=row.failure.code, message=row.failure.message)
             for row in rows
-            if row.problem is not None and row.run is None
+            if row.failure is not None and row.run is None
         ]
         return cls(
             until=until, timed_out=not met or None, waited_seconds=round(waited, 1),
