@@ -13,7 +13,7 @@ Both checks run before anything is sent and refuse with what was seen and what t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import anyio
 
@@ -45,11 +45,19 @@ USAGE_READS_AT_ONCE = 4
 
 @dataclass(frozen=True)
 class IdleAgent:
-    """An idle agent the user may archive to free a slot."""
+    """An idle agent the user may archive to free a slot, as the CAPACITY answer lists it."""
 
     agent_id: str
     name: str | None
     idle_minutes: int | None
+
+    @classmethod
+    def of(cls, agent: AgentSummary, now: float) -> IdleAgent:
+        since = epoch(agent.updated_at)
+        return cls(agent.id, agent.name, None if since is None else max(0, round((now - since) / 60)))
+
+    def __str__(self) -> str:
+        return f"{self.agent_id} ({self.name or 'unnamed'}, idle {self.idle_minutes} min)"
 
 
 @dataclass(frozen=True)
@@ -137,7 +145,7 @@ class Limits:
         idle = sorted((a for a in agents if a.status == "IDLE"), key=lambda a: epoch(a.updated_at) or now)
         return Slots(
             active=sum(1 for agent in agents if agent.status == "ACTIVE"), limit=self.max_active,
-            oldest_idle=[self._idle(agent, now) for agent in idle[:IDLE_SUGGESTIONS]],
+            oldest_idle=[IdleAgent.of(agent, now) for agent in idle[:IDLE_SUGGESTIONS]],
         )  # fmt: skip
 
     async def spend(self, api: CursorClient) -> Spend:
@@ -182,19 +190,10 @@ class Limits:
 
     def capacity(self, slots: Slots, why: str) -> ToolFailure:
         """The `CAPACITY` answer: why, and the oldest idle agents the user may archive."""
-        listed = ", ".join(
-            f"{agent.agent_id} ({agent.name or 'unnamed'}, idle {agent.idle_minutes} min)"
-            for agent in slots.oldest_idle
-        )
+        listed = ", ".join(map(str, slots.oldest_idle))
         archive = f" Oldest idle agents the user may archive (cursor_archive_agent): {listed}." if listed else ""
         return ToolFailure(
             failures.CAPACITY, f"{why}; nothing was sent. Wait for a running agent to end (cursor_wait).{archive}",
             active=slots.active, limit=slots.limit,
-            oldest_idle=[{"agent_id": a.agent_id, "name": a.name, "idle_minutes": a.idle_minutes}
-                         for a in slots.oldest_idle] or None,
+            oldest_idle=[asdict(agent) for agent in slots.oldest_idle] or None,
         )  # fmt: skip
-
-    def _idle(self, agent: AgentSummary, now: float) -> IdleAgent:
-        since = epoch(agent.updated_at)
-        minutes = None if since is None else max(0, round((now - since) / 60))
-        return IdleAgent(agent.id, agent.name, minutes)
