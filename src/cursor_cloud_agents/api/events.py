@@ -8,7 +8,8 @@ per frame. Unknown event types are kept as `GenericEvent`, never dropped or cras
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 from pydantic import ConfigDict, ValidationError, model_validator
 
@@ -63,10 +64,24 @@ class _Event(WireModel):
     """The SSE id of the frame (`<ms>-<seq>`), None on frames without one."""
 
 
+E = TypeVar("E", bound=_Event)
+_TYPED: dict[str, type[_Event]] = {}
+"""Every typed event by its SSE name: each registers itself with `_typed`."""
+
+
+def _typed(name: str) -> Callable[[type[E]], type[E]]:
+    def register(cls: type[E]) -> type[E]:
+        cls.event = name
+        _TYPED[name] = cls
+        return cls
+
+    return register
+
+
+@_typed("status")
 class StatusEvent(_Event):
     """`status`: the run's status; the leading frame of every connection has no id."""
 
-    event: ClassVar[str] = "status"
     run_id: str | None = None
     status: str | None = None
 
@@ -75,16 +90,14 @@ class _TextDelta(_Event):
     text: str = ""
 
 
+@_typed("assistant")
 class AssistantEvent(_TextDelta):
     """`assistant`: a fragment (delta) of the assistant's text."""
 
-    event: ClassVar[str] = "assistant"
 
-
+@_typed("thinking")
 class ThinkingEvent(_TextDelta):
     """`thinking`: a fragment of the model's thinking."""
-
-    event: ClassVar[str] = "thinking"
 
 
 class ToolCallTruncated(WireModel):
@@ -94,10 +107,10 @@ class ToolCallTruncated(WireModel):
     result: bool | None = None
 
 
+@_typed("tool_call")
 class ToolCallEvent(_Event):
     """`tool_call`: a call `running` then `completed` (same `call_id`); big args/results omitted."""
 
-    event: ClassVar[str] = "tool_call"
     call_id: str | None = None
     name: str | None = None
     status: str | None = None
@@ -120,10 +133,10 @@ class ToolCallEvent(_Event):
         return payload
 
 
+@_typed("interaction_update")
 class InteractionUpdateEvent(_Event):
     """`interaction_update`: the SDK's richer record, discriminated by `update_type` (wire `type`)."""
 
-    event: ClassVar[str] = "interaction_update"
     update_type: str | None = None
 
     @model_validator(mode="before")
@@ -134,16 +147,15 @@ class InteractionUpdateEvent(_Event):
         return value  # pyright: ignore[reportUnknownVariableType] -- raw JSON
 
 
+@_typed("heartbeat")
 class HeartbeatEvent(_Event):
     """`heartbeat`: keepalive; the first one comes after the replay."""
 
-    event: ClassVar[str] = "heartbeat"
 
-
+@_typed("result")
 class ResultEvent(_Event):
     """`result`: the run's terminal status and final text."""
 
-    event: ClassVar[str] = "result"
     run_id: str | None = None
     status: str | None = None
     text: str | None = None
@@ -152,18 +164,17 @@ class ResultEvent(_Event):
     error: RunError | None = None
 
 
+@_typed("error")
 class ErrorEvent(_Event):
     """`error`: a stream error; not proof that the run ended."""
 
-    event: ClassVar[str] = "error"
     code: str | None = None
     message: str | None = None
 
 
+@_typed("done")
 class DoneEvent(_Event):
     """`done`: the stream is complete."""
-
-    event: ClassVar[str] = "done"
 
 
 class GenericEvent(_Event):
@@ -186,21 +197,6 @@ StreamEvent = (
     | GenericEvent
 )
 """Every typed event the stream yields."""
-
-_TYPED: dict[str, type[_Event]] = {
-    cls.event: cls
-    for cls in (
-        StatusEvent,
-        AssistantEvent,
-        ThinkingEvent,
-        ToolCallEvent,
-        InteractionUpdateEvent,
-        HeartbeatEvent,
-        ResultEvent,
-        ErrorEvent,
-        DoneEvent,
-    )
-}
 
 
 def parse_event(raw: RawEvent) -> StreamEvent | None:
