@@ -20,18 +20,22 @@ class Me(WireModel):
     user_last_name: str | None = None
 
 
-class ModelParameterValue(WireModel):
+class _Shown(WireModel):
+    """What Cursor shows people under a display name: a model, a variant, a parameter and its values."""
+
+    display_name: str | None = None
+
+
+class ModelParameterValue(_Shown):
     """One allowed value of a model parameter (always a string on the wire)."""
 
     value: str
-    display_name: str | None = None
 
 
-class ModelParameter(WireModel):
+class ModelParameter(_Shown):
     """A tunable parameter of a model, e.g. `fast`."""
 
     id: str
-    display_name: str | None = None
     values: list[ModelParameterValue] = []
 
 
@@ -42,20 +46,18 @@ class VariantParam(WireModel):
     value: str
 
 
-class ModelVariant(WireModel):
+class ModelVariant(_Shown):
     """A named combination of parameter values; `is_default` may silently turn on a costly one."""
 
     params: list[VariantParam] = []
-    display_name: str | None = None
     description: str | None = None
     is_default: bool | None = None
 
 
-class Model(WireModel):
+class Model(_Shown):
     """A model usable on create (`GET /v1/models`)."""
 
     id: str
-    display_name: str | None = None
     description: str | None = None
     aliases: list[str] | None = None
     parameters: list[ModelParameter] | None = None

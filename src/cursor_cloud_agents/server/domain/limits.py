@@ -40,7 +40,9 @@ USAGE_SECONDS = 60.0
 SLOT_PAGE = 100
 """The newest agents read for the slot check: running agents are recent, so one page tells."""
 IDLE_SUGGESTIONS = 5
+"""The oldest idle agents a CAPACITY answer names: enough to free a slot, short enough to read."""
 USAGE_READS_AT_ONCE = 4
+"""Usage reads in flight for the spend check: half the client's 8, so other calls still get through."""
 
 
 @dataclass(frozen=True)
