@@ -18,6 +18,7 @@ import anyio
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult
 
+from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY
 
 VIEW_CHARS = 160
@@ -44,7 +45,7 @@ def _say(text: str) -> None:
 def _view(result: CallToolResult) -> str:
     text = json.dumps(result.structured_content, separators=(",", ":"))
     short = text if len(text) <= VIEW_CHARS else text[:VIEW_CHARS] + "…"
-    return ("error " if result.is_error else "") + short + f"  ({len(text)} bytes)"
+    return ("error " if result.is_error else "") + short + f"  ({size(result.structured_content)} bytes)"
 
 
 class Walk:
@@ -59,7 +60,7 @@ class Walk:
         arguments = arguments or {}
         _say(f"→ {tool} {json.dumps(arguments, separators=(',', ':'))}")
         result = await self.client.call_tool(tool, arguments, progress_callback=self._progress)
-        self.largest = max(self.largest, _size(result))
+        self.largest = max(self.largest, size(result.structured_content))  # as the server measures its cap
         self.errors += bool(result.is_error)
         _say(f"  ← {_view(result)}")
         return dict(result.structured_content or {})
@@ -67,10 +68,6 @@ class Walk:
     async def _progress(self, progress: float, total: float | None, message: str | None) -> None:
         del total
         _say(f"    … progress {progress:g}: {message or ''}")
-
-
-def _size(result: CallToolResult) -> int:
-    return sum(len(getattr(block, "text", "").encode()) for block in result.content)
 
 
 # The simulator reads markers in prompts: `[sim:seconds=N]` sets how long a run works.
