@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from cursor_cloud_agents.api import GenericEvent
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, ToolCall, World
 from cursor_cloud_agents.terminal.exits import OK, REFUSED
+from cursor_cloud_agents.terminal.runview import event_document
 from cursor_cloud_agents.terminal.watch import watch
 from tests.terminal.conftest import RigFactory
 
@@ -112,3 +114,10 @@ async def test_a_run_that_ended_in_error_exits_1(rig_factory: RigFactory) -> Non
     async with rig_factory(world) as rig:
         code = await rig.drive(watch(rig.term, agent_id=agent_id, run_id=None))
     assert code == REFUSED and "ERROR" in rig.text()
+
+
+def test_an_event_of_a_type_nobody_knows_yet_keeps_its_own_name_in_watch_json() -> None:
+    """S-08 (unknown event types are kept): `watch --json` names such an event by its SSE name, not "message"."""
+    frame = {"name": "brand_new", "data": '{"x":1}', "eventId": "1700000000000-0"}
+    document = event_document(GenericEvent.model_validate(frame))
+    assert document == {"type": "brand_new", "id": "1700000000000-0", "name": "brand_new", "data": '{"x":1}'}

@@ -63,6 +63,11 @@ class _Event(WireModel):
     event_id: str | None = None
     """The SSE id of the frame (`<ms>-<seq>`), None on frames without one."""
 
+    @property
+    def kind(self) -> str:
+        """The SSE event name the frame came with (a generic event's own name, not its class's)."""
+        return self.event
+
 
 E = TypeVar("E", bound=_Event)
 _TYPED: dict[str, type[_Event]] = {}
@@ -182,6 +187,10 @@ class GenericEvent(_Event):
 
     name: str
     data: str
+
+    @property
+    def kind(self) -> str:
+        return self.name
 
 
 StreamEvent = (

@@ -59,11 +59,11 @@ class Follower:
         if key is None:
             return True
         last = self._last_key
-        if last is not None and (key < last or (key == last and event.event in self._kinds_at_last)):
+        if last is not None and (key < last or (key == last and event.kind in self._kinds_at_last)):
             return False
         if key != self._last_key:
             self._last_key, self._kinds_at_last = key, set()
-        self._kinds_at_last.add(event.event)
+        self._kinds_at_last.add(event.kind)
         self.last_event_id = event.event_id
         return True
 

@@ -209,7 +209,7 @@ def event_document(event: StreamEvent) -> dict[str, Any] | None:
         if event.update_type == "turn-ended":
             return {"type": "usage", "id": event.event_id, "tokens": extra.get("usage")}
         return None
-    if event.event in ("heartbeat",):
+    if event.kind == "heartbeat":
         return None
     data = event.model_dump(mode="json", exclude_none=True, exclude={"event_id"})
-    return {"type": event.event, "id": event.event_id, **data}
+    return {"type": event.kind, "id": event.event_id, **data}
