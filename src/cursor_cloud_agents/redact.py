@@ -43,6 +43,8 @@ def _forms(value: str) -> set[str]:
         quote(value, safe=""),
         quote_plus(value),
         json.dumps(value)[1:-1],
+        # As JSON written with ensure_ascii=False (recordings, terminal JSON): escapes, but non-ASCII kept raw.
+        json.dumps(value, ensure_ascii=False)[1:-1],
     }
     # base64 of a value may appear without its padding (e.g. in a URL-safe token).
     forms |= {form.rstrip("=") for form in list(forms) if len(form.rstrip("=")) >= SHORT_VALUE}

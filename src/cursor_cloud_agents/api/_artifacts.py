@@ -26,6 +26,8 @@ Resolver = Callable[[str, int], Awaitable[Sequence[str]]]
 """Host and port -> the addresses it resolves to (injected in tests; the system resolver otherwise)."""
 
 RESOLVE_CAP_SECONDS = 10.0
+MAX_URL_CHARS = 16_384
+"""Far above any presigned URL (a few KB with a session token), below the HTTP library's own limit."""
 
 
 async def system_resolver(host: str, port: int) -> list[str]:
@@ -59,8 +61,11 @@ def check_artifact_url(url: str, *, host_suffixes: tuple[str, ...], allow_loopba
     Raises:
         ArtifactURLRefusedError: wrong scheme, credentials in the URL, or a host outside the allowlist.
     """
-    if any(ord(char) < 0x21 or 0x7F <= ord(char) < 0xA0 for char in url):
-        raise ArtifactURLRefusedError("artifact URL refused: control characters or spaces in it")
+    if any(ord(char) < 0x21 or 0x7F <= ord(char) < 0xA0 or 0xD800 <= ord(char) < 0xE000 for char in url):
+        # A lone surrogate cannot be encoded to send: refused here rather than failing inside the HTTP library.
+        raise ArtifactURLRefusedError("artifact URL refused: control characters, spaces or lone surrogates in it")
+    if len(url) > MAX_URL_CHARS:
+        raise ArtifactURLRefusedError(f"artifact URL refused: over {MAX_URL_CHARS} characters")
     try:
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()
@@ -81,8 +86,9 @@ def check_artifact_url(url: str, *, host_suffixes: tuple[str, ...], allow_loopba
 def _host_allowed(host: str, suffixes: tuple[str, ...]) -> bool:
     for suffix in suffixes:
         bare = suffix.lower().lstrip(".")
-        # ".amazonaws.com" must not accept "evilamazonaws.com": match a whole label boundary.
-        if bare and (host == bare or host.endswith("." + bare)):
+        # ".amazonaws.com" must not accept "evilamazonaws.com": match a whole label boundary. A host that is not
+        # ASCII names no bucket, and could not be said in the Host header.
+        if bare and host.isascii() and (host == bare or host.endswith("." + bare)):
             return True
     return False
 

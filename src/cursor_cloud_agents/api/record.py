@@ -239,7 +239,10 @@ class Recorder:
     def _write(self, record: dict[str, Any]) -> None:
         if self._broken:
             return
-        line = (self._mask(json.dumps(record, separators=(",", ":"), ensure_ascii=False)) + "\n").encode()
+        text = self._mask(json.dumps(record, separators=(",", ":"), ensure_ascii=False)) + "\n"
+        # A lone surrogate (a JSON escape can carry one) cannot be UTF-8: written as its JSON escape, the line
+        # reads back the same, rather than the exchange being lost to an encoding error.
+        line = text.encode("utf-8", "backslashreplace")
         try:
             self._append(line)
         except OSError as exc:

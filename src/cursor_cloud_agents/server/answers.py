@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.untrusted import clean_data
+from cursor_cloud_agents.server.untrusted import clean, clean_data
 
 V = TypeVar("V")
 
@@ -99,7 +99,14 @@ class Answers:
     def prepare(self, data: Any) -> Any:
         """`data` as it will be sent: JSON values, cleaned of hidden characters (lone surrogates included,
         which UTF-8 cannot carry), masked. Idempotent."""
-        return self.redactor.mask_data(clean_data(plain(data)))
+        return self.redactor.mask_data(clean_data(plain(data), self._clean_masked))
+
+    def _clean_masked(self, text: str) -> str:
+        """`text` cleaned; masked first when the cleaning changes it, since a secret holding a character the
+        cleaning drops (the CRs of a key saved with CRLF) is no longer itself once cleaned. The mask after the
+        cleaning still catches a secret that hidden characters were splitting."""
+        cleaned = clean(text)
+        return cleaned if cleaned == text else clean(self.redactor.mask(text))
 
     def text(self, text: str) -> str:
         """One agent text prepared as `prepare` does: cut it only after this."""

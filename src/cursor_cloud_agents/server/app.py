@@ -98,7 +98,8 @@ def serve_toolkit(
         async def report(progress: float, message: str) -> None:
             await ctx.session.report_progress(progress, None, message)
 
-        peer = peer_for(ctx.session, ctx.request_id, params.input_responses, params.request_state, seal)
+        call = (params.name, arguments)
+        peer = peer_for(ctx.session, ctx.request_id, params.input_responses, params.request_state, seal, call)
         result = await kit.run(params.name, arguments, report, peer)
         return result.model_dump(by_alias=True, exclude_none=True, mode="json")
 

@@ -7,9 +7,11 @@ goes out as `elicitation/create` (the roots as `roots/list`) and the call waits 
 protocol's multi-round trip). Then the tool runs again from its start: tools ask before they send
 anything that costs money or cannot be undone, so the first round has nothing to repeat.
 
-The answers a retry carries count only for questions this server asked: what was asked, and what was
-answered in earlier rounds, travel in `requestState` sealed with a key of this process (HMAC), so a
-caller can neither answer a question it was never asked nor carry an answer over to another question.
+The answers a retry carries count only for questions this server asked, in this very call: what was
+asked, what was answered in earlier rounds and a digest of the call (the tool and all its arguments)
+travel in `requestState` sealed with a key of this process (HMAC), so a caller can neither answer a
+question it was never asked nor carry an answer over to another question or to other arguments (a yes
+to a prompt's first line is not a yes to another prompt behind it).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import hmac
 import json
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -141,7 +144,8 @@ def _consent(result: ElicitResult) -> Answer:
         return Answer(Consent.DECLINED)
     if result.action == "cancel":
         return Answer(Consent.CANCELLED)
-    said_no = (result.content or {}).get("confirm") is False
+    content = result.content or {}
+    said_no = "confirm" in content and content["confirm"] is not True  # a form's "false" or "no" is not a yes
     return Answer(Consent.DECLINED if said_no else Consent.ACCEPTED)
 
 
@@ -189,11 +193,15 @@ class RoundTripPeer:
         responses: dict[str, InputResponse] | None,
         state: str | None,
         seal: Seal,
+        call: str = "",
     ) -> None:
         self.can_ask = can_elicit(capabilities)
         self._roots_declared = has_roots(capabilities)
         self._seal = seal
+        self._call = call
         sealed = seal.open(state)
+        if sealed.get("call", "") != call:
+            sealed = {}  # sealed in a call with another tool or other arguments: nothing of it counts here
         asked: dict[str, str] = sealed.get("asked", {})
         self._known: dict[str, Any] = dict(sealed.get("known", {}))
         for key, response in (responses or {}).items():
@@ -223,7 +231,7 @@ class RoundTripPeer:
         known = self._known.get(key)
         if known is not None and known.get("q") == digest:
             return known["answer"]
-        sealed = self._seal.close({"asked": {key: digest}, "known": self._known})
+        sealed = self._seal.close({"call": self._call, "asked": {key: digest}, "known": self._known})
         raise InputNeeded(InputRequiredResult(input_requests={key: request}, request_state=sealed))
 
 
@@ -252,7 +260,11 @@ class Seal:
         if not token or "." not in token:
             return {}
         body, _, mac = token.rpartition(".")
-        if not hmac.compare_digest(mac, self._mac(body.encode())):
+        try:  # as bytes: hmac compares text only when it is ASCII, and a caller's state may be any text
+            authentic = hmac.compare_digest(mac.encode(), self._mac(body.encode()).encode())
+        except UnicodeEncodeError:  # a lone surrogate: no state we sealed
+            return {}
+        if not authentic:
             return {}
         try:
             content: object = json.loads(base64.urlsafe_b64decode(body))
@@ -266,14 +278,21 @@ class Seal:
         return hmac.new(self._key, body, hashlib.sha256).hexdigest()
 
 
+def call_digest(tool: str, arguments: Mapping[str, Any]) -> str:
+    """What a sealed state is bound to: the tool and every argument of the call it was sealed in."""
+    wire = json.dumps([tool, arguments], sort_keys=True, default=str)
+    return hashlib.sha256(wire.encode()).hexdigest()
+
+
 def peer_for(
     session: ServerSession,
     request_id: RequestId | None,
     responses: dict[str, InputResponse] | None,
     state: str | None,
     seal: Seal,
+    call: tuple[str, Mapping[str, Any]],
 ) -> Peer:
-    """The peer of one `tools/call`, by the protocol era its connection speaks."""
+    """The peer of one `tools/call` (`call`: its tool and arguments), by the protocol era its connection speaks."""
     if is_version_at_least(session.protocol_version, ROUND_TRIP_VERSION):
-        return RoundTripPeer(session.client_capabilities, responses, state, seal)
+        return RoundTripPeer(session.client_capabilities, responses, state, seal, call_digest(*call))
     return SessionPeer(session, request_id)

@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, cast
 
+import anyio
+
 logger = logging.getLogger("cursor_cloud_agents.journal")
 
 WINDOW_SECONDS = 600.0
@@ -92,6 +94,9 @@ class CreationJournal:
         self._path = None if directory is None else directory / FILE_NAME
         self._latest: dict[str, Attempt] = {}
         self._warned = False
+        self.deciding = anyio.Lock()
+        """Held by a creation from its look for an earlier identical one until it is written as sent, so
+        that two identical calls at once are one creation (the second re-sends the first's id), not two."""
         self._load()
 
     def unsettled(self, print_: str, now: float) -> Attempt | None:

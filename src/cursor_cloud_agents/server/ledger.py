@@ -5,9 +5,10 @@ through this server per rolling 24 hours, across every server process of the mac
 windows share one limit. Each creation takes its place in the ledger (a file in the state directory,
 under an exclusive lock, flushed) before its POST leaves, so a crash between the two counts it: money is
 never under-counted. A creation asked again with the same agent id (the journal's re-send) does not
-count twice. Each entry keeps the agent's id once known, so that the spend limit can add up what the
-agents created in the window cost. Without a usable state directory the ledger counts in memory, for
-this process only.
+count twice, and one Cursor refused (a 4xx: no agent was made) gives its place back, so that a model
+retrying a refused creation does not use up the user's day. Each entry keeps the agent's id once known,
+so that the spend limit can add up what the agents created in the window cost. Without a usable state
+directory the ledger counts in memory, for this process only.
 """
 
 from __future__ import annotations
@@ -76,6 +77,19 @@ class CreationLedger:
             LimitReached: the window already holds `limit` creations; nothing was written.
         """
         self._change(lambda entries: self._admit(self._recent(entries, now), Entry(now, agent_id)))
+
+    def release(self, at: float, agent_id: str | None) -> None:
+        """Give back the place a creation took at `at`: Cursor refused it (or it never left), so no agent was made.
+
+        Only a definite refusal releases; a lost answer keeps its place (money is never under-counted)."""
+
+        def without(entries: list[Entry]) -> list[Entry]:
+            kept = list(entries)
+            if Entry(at, agent_id) in kept:
+                kept.remove(Entry(at, agent_id))  # one place: another creation of the same instant keeps its own
+            return kept
+
+        self._change(without)
 
     def identify(self, at: float, agent_id: str) -> None:
         """Name the agent of the creation counted at `at` (one that was sent without an id)."""

@@ -9,7 +9,9 @@ or a script is neutralised but kept readable (RELIABILITY P-03): a Markdown imag
 becomes `image alt: url` (an image is fetched on sight, and its URL can carry data out), a link whose
 scheme is not http(s) or mailto becomes `text (target)`, and the `<` of an HTML tag that fetches or
 runs something (`img`, `script`, `iframe`, `svg`, ...) becomes `&lt;`. Plain https links stay links:
-rendering one fetches nothing. The cleaning is idempotent: `clean(clean(x)) == clean(x)`.
+rendering one fetches nothing. Where an image's syntax is bent past what the patterns take whole (nested,
+bracketed or broken across lines), every `](` becomes `] (`: no inline image or link is left at all. The
+cleaning is idempotent: `clean(clean(x)) == clean(x)`.
 """
 
 from __future__ import annotations
@@ -49,9 +51,19 @@ def clean(text: str) -> str:
     Markdown images, non-web links and active HTML tags made inert."""
     text = strip_hidden(text)
     if "](" in text:
-        text = _IMAGE.sub(lambda m: f"image {m.group(1)}: {m.group(2)}", text)
-        text = _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})", text)
+        text = _inert_markdown(text)
+        if ("![" in text and "](" in text) or _inert_markdown(text) != text:
+            # Syntax the patterns do not take whole (an image inside an image's text, brackets or a line break in
+            # an alt, an alt past 500 characters) may still be an image, or become one: then no `](` is left at
+            # all, so no inline image or link survives in any form, and cleaning again changes nothing.
+            text = text.replace("](", "] (")
     return _ACTIVE_TAG.sub("&lt;", text) if "<" in text else text
+
+
+def _inert_markdown(text: str) -> str:
+    """`text` with its Markdown images written as plain text and its links to other than the web unlinked."""
+    text = _IMAGE.sub(lambda m: f"image {m.group(1)}: {m.group(2)}", text)
+    return _LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})", text)
 
 
 def clean_data(data: Any, cleaner: Callable[[str], str] = clean) -> Any:

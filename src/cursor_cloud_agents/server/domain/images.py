@@ -173,7 +173,7 @@ def _file_bytes(value: str, allowed: Sequence[Path], where: str) -> bytes:
 
 def _inside(value: str, allowed: Sequence[Path], named: str) -> Path:
     """The file `value` names, every symlink followed, when it lies under an allowed directory."""
-    roots = [root.resolve() for root in allowed]
+    roots = [resolved for resolved in map(_resolved, allowed) if resolved is not None]
     try:
         # Relative to the first allowed directory; resolve() follows every symlink, so a link out is seen as out.
         target = (roots[0] / Path(value).expanduser() if roots else Path(value).expanduser()).resolve()
@@ -187,6 +187,15 @@ def _inside(value: str, allowed: Sequence[Path], named: str) -> Path:
             "roots, or under the server's working directory when the client declares none; copy it there."
         )
     return target
+
+
+def _resolved(root: Path) -> Path | None:
+    """An allowed directory with every symlink followed; None for one that names no usable folder (a client's
+    `file:///x%00` decodes to a NUL byte, a symlink loop): such a root allows nothing."""
+    try:
+        return root.resolve()
+    except (ValueError, RuntimeError, OSError):
+        return None
 
 
 class _NotRegular(Exception):

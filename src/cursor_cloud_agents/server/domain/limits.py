@@ -59,7 +59,8 @@ class IdleAgent:
         return cls(agent.id, agent.name, None if since is None else max(0, round((now - since) / 60)))
 
     def __str__(self) -> str:
-        return f"{self.agent_id} ({self.name or 'unnamed'}, idle {self.idle_minutes} min)"
+        # No name: it is text whoever made the agent chose, and stays in the answer's data, never in its message.
+        return f"{self.agent_id} (idle {self.idle_minutes} min)"
 
 
 @dataclass(frozen=True)
@@ -94,14 +95,25 @@ class Limits:
         self._clock = clock
         self._agents: Cache[str, list[AgentSummary]] = Cache(clock, 1, SLOTS_SECONDS)
         self._usage: Cache[str, Usage | None] = Cache(clock, 256, USAGE_SECONDS)
+        self._sending = 0
+        """Creations past the slot check and not answered yet: running agents the listing cannot show yet."""
 
     async def before_create(self, api: CursorClient) -> None:
-        """Refuse a creation over either limit (`LIMIT_REACHED`, `CAPACITY`); nothing is sent then."""
+        """Refuse a creation over either limit (`LIMIT_REACHED`, `CAPACITY`); nothing is sent then. One that
+        passes holds its slot until `sent()`, so that creations at once cannot all take the last slot."""
         await self.before_spending(api)
         slots = await self.slots(api)
-        if slots.active >= slots.limit:
-            raise self.capacity(slots, f"{slots.active} agents of this key are running, the limit "
+        if slots.active + self._sending >= slots.limit:
+            starting = f" and {self._sending} more are being created" if self._sending else ""
+            raise self.capacity(slots, f"{slots.active} agents of this key are running{starting}, the limit "
                                 f"CURSOR_MCP_MAX_ACTIVE_AGENTS={slots.limit} set by the user")  # fmt: skip
+        self._sending += 1  # no await between the count and this: the check and the hold are one step
+
+    def sent(self) -> None:
+        """A creation that passed `before_create` is answered (or will not be sent): the listing, read afresh
+        by the next check, shows its agent if there is one."""
+        self._sending -= 1
+        self.forget_agents()
 
     async def before_spending(self, api: CursorClient) -> None:
         """Refuse a paid call (creation or follow-up) once the spend limit is reached."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import cast
+from typing import NamedTuple, cast
 
 import anyio
 
@@ -60,45 +60,74 @@ async def create_once(
     possible at a limit, or the agent it created would never be found. `on_resend` hears the earlier id
     when this call asks again (a tool notes it on the call, so that any failure names the id really sent)."""
     print_ = fingerprint(request.wire())
-    earlier = journal.unsettled(print_, clock.now())
-    if earlier is not None and earlier.agent_id is None:
-        found = await _resolve_by_name(api, journal, clock, earlier)
-        if found is not None:
-            return found
-        earlier = None  # provably not created: this is a new creation
-    if earlier is None:
-        await before_new()
-        at = clock.now()
-        count_in(ledger, at, request.agent_id)  # a re-send of the same id was counted when it first left
-    else:
-        # The same creation again: the same id, so that the API itself refuses to create it twice. It keeps
-        # the first send's time: that is when Cursor may have started creating the agent.
-        resent = cast(str, earlier.agent_id)  # an attempt without an id was resolved by name above
-        request = request.model_copy(update={"agent_id": resent})
-        on_resend(resent)
-        at = earlier.at
-    attempt = Attempt(at, print_, request.agent_id, request.name, "sent")
-    journal.write(attempt)
+    async with journal.deciding:  # an identical call alongside finds this one written as sent, never absent
+        decided = await _new_or_again(api, journal, ledger, clock, request, print_, before_new)
+        if not isinstance(decided, _Decided):
+            return decided  # an earlier creation with variables, found by its name
+        attempt, counted = decided
+        journal.write(attempt)
+    if not counted:
+        on_resend(cast(str, attempt.agent_id))  # an attempt without an id was resolved by name
+    request = request.model_copy(update={"agent_id": attempt.agent_id})
     try:
         created = await api.create_agent(request)
     except AgentIdConflictError as exc:
-        if earlier is None:
-            journal.write(replace(attempt, state="failed"))
-            raise ToolFailure(
-                "CONFLICT", f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
-                "it, so nothing new was created. Read it with cursor_get_agent.",
-                agent_id=request.agent_id, http_status=exc.status_code,
-            ) from None  # fmt: skip
-        return await _landed(api, journal, clock, attempt)
+        if not counted:
+            return await _landed(api, journal, clock, attempt)
+        _refused(journal, ledger, attempt, counted=True)
+        raise ToolFailure(
+            "CONFLICT", f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
+            "it, so nothing new was created. Read it with cursor_get_agent.",
+            agent_id=request.agent_id, http_status=exc.status_code,
+        ) from None  # fmt: skip
     except MutationOutcomeUnknownError:
-        raise  # stays "sent": the next identical call asks again with the same id
+        raise  # stays "sent" and counted: the next identical call asks again with the same id
     except (CursorError, ToolFailure):
-        journal.write(replace(attempt, state="failed"))
+        _refused(journal, ledger, attempt, counted=counted)
         raise
     journal.write(replace(attempt, agent_id=created.agent.id, state="done"))
     if request.agent_id is None:
         ledger.identify(attempt.at, created.agent.id)  # its cost counts towards the spend limit
     return created
+
+
+class _Decided(NamedTuple):
+    attempt: Attempt
+    counted: bool  # a new creation, its place taken in the ledger now (else the re-send of an earlier one)
+
+
+async def _new_or_again(
+    api: CursorClient,
+    journal: CreationJournal,
+    ledger: CreationLedger,
+    clock: Clock,
+    request: CreateAgentRequest,
+    print_: str,
+    before_new: Callable[[], Awaitable[None]],
+) -> _Decided | AgentSummary:
+    """This creation as it will be sent: new (the limits checked and its place taken), or the re-send of an
+    earlier identical one not resolved yet; else the agent an earlier one with variables made, found by name."""
+    earlier = journal.unsettled(print_, clock.now())
+    if earlier is not None and earlier.agent_id is None:
+        found = await _resolve_by_name(api, journal, ledger, clock, earlier)
+        if found is not None:
+            return found
+        earlier = None  # provably not created: this is a new creation
+    if earlier is not None:
+        # The same creation again: the same id, so that the API itself refuses to create it twice. It keeps
+        # the first send's time: that is when Cursor may have started creating the agent.
+        return _Decided(earlier, counted=False)
+    await before_new()
+    at = clock.now()
+    count_in(ledger, at, request.agent_id)  # a re-send of the same id was counted when it first left
+    return _Decided(Attempt(at, print_, request.agent_id, request.name, "sent"), counted=True)
+
+
+def _refused(journal: CreationJournal, ledger: CreationLedger, attempt: Attempt, *, counted: bool) -> None:
+    """Cursor refused the creation, or it never left: settled as failed, and the place it took given back."""
+    journal.write(replace(attempt, state="failed"))
+    if counted:
+        ledger.release(attempt.at, attempt.agent_id)
 
 
 async def _landed(api: CursorClient, journal: CreationJournal, clock: Clock, attempt: Attempt) -> Agent:
@@ -114,7 +143,7 @@ async def _landed(api: CursorClient, journal: CreationJournal, clock: Clock, att
 
 
 async def _resolve_by_name(
-    api: CursorClient, journal: CreationJournal, clock: Clock, earlier: Attempt
+    api: CursorClient, journal: CreationJournal, ledger: CreationLedger, clock: Clock, earlier: Attempt
 ) -> AgentSummary | None:
     """The agent an earlier creation with variables made, None once it provably made none; CREATION_IN_FLIGHT
     while Cursor may still be creating it (nothing can be sent then: the API allows no id to key it)."""
@@ -122,6 +151,8 @@ async def _resolve_by_name(
     if agent is None and clock.now() - earlier.at < API_CREATION_SECONDS:
         raise in_flight(earlier, clock.now())
     journal.write(replace(earlier, state="failed" if agent is None else "done"))
+    if agent is not None:
+        ledger.identify(earlier.at, agent.id)  # its cost counts towards the spend limit, as a reported one's does
     return agent
 
 
@@ -161,14 +192,24 @@ async def create_within_limits(
     on_resend: Callable[[str], None] = lambda _agent_id: None,
 ) -> CreatedAgent | Agent | AgentSummary:
     """`create_once` held by the user's limits on agents running and on spend: checked before a new agent
-    only, Cursor's own refusal of one agent too many answered as ours is (`CAPACITY`), and the next slot
-    check reading the agents afresh once one landed."""
+    only (which holds its slot until it is answered), Cursor's own refusal of one agent too many answered as
+    ours is (`CAPACITY`), and the next slot check reading the agents afresh once one landed."""
+    holding = False
+
+    async def check_and_hold() -> None:
+        nonlocal holding
+        await limits.before_create(api)
+        holding = True
+
     try:
         created = await create_once(
-            api, journal, ledger, clock, request, on_resend=on_resend, before_new=lambda: limits.before_create(api)
+            api, journal, ledger, clock, request, on_resend=on_resend, before_new=check_and_hold
         )
     except ConcurrencyLimitError as refusal:
         raise await limits.refused(api, refusal) from None
+    finally:
+        if holding:
+            limits.sent()
     limits.forget_agents()
     return created
 
