@@ -211,3 +211,13 @@ async def test_a_redirect_is_refused_not_followed() -> None:
         with pytest.raises(IncompatibleResponseError, match="redirect"):
             await client.me()
     assert len(recorder.requests) == 1
+
+
+def test_a_long_vendor_message_is_cut_between_words_never_inside_one() -> None:
+    """SL-02/SL-05: a secret the vendor echoed is masked later, and only whole, so the cut never halves a word."""
+    secret = "sk-echoed-0123456789abcdefghijklmnopqrstuvwxyz"
+    message = "word " * 98 + secret + " and more after it"  # the 500-character cut falls inside the secret
+    body = json.dumps({"error": {"code": "validation_error", "message": message}}).encode()
+    error = error_from_response(400, body, request_id="req-1")
+    assert secret[:8] not in error.message
+    assert "word word …" in error.message

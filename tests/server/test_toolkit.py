@@ -20,6 +20,7 @@ from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import serve_toolkit
+from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 
@@ -265,6 +266,21 @@ async def test_a_secret_inside_an_upstream_error_is_masked_in_every_form(form: s
     assert data["http_status"] == 400
     assert KEY not in text and base64.b64encode(f"{KEY}:".encode()).decode() not in text
     assert KEY[:12] not in text
+
+
+async def test_a_failure_message_is_masked_whole_before_it_is_clipped() -> None:
+    """Tool contract 8 (RELIABILITY SL-02): clipping a long message never leaves the start of a secret."""
+    kit, _ = make_kit()
+
+    @kit.tool(title="Long failure")
+    async def cursor_long_failure() -> dict[str, Any]:
+        """Fail with a message whose 2,000-character cut falls inside the key."""
+        raise ToolFailure("VALIDATION", "x" * 1_990 + f" {KEY} " + "y" * 100)
+
+    result = await call(kit, "cursor_long_failure")
+    data = body(result)
+    assert data["message"].endswith(" [clipped]")
+    assert KEY[:8] not in data["message"]
 
 
 async def test_invisible_and_bidi_characters_in_agent_text_are_stripped() -> None:

@@ -309,7 +309,11 @@ def _from_fields(fields: Mapping[str, Any]) -> ErrorBody:
 
 def _clip(text: str) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= _MAX_MESSAGE_CHARS else text[:_MAX_MESSAGE_CHARS] + "…"
+    if len(text) <= _MAX_MESSAGE_CHARS:
+        return text
+    # Cut at a space: a word cut in two could be the start of a secret the vendor echoed, which masking
+    # (done later, by whoever knows the secrets) recognises only whole.
+    return text[:_MAX_MESSAGE_CHARS].rpartition(" ")[0] + " …"
 
 
 def _status_class(status_code: int, code: str | None, message: str | None) -> type[APIStatusError]:

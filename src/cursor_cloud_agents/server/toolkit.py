@@ -348,8 +348,9 @@ class Toolkit:
 
     def _error_result(self, failure: ToolFailure) -> CallToolResult:
         payload = failure.payload()
-        if len(failure.message) > MAX_MESSAGE_CHARS:
-            payload["message"] = failure.message[:MAX_MESSAGE_CHARS] + " [clipped]"
+        message = self.state.answers.redactor.mask(failure.message)  # whole: a cut secret would not be recognised
+        if len(message) > MAX_MESSAGE_CHARS:
+            payload["message"] = message[:MAX_MESSAGE_CHARS] + " [clipped]"
         data, text = self.state.answers.render(payload)
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data, is_error=True)
 
