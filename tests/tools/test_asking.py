@@ -18,6 +18,7 @@ from mcp_types import ElicitRequestParams, ElicitResult, ListRootsResult, Root
 
 from cursor_cloud_agents.server import toolkit
 from cursor_cloud_agents.server.asking import Consent, InputNeeded, Question, RoundTripPeer, Seal
+from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from cursor_cloud_agents.simulator.images import png
 from tests.tools.conftest import Harness, OpenHarness
 
@@ -249,3 +250,33 @@ async def test_cancelling_a_running_run_asks_the_person_first(
     assert len(person.asked) == 1 and "long job" in person.asked[0] and "RUNNING" in person.asked[0]
     assert len(sent_cancels) == cancels
     assert (reply.code == "DECLINED") is (action == "decline")
+
+
+@pytest.mark.parametrize("limit", ["max_new_agents", "max_active_agents"])
+async def test_with_confirm_creates_a_creation_over_a_limit_is_refused_before_the_person_is_asked(
+    harness_factory: OpenHarness, limit: str
+) -> None:
+    """Issue 12: a yes would be wasted on LIMIT_REACHED or CAPACITY, so the limits speak first."""
+    person = Person("accept")
+    async with harness_factory(**asking(person, "auto", confirm_creates=True, **{limit: 1})) as h:
+        first = await h.call("cursor_create_agent", {"prompt": "Fix the flaky test"})
+        second = await h.call("cursor_create_agent", {"prompt": "Fix the other flaky test"})
+        posts = sent(h, "POST")
+    assert not first.is_error and second.code in ("LIMIT_REACHED", "CAPACITY")
+    assert len(person.asked) == 1 and posts == 1
+
+
+async def test_with_confirm_creates_a_lost_creation_asked_again_at_the_limit_is_asked_and_found(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """The limits spoken before asking hold before a new agent only: a creation whose answer was lost (its
+    agent now takes the last slot) is asked again and found, not refused."""
+    world, faults, person = World(ManualClock()), Faults(), Person("accept")
+    faults.inject("POST", "/v1/agents", Fault.cut_after_request())
+    options = asking(person, "auto", confirm_creates=True, max_active_agents=1, state_dir=tmp_path)
+    async with harness_factory(world, faults=faults, **options) as h:
+        lost = await h.call("cursor_create_agent", {"prompt": "Task one"})
+        again = await h.call("cursor_create_agent", {"prompt": "Task one"})
+    assert lost.code == "MUTATION_OUTCOME_UNKNOWN"
+    assert again.data.get("resumed") is True and again.data["agent_id"] == lost.data["agent_id"]
+    assert len(person.asked) == 2 and len(world.agents) == 1

@@ -39,7 +39,7 @@ from cursor_cloud_agents.server.domain import creation
 from cursor_cloud_agents.server.domain import models as model_check
 from cursor_cloud_agents.server.domain.continuation import continuation_problem
 from cursor_cloud_agents.server.domain.images import MAX_IMAGES, prompt_image
-from cursor_cloud_agents.server.domain.paid import create_within_limits, refuse_when_full
+from cursor_cloud_agents.server.domain.paid import create_within_limits, refuse_before_asking
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
@@ -157,7 +157,8 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
         state = server_state(term, session)
         model = await model_check.selection(session.api, state.models, order.model, None, None)
         request = request.model_copy(update={"model": model})
-        refuse_when_full(state.ledger, state.clock.now())  # said before the person is asked
+        # Said before the person is asked: a yes would be wasted on a refusal.
+        await refuse_before_asking(state, request)
         used, _ = state.ledger.use(state.clock.now())
         _confirm(term, order.confirmed, [
             ("prompt", agent_text(first_line(order.prompt))),
@@ -166,9 +167,7 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
             ("images", Text(str(len(request.prompt.images or [])))),
             ("limit", Text(f"new agent {used + 1} of {state.ledger.limit} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)")),
         ], "Start this paid agent?")  # fmt: skip
-        created = await create_within_limits(
-            session.api, state.journal, state.ledger, state.clock, state.limits, request
-        )
+        created = await create_within_limits(state, request)
         resumed = not isinstance(created, CreatedAgent)  # an earlier identical creation, found again
         agent = created if resumed else created.agent
         run_id = agent.latest_run_id if resumed else created.run.id

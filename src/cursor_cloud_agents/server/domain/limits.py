@@ -102,12 +102,19 @@ class Limits:
         """Refuse a creation over either limit (`LIMIT_REACHED`, `CAPACITY`); nothing is sent then. One that
         passes holds its slot until `sent()`, so that creations at once cannot all take the last slot."""
         await self.before_spending(api)
-        slots = await self.slots(api)
+        self._refuse_without_slot(await self.slots(api))
+        self._sending += 1  # no await between the count and this: the check and the hold are one step
+
+    async def check_room(self, api: CursorClient) -> None:
+        """Refuse as `before_create` would now, holding nothing: to say so before the person is asked."""
+        await self.before_spending(api)
+        self._refuse_without_slot(await self.slots(api))
+
+    def _refuse_without_slot(self, slots: Slots) -> None:
         if slots.active + self._sending >= slots.limit:
             starting = f" and {self._sending} more are being created" if self._sending else ""
             raise self.capacity(slots, f"{slots.active} agents of this key are running{starting}, the limit "
                                 f"CURSOR_MCP_MAX_ACTIVE_AGENTS={slots.limit} set by the user")  # fmt: skip
-        self._sending += 1  # no await between the count and this: the check and the hold are one step
 
     def sent(self) -> None:
         """A creation that passed `before_create` is answered (or will not be sent): the listing, read afresh

@@ -31,10 +31,10 @@ from cursor_cloud_agents.api.times import epoch, iso
 from cursor_cloud_agents.server import failures
 from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain import scan
-from cursor_cloud_agents.server.domain.limits import Limits
 from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.journal import Attempt, CreationJournal, fingerprint
 from cursor_cloud_agents.server.ledger import CreationLedger, LimitReached
+from cursor_cloud_agents.server.state import ServerState
 
 API_CREATION_SECONDS = 180.0
 """How long Cursor may still be creating an agent after its POST left: a real create took over 40 s
@@ -164,6 +164,16 @@ def count_in(ledger: CreationLedger, now: float, agent_id: str | None) -> None:
         raise limit_reached(full) from None
 
 
+async def refuse_before_asking(state: ServerState, request: CreateAgentRequest) -> None:
+    """The limits a new creation would meet, said before the person is asked to confirm it (a yes would be
+    wasted on a refusal). A creation asked again after a lost answer is not held to them, as in `create_once`."""
+    now = state.clock.now()
+    if state.journal.unsettled(fingerprint(request.wire()), now) is not None:
+        return
+    refuse_when_full(state.ledger, now)
+    await state.limits.check_room(state.api)
+
+
 def refuse_when_full(ledger: CreationLedger, now: float) -> None:
     """LIMIT_REACHED now, without taking a place, when the ledger is full (to say so before asking anyone)."""
     used, frees_at = ledger.use(now)
@@ -183,18 +193,12 @@ def limit_reached(full: LimitReached) -> ToolFailure:
 
 
 async def create_within_limits(
-    api: CursorClient,
-    journal: CreationJournal,
-    ledger: CreationLedger,
-    clock: Clock,
-    limits: Limits,
-    request: CreateAgentRequest,
-    on_resend: Callable[[str], None] = lambda _agent_id: None,
+    state: ServerState, request: CreateAgentRequest, on_resend: Callable[[str], None] = lambda _agent_id: None
 ) -> CreatedAgent | Agent | AgentSummary:
     """`create_once` held by the user's limits on agents running and on spend: checked before a new agent
     only (which holds its slot until it is answered), Cursor's own refusal of one agent too many answered as
     ours is (`CAPACITY`), and the next slot check reading the agents afresh once one landed."""
-    holding = False
+    api, limits, holding = state.api, state.limits, False
 
     async def check_and_hold() -> None:
         nonlocal holding
@@ -203,7 +207,7 @@ async def create_within_limits(
 
     try:
         created = await create_once(
-            api, journal, ledger, clock, request, on_resend=on_resend, before_new=check_and_hold
+            api, state.journal, state.ledger, state.clock, request, on_resend=on_resend, before_new=check_and_hold
         )
     except ConcurrencyLimitError as refusal:
         raise await limits.refused(api, refusal) from None

@@ -30,7 +30,7 @@ from cursor_cloud_agents.server.domain import consent, creation, scan
 from cursor_cloud_agents.server.domain import models as model_check
 from cursor_cloud_agents.server.domain.creation import RepoInput
 from cursor_cloud_agents.server.domain.images import images_of
-from cursor_cloud_agents.server.domain.paid import create_within_limits
+from cursor_cloud_agents.server.domain.paid import create_within_limits, refuse_before_asking
 from cursor_cloud_agents.server.params import (
     AgentId,
     Images,
@@ -191,13 +191,13 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
             env_vars=variables.values or None,
         )  # fmt: skip
         if state.settings.confirm_creates:
+            await refuse_before_asking(state, request)
             use = await state.limits.use_line(state.api)
             question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
             await consent.ask_required(question, "no agent was created", "CURSOR_MCP_CONFIRM_CREATES")
         created = await create_within_limits(
-            state.api, state.journal, state.ledger, state.clock, state.limits, request,
-            on_resend=lambda agent_id: current_call().note(agent_id=agent_id),
-        )  # fmt: skip
+            state, request, on_resend=lambda agent_id: current_call().note(agent_id=agent_id)
+        )
         if isinstance(created, CreatedAgent):
             return CreatedAgentView.of(created, model)
         return ResumedAgentView.of(created)
