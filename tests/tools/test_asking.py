@@ -211,6 +211,27 @@ async def test_an_answer_to_a_question_never_asked_does_not_count() -> None:
     assert isinstance(await consent({"confirm_delete": accept}, state, other), str)  # another question
 
 
+async def test_a_sealed_state_opens_once_so_a_replayed_yes_is_asked_again() -> None:
+    """Issue 12: a round answered once cannot be sent again to repeat the act its yes allowed (a second delete,
+    a second paid creation), whatever the question's words."""
+    seal = Seal()
+    question = Question("confirm_delete", "Delete agent X?")
+    accept = ElicitResult(action="accept", content={"confirm": True})
+    capabilities: Any = Capabilities()
+
+    async def consent(state: str | None) -> Any:
+        try:
+            return (
+                await RoundTripPeer(capabilities, {"confirm_delete": accept}, state, seal).ask(question, 1.0)
+            ).consent
+        except InputNeeded as needed:
+            return needed.result.request_state
+
+    state = await consent(None)
+    assert await consent(state) is Consent.ACCEPTED
+    assert isinstance(await consent(state), str)  # the same state again: asked again
+
+
 async def test_a_round_trip_client_answers_the_roots_then_the_confirmation_and_the_creation_is_sent_once(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:

@@ -245,11 +245,14 @@ def _digest(request: InputRequest) -> str:
 
 
 class Seal:
-    """Integrity for `requestState`: HMAC-SHA256 under a key of this process, with an expiry."""
+    """Integrity for `requestState`: HMAC-SHA256 under a key of this process, with an expiry; each state opens
+    once, so a round answered once cannot be replayed for a second paid or irreversible act on the same yes."""
 
     def __init__(self, key: bytes | None = None, seconds: float = STATE_SECONDS) -> None:
         self._key = key or os.urandom(32)
         self._seconds = seconds
+        self._opened: dict[str, float] = {}
+        """The MAC of each state opened, kept until the state's own expiry."""
 
     def close(self, content: dict[str, Any]) -> str:
         body = base64.urlsafe_b64encode(json.dumps(content | {"until": time.time() + self._seconds}).encode())
@@ -271,8 +274,14 @@ class Seal:
         except ValueError:
             return {}
         sealed = cast(dict[str, Any], content) if isinstance(content, dict) else {}
-        until = sealed.get("until")
-        return sealed if isinstance(until, float | int) and until > time.time() else {}
+        until, now = sealed.get("until"), time.time()
+        if not isinstance(until, float | int) or until <= now:
+            return {}
+        self._opened = {opened: expiry for opened, expiry in self._opened.items() if expiry > now}
+        if mac in self._opened:
+            return {}  # opened before: the round it answered is over
+        self._opened[mac] = until
+        return sealed
 
     def _mac(self, body: bytes) -> str:
         return hmac.new(self._key, body, hashlib.sha256).hexdigest()
