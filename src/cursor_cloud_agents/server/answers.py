@@ -12,6 +12,7 @@ mask, and offsets stay stable from one call to the next. Every reserve is named 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any, TypeVar, cast
 
@@ -30,7 +31,10 @@ MIN_TEXT_BYTES = 200
 """Below this much room for a text, a window of texts stops rather than return slivers."""
 ROW_SEPARATOR_BYTES = 1
 """The comma between two rows of a JSON array."""
+CUT_BACKOFF_CHARS = 64
+"""How far back a slice's end may move to leave a word whole (beyond this, a long word is cut anyway)."""
 _ESCAPED = {'"': 2, "\\": 2, "\n": 2, "\r": 2, "\t": 2, "\b": 2, "\f": 2}
+_WORD = re.compile(r"\w")
 
 
 def plain(data: Any) -> Any:
@@ -71,14 +75,30 @@ def char_cost(char: str) -> int:
 
 
 def fit_chars(text: str, start: int, max_chars: int, room: int) -> int:
-    """How many characters of `text` from `start` (at most `max_chars`) fit in `room` bytes of JSON string."""
+    """How many characters of `text` from `start` (at most `max_chars`) fit in `room` bytes of JSON string,
+    ending between words when the text goes on (`word_cut`)."""
     used = count = 0
     for char in text[start : start + max_chars]:
         used += char_cost(char)
         if used > room:
             break
         count += 1
-    return count
+    return word_cut(text, start, start + count) - start
+
+
+def word_cut(text: str, start: int, end: int) -> int:
+    """`end`, or the nearest point before it (after `start`) that is not inside a word, when `text` goes on.
+
+    A slice is prepared again as it is sent, and masking and cleaning look at word boundaries (a short secret
+    is masked as a whole word, `<img` is made inert only before a non-word character): a slice ending or
+    starting inside a word could come out differently from the whole text, and the slices would not
+    reassemble into it (`<ImageView` cut after `<Image` would read `&lt;ImageView`)."""
+    if end >= len(text) or end <= start:
+        return end
+    for cut in range(end, max(start, end - CUT_BACKOFF_CHARS), -1):
+        if not (_WORD.match(text, cut - 1) and _WORD.match(text, cut)):
+            return cut
+    return end
 
 
 def with_fields(view: V, **fields: Any) -> V:

@@ -92,7 +92,7 @@ def serve_toolkit(
 
     async def call_tool(ctx: ServerRequestContext[None], params: CallToolRequestParams) -> dict[str, Any]:
         arguments = params.arguments or {}
-        if tasks.declared(ctx.meta) and tasks.waits(params.name, arguments):
+        if tasks.declared(ctx.meta) and tasks.waits(params.name, arguments) and store.has_room():
             return store.start(params.name, arguments)
 
         async def report(progress: float, message: str) -> None:

@@ -22,6 +22,7 @@ from anyio.abc import TaskGroup
 from mcp import MCPError
 from mcp_types import CallToolResult
 
+from cursor_cloud_agents.api import TERMINAL_RUN_STATUSES
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.server.deadline import Clock
 
@@ -30,6 +31,9 @@ logger = logging.getLogger("cursor_cloud_agents.tasks")
 EXTENSION = "io.modelcontextprotocol/tasks"
 TASK_NOT_FOUND = -32602
 MISSING_CAPABILITY = -32021
+WORKING_MAX = 10
+"""Tasks waiting at once; a further wait is answered inline (the server decides per request): each task re-reads
+Cursor until its runs end, so a model calling in a loop must not start pollers without end."""
 FINISHED_KEPT = 100
 """Finished tasks kept for `tasks/get`; beyond that the oldest is dropped (memory stays bounded)."""
 KEEP_SECONDS = 3600.0
@@ -50,7 +54,9 @@ def waits(tool: str, arguments: Mapping[str, Any]) -> bool:
 def still_waiting(tool: str, answer: Mapping[str, Any]) -> bool:
     """Whether an inline answer of a waiting tool says its condition does not hold yet (ask again)."""
     if tool == "cursor_read_run_events":
-        return not answer.get("events") and not answer.get("finished") and not answer.get("interrupted")
+        # An ended run read past its last event answers nothing at once, and will never answer more.
+        ended = answer.get("run_status") in TERMINAL_RUN_STATUSES
+        return not answer.get("events") and not answer.get("finished") and not answer.get("interrupted") and not ended
     return answer.get("timed_out") is True
 
 
@@ -89,6 +95,10 @@ class TaskStore:
         self._poll_ms = round(poll_seconds * 1000)
         self._tasks: OrderedDict[str, Task] = OrderedDict()
         self.group: TaskGroup | None = None
+
+    def has_room(self) -> bool:
+        """Whether one more task may start waiting (WORKING_MAX)."""
+        return sum(task.ended_at is None for task in self._tasks.values()) < WORKING_MAX
 
     def start(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Create a task for this call and start its work; the `CreateTaskResult` to answer with."""
@@ -158,8 +168,12 @@ class TaskStore:
         ends = task.created_at + self._max_seconds
         with task.scope, anyio.move_on_after(self._max_seconds):
             try:
-                while last is None or (self._clock.now() < ends and self._again(task, last)):
+                while True:
+                    began = self._clock.now()
                     last = await self._run_tool(task.tool, arguments, report)
+                    if self._clock.now() >= ends or not self._again(task, last):
+                        break
+                    await self._pace(began, ends)
             except Exception:  # a bug in a task must not take the server's task group down
                 logger.exception("task of %s failed", task.tool)
                 self._fail(task, "Internal error; see the server log.")
@@ -172,6 +186,14 @@ class TaskStore:
         # At the task limit the last answer stands (it says timed_out): the run goes on server-side.
         task.result = last.model_dump(by_alias=True, exclude_none=True, mode="json")
         self._end(task, "completed", "Done: the result holds the answer.")
+
+    async def _pace(self, began: float, ends: float) -> None:
+        # An answer that came back at once (a stream that closed empty) is not asked again at once: the
+        # task re-asks no faster than the poll interval it advises, instead of hammering Cursor for an hour.
+        now = self._clock.now()
+        pause = min(began + self._poll_ms / 1000 - now, ends - now)
+        if pause > 0:
+            await self._clock.sleep(pause)
 
     @staticmethod
     def _again(task: Task, last: CallToolResult) -> bool:

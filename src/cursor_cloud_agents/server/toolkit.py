@@ -39,6 +39,7 @@ from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextCon
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
 from cursor_cloud_agents.server import failures, schemacache
+from cursor_cloud_agents.server.answers import SAFETY_BYTES, fit_chars
 from cursor_cloud_agents.server.answers import size as answer_size
 from cursor_cloud_agents.server.arguments import Judged, StrictArguments
 from cursor_cloud_agents.server.asking import Consent, InputNeeded, NoPeer, Peer, Question
@@ -58,6 +59,8 @@ own timeout (which knows whether a mutation was sent) fires first."""
 MAX_MESSAGE_CHARS = 2_000
 ASK_RESERVE = 2.0
 """Kept back from a question's wait, to answer `DECLINED` before the call's own deadline."""
+_KEPT_FIELDS = ("code", "message", "omitted")
+"""The fields of a failure never left out to fit it under the result cap."""
 
 
 class Access(Enum):
@@ -236,7 +239,7 @@ class Toolkit:
             if isinstance(outcome, ToolFailure):
                 failure = outcome
                 return self._error_result(failure)
-            result, failure = self._result(outcome, spec)
+            result, failure = self._rendered(outcome, spec, call)
             if failure is None and call is not None:
                 result.content.extend(call.attachments)  # after the JSON text, which clients read first
             return result
@@ -255,7 +258,9 @@ class Toolkit:
 
     def _masked(self, report: Report) -> Report:
         async def masked(progress: float, message: str) -> None:
-            await report(progress, self.state.redactor.mask(message))
+            # Prepared as an answer is (masked, cleaned): a lone surrogate (say, in a status Cursor sent) cannot
+            # be written as UTF-8, and the SDK's stdout writer failing on one would end the whole server.
+            await report(progress, self.state.answers.text(message))
 
         return masked
 
@@ -330,6 +335,20 @@ class Toolkit:
             "may not have taken effect. Do NOT send it again: read the agent (cursor_get_agent) to find out.",
         )  # fmt: skip
 
+    def _rendered(
+        self, success: _Success, spec: ToolSpec, call: Call | None
+    ) -> tuple[CallToolResult, ToolFailure | None]:
+        """The answer as `_result` makes it, or INTERNAL (with the call's ids) when it cannot be made: raised out of
+        the handler, a value that is not JSON reached the client as a bare JSON-RPC error with its text."""
+        try:
+            return self._result(success, spec)
+        except Exception:
+            logger.exception("internal error in the answer of %s", spec.name)
+        ran = "" if spec.access is Access.READ else " It ran and may have taken effect: do NOT send it again."
+        failure = ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}'s answer.{ran} See the server log.")
+        failure.with_ids(call.ids if call is not None else {})
+        return self._error_result(failure), failure
+
     def _result(self, success: _Success, spec: ToolSpec) -> tuple[CallToolResult, ToolFailure | None]:
         answers = self.state.answers
         data = answers.prepare(success.answer)
@@ -351,8 +370,24 @@ class Toolkit:
         message = self.state.answers.redactor.mask(failure.message)  # whole: a cut secret would not be recognised
         if len(message) > MAX_MESSAGE_CHARS:
             payload["message"] = message[:MAX_MESSAGE_CHARS] + " [clipped]"
-        data, text = self.state.answers.render(payload)
+        data, text = self._within_cap(payload)
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data, is_error=True)
+
+    def _within_cap(self, payload: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """The rendered failure, under the result cap like every answer: a context field Cursor filled (an upstream
+        code can be any length) is left out, largest first, and named under `omitted`; then the message is cut."""
+        answers = self.state.answers
+        data: dict[str, Any] = answers.render(payload)[0]
+        omitted: list[str] = []
+        while answer_size(data) > answers.max_bytes and (context := [k for k in data if k not in _KEPT_FIELDS]):
+            largest = max(context, key=lambda key: answer_size(data[key]))
+            omitted.append(largest)
+            data = {key: value for key, value in data.items() if key != largest} | {"omitted": omitted}
+        if answer_size(data) > answers.max_bytes:
+            message = str(data["message"])
+            room = answers.max_bytes - answer_size(data | {"message": ""}) - SAFETY_BYTES
+            data["message"] = message[: fit_chars(message, 0, len(message), room)]
+        return answers.render(data)
 
     def _log(self, tool: str, call: Call | None, failure: ToolFailure | None, seconds: float) -> None:
         fields = dict(sorted((call.ids if call is not None else {}).items()))

@@ -4,8 +4,9 @@ The SDK's stdio reader drops a line it cannot validate without a word, so the cl
 own timeout. Lines are read here first: a leading BOM is stripped; a lone surrogate escape (Node's
 `JSON.stringify` writes one for a split emoji) becomes U+FFFD; a request the protocol refuses (no
 `"jsonrpc": "2.0"`, `params` that are not an object, a batch array, a shape the SDK cannot read) is
-answered `-32600` for its id; a line over MAX_LINE_BYTES is refused the same way without being held
-whole. Writes are serialised, and a closed stdout ends the server quietly.
+answered `-32600` for its id (`null` when the id itself is not a string or an integer); a line over
+MAX_LINE_BYTES is refused the same way without being held whole. Writes are serialised, and a closed
+stdout ends the server quietly.
 """
 
 from __future__ import annotations
@@ -27,7 +28,12 @@ CHUNK_BYTES = 64 * 1024
 INVALID_REQUEST = -32600
 _BOM = b"\xef\xbb\xbf"
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
+_ID_VALUE = rb'(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")'
+# The id of an over-long line, read only where it is surely the message's own (never an "id" nested in its
+# params): among the first members, before any nested value, or as the last member. The TypeScript SDK
+# (Claude Code, OpenCode, Cursor) writes `{...request, jsonrpc, id}`: its id comes last.
+_LEADING_ID = re.compile(rb'\A\s*\{[^{}\[\]]*?"id"\s*:\s*' + _ID_VALUE)
+_TRAILING_ID = re.compile(rb'"id"\s*:\s*' + _ID_VALUE + rb"\s*\}\s*\Z")
 
 
 def _without_surrogates(data: Any) -> Any:
@@ -62,10 +68,20 @@ def admit(line: bytes) -> tuple[str | None, str | None]:
     return _judge(_without_surrogates(message))
 
 
+def _is_id(value: object) -> bool:
+    """Whether `value` is an id MCP allows: a string or an integer (JSON `true` is not one)."""
+    return isinstance(value, int | str) and not isinstance(value, bool)
+
+
 def _judge(message: dict[str, Any]) -> tuple[str | None, str | None]:
     request_id = message.get("id")
-    answerable = "method" in message and isinstance(request_id, int | str)
+    # A request: a method, or an id with neither result nor error (never a response: responses are not answered).
+    request = "method" in message or ("id" in message and "result" not in message and "error" not in message)
+    answerable = request and _is_id(request_id)
     problem = None
+    if request and "id" in message and not _is_id(request_id):
+        # The SDK would take it for a notification and never answer; JSON-RPC answers it with a null id.
+        return None, refusal(None, "The id of a request is a string or an integer.")
     if message.get("jsonrpc") != "2.0":
         problem = 'A JSON-RPC 2.0 message carries "jsonrpc": "2.0".'
     elif "params" in message and not isinstance(message["params"], dict):
@@ -80,8 +96,10 @@ def _judge(message: dict[str, Any]) -> tuple[str | None, str | None]:
     return None, refusal(request_id, problem) if answerable else None
 
 
-def _id_in(head: bytes) -> Any:
-    found = _ID.search(head)
+def _id_in(ends: bytes) -> Any:
+    """The id of an over-long line from its two ends (`head` and `tail` joined by a newline), or None."""
+    head, _, tail = ends.partition(b"\n")
+    found = _LEADING_ID.search(head) or _TRAILING_ID.search(tail)
     if found is None:
         return None
     try:
@@ -115,7 +133,8 @@ class Writer:
 
 def _read_lines(source: BinaryIO, deliver: Callable[[tuple[str, bytes]], None]) -> None:
     """Blocking: read `source` line by line; a line over MAX_LINE_BYTES is skipped chunk by chunk (never held
-    whole) and delivered as its head only; ("eof", b"") at the end."""
+    whole) and delivered as its first and last CHUNK_BYTES, joined by a newline (which no line holds), where
+    its id is; ("eof", b"") at the end."""
     while True:
         raw = source.readline(MAX_LINE_BYTES + 1)
         if not raw:
@@ -124,11 +143,12 @@ def _read_lines(source: BinaryIO, deliver: Callable[[tuple[str, bytes]], None]) 
         if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
             deliver(("line", raw))
             continue
-        head = raw[:CHUNK_BYTES]
+        head, tail = raw[:CHUNK_BYTES], raw[-CHUNK_BYTES:]
         del raw
         while (rest := source.readline(CHUNK_BYTES)) and not rest.endswith(b"\n"):
-            pass
-        deliver(("long", head))
+            tail = (tail + rest)[-CHUNK_BYTES:]
+        tail = (tail + rest).rstrip(b"\r\n")[-CHUNK_BYTES:]
+        deliver(("long", head + b"\n" + tail))
 
 
 class Reader:
@@ -171,8 +191,8 @@ class Reader:
         except Exception:  # the server is gone (its loop closed) or stdin broke: the thread just ends
             return
 
-    async def _refuse_long(self, head: bytes) -> None:
-        request_id = _id_in(head)
+    async def _refuse_long(self, ends: bytes) -> None:
+        request_id = _id_in(ends)
         if request_id is not None:
             await self._answer(refusal(request_id, f"The request is over {MAX_LINE_BYTES} bytes."))
 

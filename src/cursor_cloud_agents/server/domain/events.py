@@ -13,6 +13,7 @@ track the last event id, the run's end and stream errors as every replay consume
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from cursor_cloud_agents.api import RawEvent, StreamMarks, parse_event_id
@@ -40,6 +41,10 @@ ERROR_CHARS = 300
 TEXT_TYPES = frozenset({"assistant", "thinking"})
 SKIPPED_TYPES = frozenset({"interaction_update", "heartbeat", "done"})
 """Not shown: duplicates of the simplified frames, keepalives, and `done` (reported as `finished`)."""
+GROWTH_BYTES = 3
+"""What the cleaning may add for one `<` (written `&lt;`) or one `](` (an image rewritten, a link unlinked)."""
+Measure = Callable[[Any], int]
+"""The bytes a row or a text takes in the answer, once prepared as it will be sent (`size` when unprepared)."""
 
 
 def event_time_ms(event_id: str | None) -> int | None:
@@ -122,6 +127,12 @@ def _tool_view(event_id: str | None, data: dict[str, Any]) -> ToolCallView:
     )  # fmt: skip
 
 
+def growth(text: str) -> int:
+    """The most that cleaning `text` again, once merged with more text, can add to it: a `<` the merge makes the
+    start of a tag, a `](` the merge makes part of an image."""
+    return GROWTH_BYTES * (text.count("<") + text.count("]("))
+
+
 def fragment_text(raw: RawEvent) -> str:
     """The text of an `assistant`/`thinking` fragment ('' when unusable)."""
     return _str(payload(raw), "text") or ""
@@ -166,13 +177,13 @@ class Tail(StreamMarks):
                 return
         self.entries.append(new_entry(raw))
 
-    def views(self, max_bytes: int) -> tuple[list[EventView], int]:
+    def views(self, max_bytes: int, measure: Measure = size) -> tuple[list[EventView], int]:
         """The newest views that fit in `max_bytes`, oldest first, and how many older ones were left out."""
         kept: list[EventView] = []
         used = 0
         for entry in reversed(self.entries):
             view = entry.view()
-            used += size(view) + ROW_SEPARATOR_BYTES
+            used += measure(view) + ROW_SEPARATOR_BYTES
             if used > max_bytes:
                 break
             kept.append(view)
@@ -183,17 +194,21 @@ class Excerpt(StreamMarks):
     """Compact events read live, up to a count and a byte budget, with an exact resume cursor.
 
     Its `last_event_id` is the cursor to resume after: the id of the last frame taken (a frame left
-    for the next excerpt is not).
+    for the next excerpt is not). Rows are measured as they will be sent (`measure`): the cleaning can
+    make a text longer (`<` becomes `&lt;`), so its raw size would let an excerpt overflow the cap.
     """
 
-    def __init__(self, after: str | None, *, max_events: int, max_bytes: int) -> None:
+    def __init__(self, after: str | None, *, max_events: int, max_bytes: int, measure: Measure = size) -> None:
         super().__init__(after)
         self.entries: list[Entry] = []
         self.sizes: list[int] = []
         self._views: list[EventView | None] = []
         """Each entry's view as measured; None once merged text made it grow (built again when read)."""
+        self._resumes: list[str | None] = []
+        """For each entry, the cursor that reads it again: where a shortened excerpt resumes."""
         self.max_events = max_events
         self.max_bytes = max_bytes
+        self.measure = measure
         self._previous_id = after
         self.run_status: str | None = None
         self.full = False
@@ -202,12 +217,22 @@ class Excerpt(StreamMarks):
         if event_id is not None and event_id != self.last_event_id:
             self._previous_id, self.last_event_id = self.last_event_id, event_id
 
-    def _stop_before(self, raw: RawEvent) -> bool:
+    def _resume_before(self, raw: RawEvent) -> str | None:
         # Frames can share an id: resuming after a shared id would skip the one not taken.
+        return self._previous_id if raw.id is not None and raw.id == self.last_event_id else self.last_event_id
+
+    def _stop_before(self, raw: RawEvent) -> bool:
         self.full = True
-        if raw.id is not None and raw.id == self.last_event_id:
-            self.last_event_id = self._previous_id
+        self.last_event_id = self._resume_before(raw)
         return True
+
+    def keep(self, count: int) -> None:
+        """Keep the first `count` entries only: the others are left for the next excerpt, which reads them again."""
+        if count >= len(self.entries):
+            return
+        self.full = True
+        self.last_event_id = self._resumes[count]
+        del self.entries[count:], self.sizes[count:], self._views[count:], self._resumes[count:]
 
     def take(self, raw: RawEvent) -> bool:
         """Consume one frame; True when the excerpt is over (finished or full)."""
@@ -222,12 +247,13 @@ class Excerpt(StreamMarks):
             return kind == "done"
         entry = new_entry(raw)
         view = entry.view()
-        cost = size(view) + ROW_SEPARATOR_BYTES  # its bytes as a row of the answer's array
+        cost = self.measure(view) + growth(entry.text) + ROW_SEPARATOR_BYTES  # its bytes as a row of the array
         if len(self.entries) >= self.max_events or sum(self.sizes) + cost > self.max_bytes:
             return self._stop_before(raw)
         self.entries.append(entry)
         self.sizes.append(cost)
         self._views.append(view)
+        self._resumes.append(self._resume_before(raw))
         self._advance(raw.id)
         if isinstance(view, StatusEventView):
             self.run_status = view.status or self.run_status
@@ -238,9 +264,11 @@ class Excerpt(StreamMarks):
     def _merged(self, raw: RawEvent) -> bool:
         if not self.entries:
             return False
-        text = fragment_text(raw)
-        grown = size(text)  # the fragment's escaped bytes (as a JSON string: its two quotes are a margin)
-        if sum(self.sizes) + grown > self.max_bytes or merge(self.entries[-1], raw, text) is None:
+        last, text = self.entries[-1], fragment_text(raw)
+        # The fragment's bytes as sent (as a JSON string: its two quotes are a margin), and what cleaning the
+        # merged text may add beyond that: a tag or an image whose syntax spans two fragments.
+        grown = self.measure(text) + growth(last.text[-1:] + text)
+        if sum(self.sizes) + grown > self.max_bytes or merge(last, raw, text) is None:
             return False
         self.sizes[-1] += grown
         self._views[-1] = None

@@ -76,8 +76,10 @@ class Row(Reading):
 
     @property
     def incomplete(self) -> bool:
-        """Has a run whose replay was not read to one of its end signals."""
-        return bool(self.agent.latest_run_id) and self.replayed is None
+        """Has a run whose replay was not read to one of its end signals, and could be on another call: a stream
+        past the API's retention never can, and only says so in the row's `activity_error` (STREAM_EXPIRED)."""
+        expired = self.activity is not None and self.activity.activity_error == "STREAM_EXPIRED"
+        return bool(self.agent.latest_run_id) and self.replayed is None and not expired
 
 
 class Fleet:

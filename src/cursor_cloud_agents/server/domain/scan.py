@@ -69,14 +69,16 @@ def encode(position: Position) -> str:
 
 def decode(cursor: str, expected_fingerprint: str) -> Position:
     """The position of a cursor made by `encode` for the same filter; VALIDATION otherwise."""
+    refused = ToolFailure(failures.VALIDATION, "cursor is not one this tool returned; pass next_cursor unchanged")
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         api_cursor, page_size, skip, mark = json.loads(raw)
         position = Position(api_cursor, int(page_size), int(skip), str(mark))
-    except (ValueError, TypeError):
-        raise ToolFailure(
-            failures.VALIDATION, "cursor is not one this tool returned; pass next_cursor unchanged"
-        ) from None
+    except (ValueError, TypeError, OverflowError, RecursionError):  # JSON reads Infinity, and nests deep
+        raise refused from None
+    # An edited cursor must not reach the API (a page size it refuses) or repeat rows (a negative skip).
+    if not isinstance(api_cursor, str | None) or not 1 <= position.page_size <= FILTERED_PAGE_SIZE or position.skip < 0:
+        raise refused
     if position.fingerprint != expected_fingerprint:
         raise ToolFailure(failures.VALIDATION, "cursor belongs to another filter; pass the same filters with it")
     return position

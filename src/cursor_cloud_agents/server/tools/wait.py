@@ -68,7 +68,7 @@ def with_results(answers: Answers, view: WaitView, results: Mapping[str | None, 
     texts = [answers.text(results.get(row.run_id) or "") for row in view.ended]
     # Measured with every text empty and every continuation offset at its widest: slices only fill the room.
     empty = [
-        row.model_copy(update={"result": "", "result_next_offset": len(text)})
+        row.model_copy(update={"result": "", "result_chars": len(text) or None, "result_next_offset": len(text)})
         for row, text in zip(view.ended, texts, strict=True)
     ]
     shares = answers.share_texts(view.model_copy(update={"ended": empty, "read_on": READ_ON}), texts)
@@ -78,5 +78,7 @@ def with_results(answers: Answers, view: WaitView, results: Mapping[str | None, 
 
 
 def _sliced(row: EndedRun, text: str, taken: int) -> EndedRun:
+    # Lengths and offsets count the prepared text, as cursor_get_run's do: hidden characters are not in it.
     rest = taken if taken < len(text) else None
-    return row.model_copy(update={"result": text[:taken] if text else None, "result_next_offset": rest})
+    slice_ = {"result": text[:taken] if text else None, "result_chars": len(text) or None, "result_next_offset": rest}
+    return row.model_copy(update=slice_)
