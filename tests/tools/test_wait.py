@@ -12,7 +12,7 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.server.deadline import WAIT_POLL_SECONDS
-from cursor_cloud_agents.simulator import ManualClock, RunScript, World
+from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, World
 from tests.tools.conftest import OpenHarness
 
 pytestmark = pytest.mark.anyio
@@ -141,3 +141,15 @@ async def test_more_than_twenty_runs_are_refused_before_anything_is_read(harness
         reply = await h.call("cursor_wait", {"runs": refs * 21})
         sent: list[Any] = h.requests()
     assert reply.code == "VALIDATION" and sent == []
+
+
+async def test_a_read_that_failed_in_passing_is_tried_again_and_its_end_seen(harness_factory: OpenHarness) -> None:
+    """Issue 11: a 5xx on one round is no reason to stop waiting on that run; only an agent that cannot be
+    read (unknown, deleted) settles its row."""
+    world, refs = staggered(8)
+    faults = Faults()
+    faults.inject("GET", "/v1/agents/*/runs/*", Fault.server_error(503), times=4)
+    async with harness_factory(world, faults=faults) as h:
+        reply = await h.call("cursor_wait", {"runs": refs})
+    assert [row["run_id"] for row in reply.data["ended"]] == [refs[0]["run_id"]]
+    assert "unread" not in reply.data

@@ -22,6 +22,8 @@ from cursor_cloud_agents.server.failures import ToolFailure
 IN_FLIGHT = 8
 """Reads sent at once by whatever reads many runs: this wait, the fleet scan, the terminal's lists."""
 Until = Literal["any", "all"]
+PASSING = frozenset({"UPSTREAM", "TIMEOUT", "QUOTA"})
+"""Failures a later read may not meet (Cursor failing, slow or rate-limited): such a row is read again."""
 
 
 @dataclass
@@ -42,8 +44,10 @@ class Watched:
 
     @property
     def settled(self) -> bool:
-        """Nothing more to wait for: ended, or its agent cannot be read."""
-        return self.ended or (self.failure is not None and self.run is None)
+        """Nothing more to wait for: ended, or its agent cannot be read (unknown, deleted, refused), whereas a
+        read that failed in passing is tried again on the next round."""
+        failed_for_good = self.failure is not None and self.failure.code not in PASSING
+        return self.ended or (failed_for_good and self.run is None)
 
 
 def holds(rows: Sequence[Watched], until: Until) -> bool:
