@@ -30,6 +30,9 @@ REPLAY_MAX_BYTES = 16 * 1024 * 1024
 TEXT_CHARS = 500
 """The last assistant text is kept to its last 500 characters."""
 COMMAND_CHARS = 120
+NAME_CHARS = 80
+"""A tool's name and status, and a background task's id, are kept to 80 characters: they come from the
+agent's stream, and a summary (a fleet row) must stay bounded whatever the stream holds."""
 MAX_TASKS_SHOWN = 10
 
 
@@ -91,7 +94,7 @@ class ActivitySummary(BaseModel):
 
 def _tasks(fold: ActivityFold) -> list[BackgroundTask]:
     return [
-        BackgroundTask(task_id=task.task_id, state=task.state,
+        BackgroundTask(task_id=_bounded(task.task_id, NAME_CHARS), state=task.state,
                        command=None if task.command is None else clip(task.command, COMMAND_CHARS)[0])
         for task in fold.background_tasks.values()
     ]  # fmt: skip
@@ -115,14 +118,19 @@ def summary_of(fold: ActivityFold, *, complete: bool) -> ActivitySummary:
         last_event_at=event_time(fold.last_event_id),
         last_text=text,
         last_text_clipped=clipped or None,
-        last_tool=ToolState(name=tool.get("name"), status=tool.get("status")) if tool else None,
+        last_tool=ToolState(name=_bounded(tool.get("name")), status=_bounded(tool.get("status"))) if tool else None,
         background_tasks=tasks[-MAX_TASKS_SHOWN:] or None,
         unfinished_background_tasks=sum(1 for task in tasks if task.state != "complete"),
         summarized=fold.summarized,
-        stream_error=None if error is None else StreamProblem(code=error.get("code"), message=_short(error)),
+        stream_error=None if error is None else StreamProblem(code=_bounded(error.get("code")), message=_short(error)),
         complete=complete,
         scanned_events=fold.frames,
     )
+
+
+def _bounded(value: object, limit: int = NAME_CHARS) -> str | None:
+    """A text field of the stream, clipped; None when the stream put anything but text there."""
+    return clip(value, limit)[0] if isinstance(value, str) else None
 
 
 def _short(error: dict[str, object]) -> str:
