@@ -127,3 +127,32 @@ async def test_fifty_fleet_rows_with_activity_fit_in_twenty_thousand_bytes(harne
     assert len(reply.data["agents"]) == 50
     assert reply.size <= 20_000
     assert reply.data["next_cursor"] is not None
+
+
+@pytest.mark.parametrize("status", ["all", "active"])
+async def test_rows_the_cap_cannot_hold_are_left_for_the_next_call_never_skipped(
+    harness_factory: OpenHarness, status: str
+) -> None:
+    """Tool contract 6: a fleet too large for the cap answers the rows that fit, `limit_used` and the cursor
+    right after the last of them (never RESULT_TOO_LARGE after all the reading); paging on shows every agent
+    once, in order, as one big page would."""
+    world = World(ManualClock())
+    for index in range(60):
+        world.add_agent(f"job {index:02d} " + "é" * 50, script=QUIET, created_ago=7200.0 + index)
+    async with harness_factory(world) as h:
+        everything = [row["agent_id"] for row in (await supervise(h, status=status, limit=100)).data["agents"]]
+    seen: list[str] = []
+    async with harness_factory(world, max_result_bytes=4_000) as h:
+        cursor: str | None = None
+        first: dict[str, Any] = {}
+        for _ in range(60):
+            page = await h.call(TOOL, {"status": status, "limit": 100, **({"cursor": cursor} if cursor else {})})
+            assert not page.is_error, page.data
+            assert page.size <= 4_000
+            first = first or page.data
+            seen += [row["agent_id"] for row in page.data["agents"]]
+            cursor = page.data.get("next_cursor")
+            if cursor is None:
+                break
+    assert len(everything) == 60 and seen == everything
+    assert first["limit_used"] == len(first["agents"]) < 60

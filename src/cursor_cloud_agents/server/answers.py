@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
@@ -146,6 +146,18 @@ class Answers:
         the API, where a row left out could not be resumed from."""
         fitting = (self.max_bytes - envelope_bytes) // (row_max_bytes + ROW_SEPARATOR_BYTES)
         return max(1, min(wanted, fitting))
+
+    def rows_in_answer(self, count: int, answer: Callable[[int], Any]) -> int:
+        """The most rows, up to `count` and at least one, whose answer fits under the cap. `answer(k)` is the
+        answer made of the first k rows and of everything that follows from them (counts, lists of ids),
+        which is why it is built again for each k tried (halving: a handful of builds for a hundred rows)."""
+        if count == 0 or self.room(answer(count)) >= 0:
+            return count
+        low, high = 1, count - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if self.room(answer(middle)) >= 0 else (low, middle - 1)
+        return low
 
     def rows_that_fit(self, rows: Sequence[Any], room: int) -> int:
         """How many of `rows`, in order, fit in `room` bytes of a JSON array."""

@@ -93,6 +93,8 @@ class Fleet:
         self.limiter = anyio.CapacityLimiter(IN_FLIGHT)
         self.rows: list[Row] = []
         self.scanned = 0
+        self.page: scan.ScanPage[Row] | None = None
+        """The scan's page: where to resume after each row, should the cap cut the answer short."""
         self.statuses_read = 0
         self.replays_read = 0
         self._replays: TaskGroup | None = None
@@ -157,7 +159,7 @@ class Fleet:
         page = await scan.scan_rows(
             limited, self._choose, limit=limit, cursor=cursor, mark=query.mark(), filtered=filtered
         )
-        self.rows, self.scanned = page.items, page.scanned
+        self.rows, self.scanned, self.page = page.items, page.scanned, page
         return page.next_cursor
 
     async def gather(self, limit: int, cursor: str | None, *, activity: bool, usage: bool) -> str | None:

@@ -15,7 +15,7 @@ import base64
 import hashlib
 import json
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Generic, TypeVar
 
@@ -47,6 +47,12 @@ class ScanPage(Generic[T]):
     next_cursor: str | None
     scanned: int
     pages: int
+    after: list[str] = field(default_factory=list[str])
+    """For each item, the cursor resuming right after it: where a page cut short by the cap goes on."""
+
+    def cut(self, count: int) -> str | None:
+        """The cursor after the first `count` items, at least one (`next_cursor` when none is left out)."""
+        return self.next_cursor if count >= len(self.items) else self.after[count - 1]
 
 
 Fetch = Callable[[Position], Awaitable[Page[AgentSummary]]]
@@ -113,6 +119,7 @@ async def scan_rows(
     `FILTERED_PAGE_SIZE` when `filtered`, since most agents may be passed over, else of `limit`)."""
     position = decode(cursor, mark) if cursor else Position(None, FILTERED_PAGE_SIZE if filtered else limit, 0, mark)
     rows: list[T] = []
+    after: list[str] = []
     scanned = pages = 0
     while pages < max_pages:
         page = await fetch(position)
@@ -120,16 +127,17 @@ async def scan_rows(
         fresh = page.items[position.skip :]
         chosen = await choose(fresh, limit - len(rows))
         rows += [row for _, row in chosen]
+        after += [encode(replace(position, skip=position.skip + index + 1)) for index, _ in chosen]
         done = chosen[-1][0] + 1 if len(rows) == limit else len(fresh)
         scanned += done
         if done < len(fresh):  # full inside this page: resume right after the last row
-            return ScanPage(rows, encode(replace(position, skip=position.skip + done)), scanned, pages)
+            return ScanPage(rows, encode(replace(position, skip=position.skip + done)), scanned, pages, after)
         if page.next_cursor is None:
-            return ScanPage(rows, None, scanned, pages)
+            return ScanPage(rows, None, scanned, pages, after)
         position = Position(page.next_cursor, position.page_size, 0, mark)
         if len(rows) == limit:
             break
-    return ScanPage(rows, encode(position), scanned, pages)
+    return ScanPage(rows, encode(position), scanned, pages, after)
 
 
 async def scan_agents(

@@ -55,4 +55,10 @@ def register(kit: Toolkit, state: ServerState) -> None:
 
         describe = lambda: f"{fleet.statuses_read} runs and {fleet.replays_read} replays read"  # noqa: E731
         next_cursor = await with_progress(work, describe)
-        return FleetView.of(fleet, next_cursor, activity=activity, usage=usage, stale_seconds=stale_after_minutes * 60)
+
+        def answer(shown: int) -> FleetView:
+            return FleetView.of(
+                fleet, next_cursor, activity=activity, usage=usage, stale_seconds=stale_after_minutes * 60, shown=shown
+            )
+
+        return answer(state.answers.rows_in_answer(len(fleet.rows), answer))

@@ -106,15 +106,20 @@ class FleetView(View):
     scanned: int
     next: str | None
     """How to be told when the active runs end, instead of supervising again and again."""
+    limit_used: int | None = None
+    """The rows given, when the cap made them fewer than asked: next_cursor resumes right after the last."""
 
     @classmethod
     def of(
-        cls, fleet: Fleet, next_cursor: str | None, *, activity: bool, usage: bool, stale_seconds: float
+        cls, fleet: Fleet, next_cursor: str | None, *, activity: bool, usage: bool, stale_seconds: float, shown: int
     ) -> FleetView:
-        summary = FleetSummary.of(fleet.rows, activity=activity, usage=usage, stale_seconds=stale_seconds)
-        rows = [FleetRow.of(row) for row in fleet.rows]
-        waiting = sum(1 for row in fleet.rows if row.active) > 1
+        """The first `shown` rows of the fleet (all of them, unless the cap cuts the answer short)."""
+        kept = fleet.rows[:shown]
+        summary = FleetSummary.of(kept, activity=activity, usage=usage, stale_seconds=stale_seconds)
+        waiting = sum(1 for row in kept if row.active) > 1
+        cut = shown < len(fleet.rows)
+        resume = fleet.page.cut(shown) if cut and fleet.page is not None else next_cursor
         return cls(
-            agents=rows, summary=summary, next_cursor=next_cursor, scanned=fleet.scanned,
-            next=WAIT_FOR_SEVERAL if waiting else None,
+            agents=[FleetRow.of(row) for row in kept], summary=summary, next_cursor=resume, scanned=fleet.scanned,
+            next=WAIT_FOR_SEVERAL if waiting else None, limit_used=shown if cut else None,
         )  # fmt: skip
