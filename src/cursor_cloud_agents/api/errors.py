@@ -34,11 +34,12 @@ still mask them again (defence in depth).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from cursor_cloud_agents.api import wirejson
 
 
 class CursorError(Exception):
@@ -281,7 +282,7 @@ def parse_error_body(body: bytes) -> ErrorBody | None:
         The parsed parts, or None when the body is not a JSON object.
     """
     try:
-        data: object = json.loads(body)
+        data: object = wirejson.loads(body)
     except (ValueError, UnicodeDecodeError):
         return None
     if not isinstance(data, dict):
