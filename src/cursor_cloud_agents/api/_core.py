@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from cursor_cloud_agents.api import _retry, wirejson
+from cursor_cloud_agents.api import _retry, _wirejson
 from cursor_cloud_agents.api._http import HttpAnswer, HttpSession, SendFailure
 from cursor_cloud_agents.api._limits import TokenBucket
 from cursor_cloud_agents.api.deadline import REQUEST_MARGIN_SECONDS, current_deadline, time_left
@@ -53,7 +53,7 @@ def parse_json_model(answer: HttpAnswer, model: type[M]) -> M:
         IncompatibleResponseError: the body is not JSON or does not fit the model.
     """
     try:
-        data = wirejson.loads(answer.body)
+        data = _wirejson.loads(answer.body)
     except (ValueError, UnicodeDecodeError):
         raise IncompatibleResponseError(
             f"HTTP {answer.status} answer is not JSON", status_code=answer.status, request_id=answer.request_id

@@ -39,7 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cursor_cloud_agents.api import wirejson
+from cursor_cloud_agents.api import _wirejson
 
 
 class CursorError(Exception):
@@ -282,7 +282,7 @@ def parse_error_body(body: bytes) -> ErrorBody | None:
         The parsed parts, or None when the body is not a JSON object.
     """
     try:
-        data: object = wirejson.loads(body)
+        data: object = _wirejson.loads(body)
     except (ValueError, UnicodeDecodeError):
         return None
     if not isinstance(data, dict):

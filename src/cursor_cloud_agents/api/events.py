@@ -12,7 +12,7 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import ConfigDict, ValidationError, model_validator
 
-from cursor_cloud_agents.api import wirejson
+from cursor_cloud_agents.api import _wirejson
 from cursor_cloud_agents.api.ids import parse_event_id
 from cursor_cloud_agents.api.models.common import WireModel
 from cursor_cloud_agents.api.models.runs import RunError, RunGit
@@ -47,7 +47,7 @@ class RawEvent:
             ValueError: the data is not JSON.
         """
         if self._payload is _MISSING:
-            self._payload = wirejson.loads(self.data) if self.data else {}
+            self._payload = _wirejson.loads(self.data) if self.data else {}
         return self._payload
 
     def typed(self) -> StreamEvent | None:

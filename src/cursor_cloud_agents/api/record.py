@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from cursor_cloud_agents.api import wirejson
+from cursor_cloud_agents.api import _wirejson
 
 logger = logging.getLogger("cursor_cloud_agents.api.record")
 
@@ -152,14 +152,14 @@ def _body_record(body: bytes, *, keep_text: bool) -> dict[str, Any]:
     if not body:
         return {}
     try:
-        return {"json": _masked(wirejson.loads(body), keep_text=keep_text)}
+        return {"json": _masked(_wirejson.loads(body), keep_text=keep_text)}
     except (ValueError, UnicodeDecodeError):
         return {"text": body.decode("utf-8", "replace")[:MAX_TEXT_BODY_CHARS]}
 
 
 def _data_record(data: str, *, keep_text: bool) -> Any:
     try:
-        return {"json": _masked(wirejson.loads(data), keep_text=keep_text)}
+        return {"json": _masked(_wirejson.loads(data), keep_text=keep_text)}
     except ValueError:
         return {"text": data if keep_text else MASK}
 
