@@ -75,6 +75,27 @@ async def test_a_creation_asked_again_while_the_first_is_in_flight_resends_its_i
     assert len(world.agents) == 1 and ids == [ids[0]] * 3
 
 
+@pytest.mark.parametrize("refusal", [Fault.rate_limited(), Fault.error(429, "concurrent_agents_limit", "Too many")])
+async def test_a_resend_refused_by_cursor_stays_unresolved_and_the_next_ask_finds_the_first_agent(
+    harness_factory: OpenHarness, tmp_path: Path, refusal: Fault
+) -> None:
+    """F-09/F-14: a refusal of the re-send (429 before the id conflict) says nothing of the first send, which
+    may have made the agent: the creation stays `sent`, so asking once more re-sends the same id and finds
+    that agent, never a second one."""
+    world = World(ManualClock())
+    faults = Faults()
+    faults.inject("POST", "/v1/agents", Fault.cut_after_request(), times=1)
+    async with harness_factory(world, faults=faults, state_dir=tmp_path) as h:
+        lost = await h.call("cursor_create_agent", REQUEST)
+        faults.inject("POST", "/v1/agents", refusal, times=1)
+        refused = await h.call("cursor_create_agent", REQUEST)
+        again = await h.call("cursor_create_agent", REQUEST)
+        ids = posted_ids(h)
+    assert lost.code == "MUTATION_OUTCOME_UNKNOWN" and refused.is_error
+    assert again.data.get("resumed") is True and again.data["agent_id"] == lost.data["agent_id"]
+    assert len(world.agents) == 1 and ids == [ids[0]] * 3
+
+
 async def test_reading_an_agent_still_being_created_says_so_instead_of_not_found(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:

@@ -74,7 +74,7 @@ async def create_once(
     except AgentIdConflictError as exc:
         if not counted:
             return await _landed(api, journal, clock, attempt)
-        _refused(journal, ledger, attempt, counted=True)
+        _refused(journal, ledger, attempt)
         raise ToolFailure(
             "CONFLICT", f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
             "it, so nothing new was created. Read it with cursor_get_agent.",
@@ -83,7 +83,10 @@ async def create_once(
     except MutationOutcomeUnknownError:
         raise  # stays "sent" and counted: the next identical call asks again with the same id
     except (CursorError, ToolFailure):
-        _refused(journal, ledger, attempt, counted=counted)
+        if counted:
+            _refused(journal, ledger, attempt)
+        # A re-send refused (e.g. 429 before the id conflict) says nothing of the first send, which may have
+        # made the agent: it stays `sent`, and the next identical call re-sends the same id again.
         raise
     journal.write(replace(attempt, agent_id=created.agent.id, state="done"))
     if request.agent_id is None:
@@ -123,11 +126,10 @@ async def _new_or_again(
     return _Decided(Attempt(at, print_, request.agent_id, request.name, "sent"), counted=True)
 
 
-def _refused(journal: CreationJournal, ledger: CreationLedger, attempt: Attempt, *, counted: bool) -> None:
-    """Cursor refused the creation, or it never left: settled as failed, and the place it took given back."""
+def _refused(journal: CreationJournal, ledger: CreationLedger, attempt: Attempt) -> None:
+    """Cursor refused a new creation, or it never left: settled as failed, and the place it took given back."""
     journal.write(replace(attempt, state="failed"))
-    if counted:
-        ledger.release(attempt.at, attempt.agent_id)
+    ledger.release(attempt.at, attempt.agent_id)
 
 
 async def _landed(api: CursorClient, journal: CreationJournal, clock: Clock, attempt: Attempt) -> Agent:
