@@ -77,30 +77,50 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     args = _parser().parse_args(argv)
     try:
-        if args.command == "demo":
-            from cursor_cloud_agents.demo import run_demo  # only the demo needs the MCP client
-
-            return run_demo(base_url=args.base_url, record=args.record, agent_id=args.agent_id)
-        if args.command == "simulate":
-            return _simulate(args.port, args.scenario, args.speed, args.replay)
-        if args.command == "verify":
-            return _verify(args)
-        if args.command == "doctor":
-            from cursor_cloud_agents.doctor import diagnose  # the commands load what only they need
-
-            return anyio.run(diagnose, os.environ, open_client, sys.stdout.write)
-        if args.command == "config":
-            return _config(args.client)
-        if args.command in TERMINAL_COMMANDS:
-            from cursor_cloud_agents.terminal.dispatch import run_command  # rich and the commands load only here
-
-            return run_command(args, os.environ, open_client)
-        return _serve()
+        code = _run(args)
+        sys.stdout.flush()  # here, so that a reader gone away is caught below rather than at exit
+        return code
     except ConfigError as exc:
         sys.stderr.write(f"cursor-cloud-agents: {exc}\n")
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`doctor | head -1`): end quietly, as a shell command killed by SIGPIPE would.
+        _stdout_to_devnull()
+        return 141
+
+
+def _stdout_to_devnull() -> None:
+    """Point fd 1 at /dev/null, so that Python's own flush at exit does not fail again on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout is not a file (an embedding, a test): nothing is flushed to fd 1 at exit
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The chosen command; its exit code."""
+    if args.command == "demo":
+        from cursor_cloud_agents.demo import run_demo  # only the demo needs the MCP client
+
+        return run_demo(base_url=args.base_url, record=args.record, agent_id=args.agent_id)
+    if args.command == "simulate":
+        return _simulate(args.port, args.scenario, args.speed, args.replay)
+    if args.command == "verify":
+        return _verify(args)
+    if args.command == "doctor":
+        from cursor_cloud_agents.doctor import diagnose  # the commands load what only they need
+
+        return anyio.run(diagnose, os.environ, open_client, sys.stdout.write)
+    if args.command == "config":
+        return _config(args.client)
+    if args.command in TERMINAL_COMMANDS:
+        from cursor_cloud_agents.terminal.dispatch import run_command  # rich and the commands load only here
+
+        return run_command(args, os.environ, open_client)
+    return _serve()
 
 
 def _serve() -> int:
@@ -143,11 +163,12 @@ async def open_client(
     exchange goes to `observer` and, with CURSOR_MCP_RECORD_DIR, to a recorder masking with `redactor`
     (pass the server's: it knows the per-call secrets)."""
     observer = _observer(settings, observer, redactor)
+    key = None if settings.api_key is None else settings.api_key.reveal()
     if settings.simulated:
-        async with _open_simulated_client(observer) as client:
+        # from_env never keeps a key in simulated mode: one here is verify's deliberately wrong one, to be refused.
+        async with _open_simulated_client(observer, api_key=key) as client:
             yield client
         return
-    key = None if settings.api_key is None else settings.api_key.reveal()
     async with CursorClient(
         settings.base_url,
         key,

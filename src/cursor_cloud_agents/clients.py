@@ -8,12 +8,14 @@ written into a file), and starts with writes off: the user turns them on knowing
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 SERVER_NAME = "cursor"
+COMMAND = "cursor-cloud-agents"
 
 
 @dataclass(frozen=True)
@@ -27,14 +29,26 @@ class Snippet:
 
 def command_path() -> str:
     """The absolute path of this command, as a client should start it."""
-    found = shutil.which("cursor-cloud-agents")
+    found = shutil.which(COMMAND)
     if found:
         return str(Path(found).absolute())
+    # Run as `python -m cursor_cloud_agents`, argv[0] is the module's __main__.py, which no client can start;
+    # the console script installed beside this interpreter is the same program.
+    beside = Path(sys.executable).with_name(COMMAND)
+    if beside.is_file():
+        return str(beside.absolute())
     return str(Path(sys.argv[0]).absolute())
 
 
 def _json(data: object) -> str:
     return json.dumps(data, indent=2)
+
+
+def _toml_string(text: str) -> str:
+    """`text` as a TOML basic string. Not json.dumps: it writes a character beyond U+FFFF as a surrogate
+    pair, which TOML refuses, so a path with an emoji made the whole config.toml unreadable."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + re.sub(r"[\x00-\x1f\x7f]", lambda match: f"\\u{ord(match.group()):04x}", escaped) + '"'
 
 
 def snippet(client: str, command: str) -> Snippet:
@@ -46,7 +60,7 @@ def snippet(client: str, command: str) -> Snippet:
         return Snippet(".mcp.json in your project (merge into mcpServers)", text, "claude mcp list, then /mcp")
     if client == "codex":
         text = (
-            f"[mcp_servers.{SERVER_NAME}]\ncommand = {json.dumps(command)}\n"
+            f"[mcp_servers.{SERVER_NAME}]\ncommand = {_toml_string(command)}\n"
             'env_vars = ["CURSOR_API_KEY"]  # Codex passes only the variables listed here\n'
             'env = { CURSOR_MCP_ALLOW_WRITES = "0" }\ntool_timeout_sec = 100\n'
             '# default_tools_approval_mode = "approve"  # lets `codex exec` run the write tools without asking\n'

@@ -158,6 +158,7 @@ VARIABLES: tuple[Variable, ...] = (
 _PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\{env:[^}]*\}")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_PRINTABLE = re.compile(r"^[\x21-\x7e]+$")  # printable ASCII without spaces: what a header or URL carries as it is
 
 
 def refusal(value: str) -> str | None:
@@ -224,14 +225,14 @@ class Settings:
             base_url=_base_url(env),
             max_call_seconds=_number(env, "CURSOR_MCP_MAX_CALL_SECONDS", 55.0, low=10.0, high=600.0),
             task_max_seconds=_number(env, "CURSOR_MCP_TASK_MAX_SECONDS", 3600.0, low=10.0, high=86_400.0),
-            max_new_agents=int(_number(env, "CURSOR_MCP_MAX_NEW_AGENTS", 25, low=0, high=10_000)),
+            max_new_agents=_count(env, "CURSOR_MCP_MAX_NEW_AGENTS", 25, low=0, high=10_000),
             max_spend_cents=_optional_number(env, "CURSOR_MCP_MAX_SPEND_CENTS", low=0, high=100_000_000),
-            max_active_agents=int(_number(env, "CURSOR_MCP_MAX_ACTIVE_AGENTS", 8, low=1, high=10_000)),
+            max_active_agents=_count(env, "CURSOR_MCP_MAX_ACTIVE_AGENTS", 8, low=1, high=10_000),
             confirm_creates=_switch(env, "CURSOR_MCP_CONFIRM_CREATES"),
-            max_result_bytes=int(_number(env, "CURSOR_MCP_MAX_RESULT_BYTES", 38_000, low=4_000, high=1_000_000)),
+            max_result_bytes=_count(env, "CURSOR_MCP_MAX_RESULT_BYTES", 38_000, low=4_000, high=1_000_000),
             artifact_hosts=_host_suffixes(env),
             # At most 5,000,000: an artifact is downloaded up to 5 MiB, so a larger limit could never be met.
-            max_image_bytes=int(_number(env, "CURSOR_MCP_MAX_IMAGE_BYTES", 1_000_000, low=0, high=5_000_000)),
+            max_image_bytes=_count(env, "CURSOR_MCP_MAX_IMAGE_BYTES", 1_000_000, low=0, high=5_000_000),
             state_dir=_state_dir(env),
             team_id=_team_id(env),
             record_dir=_record_dir(env),
@@ -263,6 +264,13 @@ def _read_key(env: Mapping[str, str]) -> tuple[Secret | None, str | None]:
     problem = refusal(value)
     if problem is not None:
         return None, f"CURSOR_API_KEY {problem}: set the real key in the MCP server's environment"
+    if not _PRINTABLE.match(value.strip()):
+        # The key travels in a header: such a key made the client refuse to open (the server died at start-up, or
+        # every call failed INTERNAL). Usually a pasted `Bearer ` prefix or a broken line.
+        return None, (
+            "CURSOR_API_KEY holds spaces, control or non-ASCII characters: "
+            "set the key alone (no `Bearer ` prefix, no line break)"
+        )
     return Secret(value.strip()), None
 
 
@@ -284,8 +292,14 @@ def _read_forward_env(env: Mapping[str, str]) -> tuple[dict[str, Secret], dict[s
     for name in (part.strip() for part in names.split(",")):
         if not name:
             continue
-        if not _NAME.match(name) or name.upper().startswith("CURSOR_"):
-            raise ConfigError(f"CURSOR_MCP_FORWARD_ENV names an invalid or reserved variable: {name}")
+        if not _NAME.match(name):
+            # Never quoted: what is not a name is often `NAME=value`, and the value a secret.
+            raise ConfigError(
+                "CURSOR_MCP_FORWARD_ENV holds an entry that is not a variable name: list names only "
+                "(letters, digits, _), never values"
+            )
+        if name.upper().startswith("CURSOR_"):
+            raise ConfigError(f"CURSOR_MCP_FORWARD_ENV names a reserved variable: {name}")
         value = env.get(name)
         problem = "is not set" if value is None else refusal(value)
         if problem is None and value is not None:
@@ -304,10 +318,17 @@ def _log_level(env: Mapping[str, str]) -> str:
 
 def _base_url(env: Mapping[str, str]) -> str:
     value = _present(env, "CURSOR_API_BASE_URL") or "https://api.cursor.com"
-    parts = urlsplit(value)
-    host = parts.hostname or ""
+    plain = ConfigError("CURSOR_API_BASE_URL must be a plain URL such as https://api.cursor.com")
+    if not _PRINTABLE.match(value):
+        raise plain  # a space or a control character in it fails only at the first call
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname or ""
+        _ = parts.port  # an unreadable port (`:abc`, `:99999`) raises here rather than at the first call
+    except ValueError:
+        raise plain from None
     if parts.username or parts.password or parts.query or parts.fragment or not host:
-        raise ConfigError("CURSOR_API_BASE_URL must be a plain URL such as https://api.cursor.com")
+        raise plain
     if parts.scheme != "https" and not (parts.scheme == "http" and is_loopback_host(host)):
         raise ConfigError("CURSOR_API_BASE_URL must use https (http is accepted only for a loopback host)")
     return value.rstrip("/")
@@ -326,8 +347,21 @@ def _number(env: Mapping[str, str], name: str, default: float, *, low: float, hi
     except ValueError:
         raise ConfigError(f"{name} must be a number") from None
     if not low <= number <= high:
-        raise ConfigError(f"{name} must be between {low:g} and {high:g}")
+        raise ConfigError(f"{name} must be between {_plain(low)} and {_plain(high)}")
     return number
+
+
+def _count(env: Mapping[str, str], name: str, default: int, *, low: int, high: int) -> int:
+    """A whole number: a fraction is refused, never rounded (0.5 agents must not silently mean none)."""
+    number = float(_number(env, name, default, low=low, high=high))
+    if not number.is_integer():
+        raise ConfigError(f"{name} must be a whole number")
+    return int(number)
+
+
+def _plain(number: float) -> str:
+    """A bound as a person writes it: 100000000, not 1e+08."""
+    return str(int(number)) if float(number).is_integer() else str(number)
 
 
 def _host_suffixes(env: Mapping[str, str]) -> tuple[str, ...]:
@@ -351,14 +385,30 @@ def _team_id(env: Mapping[str, str]) -> str | None:
     return value
 
 
+def _folder(env: Mapping[str, str], name: str) -> Path | None:
+    # A client starts the server in a directory of its choosing (the project, or /): a relative folder would
+    # follow it, and each project's server would keep its own journal and its own 24-hour creation count.
+    value = _present(env, name)
+    if value is None:
+        return None
+    try:
+        folder = Path(value).expanduser()
+    except RuntimeError:  # `~someone/...` of a user this machine does not know
+        raise ConfigError(f"{name} names the home directory of an unknown user") from None
+    if not folder.is_absolute():
+        raise ConfigError(f"{name} must be an absolute path (or start with ~/)")
+    return folder
+
+
 def _record_dir(env: Mapping[str, str]) -> Path | None:
-    value = _present(env, "CURSOR_MCP_RECORD_DIR")
-    return None if value is None else Path(value).expanduser()
+    return _folder(env, "CURSOR_MCP_RECORD_DIR")
 
 
 def _state_dir(env: Mapping[str, str]) -> Path:
-    value = _present(env, "CURSOR_MCP_STATE_DIR")
-    if value is not None:
-        return Path(value).expanduser()
-    base = env.get("XDG_STATE_HOME") or str(Path(env.get("HOME", "~")) / ".local" / "state")
-    return Path(base).expanduser() / "cursor-cloud-agents"
+    chosen = _folder(env, "CURSOR_MCP_STATE_DIR")
+    if chosen is not None:
+        return chosen
+    # XDG Base Directory: a relative XDG_STATE_HOME is invalid and is ignored.
+    xdg = env.get("XDG_STATE_HOME") or ""
+    base = Path(xdg) if Path(xdg).is_absolute() else Path(env.get("HOME") or "~") / ".local" / "state"
+    return base.expanduser() / "cursor-cloud-agents"

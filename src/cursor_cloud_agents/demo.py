@@ -33,7 +33,8 @@ def _server(base_url: str | None, record: Path | None, state_dir: str) -> StdioS
         # A fresh journal and ledger: the walk counts only its own creations, so two walks answer alike.
         env |= {"CURSOR_API_BASE_URL": base_url, "CURSOR_API_KEY": SIMULATED_API_KEY, "CURSOR_MCP_STATE_DIR": state_dir}
     if record is not None:
-        env |= {"CURSOR_MCP_RECORD_DIR": str(record), "CURSOR_MCP_RECORD_KEEP_TEXT": "1"}
+        # Absolute: the server refuses a relative folder (it would follow whatever directory a client starts it in).
+        env |= {"CURSOR_MCP_RECORD_DIR": str(record.absolute()), "CURSOR_MCP_RECORD_KEEP_TEXT": "1"}
     return StdioServerParameters(command=sys.executable, args=["-m", "cursor_cloud_agents"], env=env)
 
 

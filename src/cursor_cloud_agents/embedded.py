@@ -21,9 +21,14 @@ if TYPE_CHECKING:
 
 @asynccontextmanager
 async def simulated_client(
-    observer: Observer | None = None, *, scenario: str = "demo", clock: RealClock | None = None
+    observer: Observer | None = None,
+    *,
+    scenario: str = "demo",
+    clock: RealClock | None = None,
+    api_key: str | None = None,
 ) -> AsyncGenerator[CursorClient, None]:
-    """A client of a fresh simulated world of `scenario`, on `clock` (real time by default)."""
+    """A client of a fresh simulated world of `scenario`, on `clock` (real time by default), with the key the
+    simulator accepts, or `api_key` (which it refuses: `verify` checks that a wrong key answers 401)."""
     from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, build_scenario, serve
 
     clock = clock or RealClock()
@@ -31,7 +36,11 @@ async def simulated_client(
         async with (
             serve(build_scenario(scenario, clock)) as sim,
             CursorClient(
-                sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True, observer=observer, wall_clock=clock.now
+                sim.base_url,
+                api_key or SIMULATED_API_KEY,
+                allow_loopback_artifacts=True,
+                observer=observer,
+                wall_clock=clock.now,
             ) as client,
         ):
             yield client

@@ -24,7 +24,8 @@ def parse_limit(raw: str | None) -> int:
     """`limit`: integer 1-100, default 20; anything else is a 400 `validation_error`."""
     if raw is None:
         return 20
-    if not raw.isdigit() or not 1 <= int(raw) <= 100:
+    # ASCII digits only: `isdigit()` alone takes "²" (which `int()` refuses) and "５".
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 100:
         raise bad_request("limit must be an integer between 1 and 100")
     return int(raw)
 
@@ -70,6 +71,8 @@ def page_by_offset(items: Sequence[T], limit: int, cursor: str | None) -> tuple[
             start = int(base64.b64decode(cursor + "==", validate=False).decode())
         except (ValueError, binascii.Error, UnicodeDecodeError):
             raise bad_request("Invalid cursor") from None
+        if start < 0:  # no page starts before the first item
+            raise bad_request("Invalid cursor")
     stop = start + limit
     nxt = base64.b64encode(str(stop).encode()).decode().rstrip("=") if stop < len(items) else None
     return list(items[start:stop]), nxt

@@ -45,14 +45,22 @@ def authenticate(world: World, header: str | None) -> ApiKey:
     return record
 
 
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
 async def json_body(request: Request) -> Any:
-    """The decoded body; None when empty (→ `missing_body`), 400 when not JSON."""
+    """The decoded body; None when empty (→ `missing_body`), 400 when not JSON.
+
+    JSON as the API's own parser reads it: `NaN` and `Infinity` (which Python's parser takes) are
+    refused, and a body nested past the parser's depth is a 400, not a crash.
+    """
     raw = await request.body()
     if not raw.strip():
         return None
     try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+        return json.loads(raw, parse_constant=_not_json)
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise bad_request("Request body is not valid JSON") from None
 
 

@@ -91,6 +91,8 @@ def _check_image(image: dict[str, Any] | None) -> None:
 
 
 def _check_image_data(data: str) -> None:
+    if not data:  # `Image.data` has `minLength: 1` in the OpenAPI
+        raise bad_request("image.data must be non-empty base64")
     try:
         size = len(base64.b64decode(data, validate=True))
     except binascii.Error:

@@ -11,6 +11,7 @@ _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F
 AGENT_ID_RE = re.compile(rf"^bc-{_UUID}$")
 RUN_ID_RE = re.compile(rf"^run-{_UUID}$")
 EVENT_ID_RE = re.compile(r"^(\d{1,16})-(\d{1,9})$")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def iso(ts: float) -> str:
@@ -21,7 +22,13 @@ def iso(ts: float) -> str:
 
 def dumps(value: Any) -> str:
     """Compact JSON, as the API answers (no spaces, UTF-8 kept)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    if text.isascii():
+        return text
+    # A lone surrogate (a request's JSON escape can carry one into a name or a prompt) has no UTF-8
+    # form: it goes out as its JSON escape, as JavaScript's JSON.stringify writes it, instead of
+    # failing the answer after the world has already changed.
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def normalise_id(raw: str) -> str:

@@ -72,7 +72,11 @@ async def run_verify(env: Mapping[str, str], options: Options, open_client: Open
         if problem is not None:
             report.say(f"verify could not run: {problem}")
             return EXIT_COULD_NOT_RUN
-        report.say(f"Checking the Cursor API contract at {settings.base_url} (read-only facts first)")
+        # In simulated mode base_url still reads https://api.cursor.com, which is not what is checked.
+        where = (
+            "the embedded simulator (CURSOR_MCP_FIXTURE=1: nothing real)" if settings.simulated else settings.base_url
+        )
+        report.say(f"Checking the Cursor API contract at {where} (read-only facts first)")
         for fact in READ_ONLY_FACTS:
             report.add(*await _guarded(fact, ctx))
         if options.spend:
