@@ -48,21 +48,35 @@ async def test_doctor_names_a_refused_key_without_showing_it() -> None:
     assert key not in out and key[:12] not in out
 
 
-@pytest.mark.anyio
-async def test_doctor_without_a_key_makes_no_call_and_says_which_variable() -> None:
-    """Reference: the key is read only from the server's environment."""
-    calls: list[Settings] = []
+async def doctor_offline(environ: dict[str, str]) -> tuple[int, str, list[Settings]]:
+    """`doctor` with a client opener that records every attempt to open one (none is expected)."""
+    opened: list[Settings] = []
 
     @asynccontextmanager
     async def never(settings: Settings) -> AsyncGenerator[CursorClient, None]:
-        calls.append(settings)
-        raise AssertionError("no client should be opened without a key")
+        opened.append(settings)
+        raise AssertionError("no client should be opened without a usable key")
         yield  # pragma: no cover  # unreachable: makes this an async generator
 
     lines: list[str] = []
-    code = await diagnose({}, never, lines.append)
-    assert code == 1 and calls == []
-    assert "FAIL  CURSOR_API_KEY is not set" in "".join(lines)
+    code = await diagnose(environ, never, lines.append)
+    return code, "".join(lines), opened
+
+
+@pytest.mark.anyio
+async def test_doctor_without_a_key_makes_no_call_and_says_which_variable() -> None:
+    """Reference: the key is read only from the server's environment."""
+    code, out, opened = await doctor_offline({})
+    assert code == 1 and opened == []
+    assert "FAIL  CURSOR_API_KEY is not set" in out
+
+
+@pytest.mark.anyio
+async def test_doctor_names_a_key_with_a_space_in_one_line_without_a_call_or_a_traceback() -> None:
+    """doctor used to end in the client's ValueError traceback instead of its FAIL line."""
+    code, out, opened = await doctor_offline({"CURSOR_API_KEY": "Bearer key_0123456789abcdef"})
+    assert code == 1 and opened == []
+    assert "FAIL  CURSOR_API_KEY" in out and "key_0123456789abcdef" not in out
 
 
 @pytest.mark.anyio
