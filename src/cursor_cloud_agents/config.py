@@ -79,7 +79,7 @@ VARIABLES: tuple[Variable, ...] = (
     Variable(
         "CURSOR_MCP_FIXTURE",
         "0",
-        "`1` runs against the embedded simulator (`SIMULATED MODE`); refused together with a real key.",
+        "`1` runs against the embedded simulator (`SIMULATED MODE`); a `CURSOR_API_KEY` set too is never used.",
     ),
     Variable(
         "CURSOR_API_BASE_URL", "https://api.cursor.com", "API base URL; https is required except for a loopback host."
