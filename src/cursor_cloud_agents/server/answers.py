@@ -31,6 +31,8 @@ MIN_TEXT_BYTES = 200
 """Below this much room for a text, a window of texts stops rather than return slivers."""
 ROW_SEPARATOR_BYTES = 1
 """The comma between two rows of a JSON array."""
+_FAILURE_KEPT = ("code", "message", "omitted")
+"""The fields of a failure never left out to fit it under the cap."""
 CUT_BACKOFF_CHARS = 64
 """How far back a slice's end may move to leave a word whole (beyond this, a long word is cut anyway)."""
 _ESCAPED = {'"': 2, "\\": 2, "\n": 2, "\r": 2, "\t": 2, "\b": 2, "\f": 2}
@@ -146,6 +148,21 @@ class Answers:
         the API, where a row left out could not be resumed from."""
         fitting = (self.max_bytes - envelope_bytes) // (row_max_bytes + ROW_SEPARATOR_BYTES)
         return max(1, min(wanted, fitting))
+
+    def fit_failure(self, payload: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """A failure rendered under the cap like every answer: a context field Cursor filled (an upstream code
+        can be any length) is left out, largest first, and named under `omitted`; then the message is cut."""
+        data: dict[str, Any] = self.render(payload)[0]
+        omitted: list[str] = []
+        while size(data) > self.max_bytes and (context := [k for k in data if k not in _FAILURE_KEPT]):
+            largest = max(context, key=lambda key: size(data[key]))
+            omitted.append(largest)
+            data = {key: value for key, value in data.items() if key != largest} | {"omitted": omitted}
+        if size(data) > self.max_bytes:
+            message = str(data["message"])
+            room = self.max_bytes - size(data | {"message": ""}) - SAFETY_BYTES
+            data["message"] = message[: fit_chars(message, 0, len(message), room)]
+        return self.render(data)
 
     def rows_in_answer(self, count: int, answer: Callable[[int], Any]) -> int:
         """The most rows, up to `count` and at least one, whose answer fits under the cap. `answer(k)` is the

@@ -39,7 +39,6 @@ from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextCon
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
 from cursor_cloud_agents.server import failures, schemacache
-from cursor_cloud_agents.server.answers import SAFETY_BYTES, fit_chars
 from cursor_cloud_agents.server.answers import size as answer_size
 from cursor_cloud_agents.server.arguments import Judged, StrictArguments
 from cursor_cloud_agents.server.asking import Consent, InputNeeded, NoPeer, Peer, Question
@@ -59,8 +58,6 @@ own timeout (which knows whether a mutation was sent) fires first."""
 MAX_MESSAGE_CHARS = 2_000
 ASK_RESERVE = 2.0
 """Kept back from a question's wait, to answer `DECLINED` before the call's own deadline."""
-_KEPT_FIELDS = ("code", "message", "omitted")
-"""The fields of a failure never left out to fit it under the result cap."""
 
 
 class Access(Enum):
@@ -370,24 +367,8 @@ class Toolkit:
         message = self.state.answers.redactor.mask(failure.message)  # whole: a cut secret would not be recognised
         if len(message) > MAX_MESSAGE_CHARS:
             payload["message"] = message[:MAX_MESSAGE_CHARS] + " [clipped]"
-        data, text = self._within_cap(payload)
+        data, text = self.state.answers.fit_failure(payload)
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data, is_error=True)
-
-    def _within_cap(self, payload: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        """The rendered failure, under the result cap like every answer: a context field Cursor filled (an upstream
-        code can be any length) is left out, largest first, and named under `omitted`; then the message is cut."""
-        answers = self.state.answers
-        data: dict[str, Any] = answers.render(payload)[0]
-        omitted: list[str] = []
-        while answer_size(data) > answers.max_bytes and (context := [k for k in data if k not in _KEPT_FIELDS]):
-            largest = max(context, key=lambda key: answer_size(data[key]))
-            omitted.append(largest)
-            data = {key: value for key, value in data.items() if key != largest} | {"omitted": omitted}
-        if answer_size(data) > answers.max_bytes:
-            message = str(data["message"])
-            room = answers.max_bytes - answer_size(data | {"message": ""}) - SAFETY_BYTES
-            data["message"] = message[: fit_chars(message, 0, len(message), room)]
-        return answers.render(data)
 
     def _log(self, tool: str, call: Call | None, failure: ToolFailure | None, seconds: float) -> None:
         fields = dict(sorted((call.ids if call is not None else {}).items()))
