@@ -45,3 +45,8 @@ class Quirks:
     """`POST /v1/agents` answers this long after it arrived, on the world clock, and the agent exists only
     from then on (quirk 16: a real create took over 40 s). Meanwhile reads of its id answer 404 and a
     second POST with the same `agentId` answers 409 `agent_id_conflict` (the id is taken at once)."""
+    simplified_frames_share_ids: bool = False
+    """Each simplified frame (`assistant`, `thinking`, `tool_call`) carries the id of the `interaction_update`
+    it comes from, as CONTRACT.md §3.11 infers (M); False (the default): every frame but `done` has its own id.
+    A `Last-Event-ID` still sends only the frames with a greater id (§3.11: "events after that id"), the reading
+    hardest for a client: one resuming after the first of two frames sharing an id never gets the second."""

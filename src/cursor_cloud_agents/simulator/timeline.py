@@ -76,6 +76,22 @@ class Timeline:
         return b"".join(self.chunks[start:stop])
 
 
+DERIVED_FROM = {
+    "text-delta": "assistant",
+    "thinking-delta": "thinking",
+    "tool-call-started": "tool_call",
+    "tool-call-completed": "tool_call",
+}
+"""`interaction_update` types and the simplified frame each is sent again as (CONTRACT.md §3.11)."""
+
+
+def derives_from(previous: Beat | None, event: str) -> bool:
+    """Whether a frame of type `event` is the simplified copy of the `interaction_update` just before it."""
+    if previous is None or previous[0] != "interaction_update":
+        return False
+    return DERIVED_FROM.get(previous[1].get("type", "")) == event
+
+
 def fragments(text: str) -> list[str]:
     """Word fragments, the way assistant deltas arrive ("Launching ", "the job.")."""
     if not text:

@@ -25,7 +25,7 @@ from .quirks import Quirks
 from .ratelimit import RepositoryLimiter
 from .records import Agent, ApiKey, KeyKind, Run
 from .script import RunScript, script_from_prompt
-from .timeline import filler_beats, script_beats
+from .timeline import Beat, derives_from, filler_beats, script_beats
 from .validation import CreateRequest, Creation, check_pool, parse_create, parse_follow_up
 from .wire import normalise_id
 
@@ -298,8 +298,12 @@ class World:
             cut = max(1, len(beats) // 3)
             beats[cut:cut] = list(filler_beats(run.script.replay_bytes))
         step = (run.ended_at - run.running_at) / (len(beats) + 1)
+        share = self.quirks.simplified_frames_share_ids
+        previous: Beat | None = None
         for index, (event, data) in enumerate(beats, start=1):
-            timeline.add(run.running_at + index * step, event, data)
+            shared = share and derives_from(previous, event)
+            timeline.add(run.running_at + index * step, event, data, share_previous_id=shared)
+            previous = (event, data)
         self._end_frames(agent, run)
 
     def _end_frames(self, agent: Agent, run: Run) -> None:

@@ -1,13 +1,14 @@
 """Following a run's event stream to its end, resuming after a dropped connection, never handing an event twice.
 
 The client opens the stream (`CursorClient.stream_run`); this module keeps it going. After a cut, a
-server error or a close before the run's `result`, it reconnects with `Last-Event-ID` set to the last
-event handed on, backing off as the official SDK does (1, 2, 4, 8, 16, 30 s: CONTRACT.md §3.11), and
-says so through `on_resume`. A resume id the API refuses (`invalid_last_event_id`) restarts the
-replay from the start. Either way an event whose id is not after the last one handed on is dropped,
-so a consumer sees every event exactly once: ids are `<ms>-<seq>` and strictly increase, except
-`done`, which shares the `result` frame's id (hence the type is part of what was seen). Frames
-without an id (the status frame that opens each connection, heartbeats) are handed on each time.
+server error or a close before the run's `result`, it reconnects with `Last-Event-ID` set to the id just
+before the last one handed on (frames can share an id and the API sends only those after the given one),
+backing off as the official SDK does (1, 2, 4, 8, 16, 30 s: CONTRACT.md §3.11), and says so through
+`on_resume`. A resume id the API refuses (`invalid_last_event_id`) restarts the replay from the start.
+Either way an event already handed on, known by its id and type, is dropped, so a consumer sees every
+event exactly once: ids are `<ms>-<seq>` and increase, but `done` shares the `result` frame's id, and an
+`interaction_update` may share its id with the simplified frame that repeats it. Frames without an id
+(the status frame that opens each connection, heartbeats) are handed on each time.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class Follower:
         self.last_event_id: str | None = None
         self._last_key: tuple[int, int] | None = None
         self._kinds_at_last: set[str] = set()
+        self._id_before_last: str | None = None
         self.ended = False
         """A `result` or `done` frame arrived: only they prove the run is over."""
         self.handed = 0
@@ -63,13 +65,20 @@ class Follower:
             return False
         if key != self._last_key:
             self._last_key, self._kinds_at_last = key, set()
+            self._id_before_last = self.last_event_id
         self._kinds_at_last.add(event.kind)
         self.last_event_id = event.event_id
         return True
 
+    def _resume_id(self) -> str | None:
+        """Where to reconnect: before the last id handed on, whose other frames may not have arrived yet (an
+        `interaction_update` and its simplified frame can share an id, CONTRACT.md §3.11, and the API sends only
+        the frames after the given id); its frames sent again are dropped by `_fresh`."""
+        return self._id_before_last or self.last_event_id
+
     async def _connection(self, on_event: OnEvent) -> None:
         """One connection, from the last event handed on, until the stream closes or the run's end arrives."""
-        async with self.session.api.stream_run(self.agent_id, self.run_id, last_event_id=self.last_event_id) as stream:
+        async with self.session.api.stream_run(self.agent_id, self.run_id, last_event_id=self._resume_id()) as stream:
             async for event in stream:
                 if not self._fresh(event):
                     continue
@@ -95,7 +104,7 @@ class Follower:
                     return True
                 reason = "the stream closed before the run's end"
             except InvalidLastEventIdError:
-                self.last_event_id = None  # the replay starts over; events already handed on are dropped
+                self.last_event_id = self._id_before_last = None  # the replay starts over; events handed on are dropped
                 reason = "the resume point was refused, replaying from the start"
             except _BROKEN as exc:
                 reason = f"the connection broke ({type(exc).__name__})"
@@ -103,6 +112,6 @@ class Follower:
                 failed = 0  # the connection moved on: the back-off starts again
             if failed >= len(RETRY_SECONDS):
                 return False
-            on_resume(reason, self.last_event_id)
+            on_resume(reason, self._resume_id())
             await self.session.sleep(RETRY_SECONDS[failed])
             failed += 1

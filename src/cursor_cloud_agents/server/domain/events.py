@@ -41,6 +41,8 @@ ERROR_CHARS = 300
 TEXT_TYPES = frozenset({"assistant", "thinking"})
 SKIPPED_TYPES = frozenset({"interaction_update", "heartbeat", "done"})
 """Not shown: duplicates of the simplified frames, keepalives, and `done` (reported as `finished`)."""
+COPIED_UPDATES = frozenset({"text-delta", "thinking-delta", "tool-call-started", "tool-call-completed"})
+"""`interaction_update` types the API also sends as a simplified frame, perhaps with the same id (§3.11, M)."""
 GROWTH_BYTES = 3
 """What the cleaning may add for one `<` (written `&lt;`) or one `](` (an image rewritten, a link unlinked)."""
 Measure = Callable[[Any], int]
@@ -212,6 +214,8 @@ class Excerpt(StreamMarks):
         self._previous_id = after
         self.run_status: str | None = None
         self.full = False
+        self._copy_may_follow = False
+        """The last frame read is an `interaction_update` whose simplified copy, sharing its id, may come next."""
 
     def _advance(self, event_id: str | None) -> None:
         if event_id is not None and event_id != self.last_event_id:
@@ -225,6 +229,13 @@ class Excerpt(StreamMarks):
         self.full = True
         self.last_event_id = self._resume_before(raw)
         return True
+
+    def settle(self) -> None:
+        """Reading stopped (time up, connection cut): when the last frame read may still have a copy with its id
+        to come, the cursor goes before that id, since resuming after it would skip the copy (§3.11)."""
+        if self._copy_may_follow and not self.full:
+            self.last_event_id = self._previous_id
+        self._copy_may_follow = False
 
     def keep(self, count: int) -> None:
         """Keep the first `count` entries only: the others are left for the next excerpt, which reads them again."""
@@ -242,6 +253,7 @@ class Excerpt(StreamMarks):
             return False
         if kind != "error":
             self.mark(kind, raw)  # a `result` proves the end even when it is left for the next excerpt
+        self._copy_may_follow = kind == "interaction_update" and _str(payload(raw), "type") in COPIED_UPDATES
         if kind in SKIPPED_TYPES or (kind in TEXT_TYPES and self._merged(raw)):
             self._advance(raw.id)
             return kind == "done"

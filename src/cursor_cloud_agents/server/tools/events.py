@@ -76,6 +76,7 @@ async def read_excerpt(
                     interrupted = True
 
     await with_progress(read, lambda: f"read {len(excerpt.entries)} events, waiting")
+    excerpt.settle()
     return fit_excerpt(answers, excerpt, interrupted=interrupted)
 
 
