@@ -135,6 +135,11 @@ def growth(text: str) -> int:
     return GROWTH_BYTES * (text.count("<") + text.count("]("))
 
 
+def copy_may_follow(raw: RawEvent) -> bool:
+    """Whether `raw` is an `interaction_update` the API also sends as a simplified frame, perhaps with its id."""
+    return raw.event == "interaction_update" and _str(payload(raw), "type") in COPIED_UPDATES
+
+
 def fragment_text(raw: RawEvent) -> str:
     """The text of an `assistant`/`thinking` fragment ('' when unusable)."""
     return _str(payload(raw), "text") or ""
@@ -166,10 +171,15 @@ class Tail(StreamMarks):
         super().__init__()
         self.entries: deque[Entry] = deque(maxlen=n)
         self.scanned = 0
+        self._last: RawEvent | None = None
+        self._id_before_last: str | None = None
 
     def __call__(self, raw: RawEvent, /) -> None:
         self.scanned += 1
+        if raw.id is not None and raw.id != self.last_event_id and raw.event != "heartbeat":
+            self._id_before_last = self.last_event_id
         self.mark_event(raw)
+        self._last = raw
         kind = raw.event
         if kind in SKIPPED_TYPES:
             return
@@ -178,6 +188,14 @@ class Tail(StreamMarks):
             if self.entries and merge(self.entries[-1], raw, text) is not None:
                 return
         self.entries.append(new_entry(raw))
+
+    def resume_id(self) -> str | None:
+        """The cursor to read on from: the last id, or the one before it when the walk stopped right after an
+        update whose copy, sharing its id, may not have come yet (resuming after it would skip the copy, §3.11)."""
+        last = self._last
+        if last is not None and not self.finished and last.id == self.last_event_id and copy_may_follow(last):
+            return self._id_before_last
+        return self.last_event_id
 
     def views(self, max_bytes: int, measure: Measure = size) -> tuple[list[EventView], int]:
         """The newest views that fit in `max_bytes`, oldest first, and how many older ones were left out."""
@@ -253,7 +271,7 @@ class Excerpt(StreamMarks):
             return False
         if kind != "error":
             self.mark(kind, raw)  # a `result` proves the end even when it is left for the next excerpt
-        self._copy_may_follow = kind == "interaction_update" and _str(payload(raw), "type") in COPIED_UPDATES
+        self._copy_may_follow = copy_may_follow(raw)
         if kind in SKIPPED_TYPES or (kind in TEXT_TYPES and self._merged(raw)):
             self._advance(raw.id)
             return kind == "done"

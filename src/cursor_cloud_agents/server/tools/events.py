@@ -118,7 +118,7 @@ async def read_tail(api: CursorClient, answers: Answers, agent_id: str, run_id: 
     ended_by = await with_progress(walk, lambda: f"walked {tail.scanned} events")
     views, left_out = tail.views(answers.max_bytes - EVENTS_HEAD_BYTES, sent_size(answers))
     return TailView(
-        events=views, last_event_id=tail.last_event_id, last_event_at=event_time(tail.last_event_id),
+        events=views, last_event_id=tail.resume_id(), last_event_at=event_time(tail.last_event_id),
         scanned_events=tail.scanned, complete=ended_by in REPLAY_ENDS, ended_by=ended_by, finished=tail.finished,
         left_out=left_out or None, stream_error=stream_error_of(tail), interrupted=interrupted or None,
     )  # fmt: skip
