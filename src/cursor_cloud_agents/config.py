@@ -135,7 +135,7 @@ VARIABLES: tuple[Variable, ...] = (
         "CURSOR_MCP_STATE_DIR",
         "~/.local/state/cursor-cloud-agents",
         "Where the server keeps its journal of "
-        "paid creations, so a lost answer is never paid twice (no prompt, no secret in it).",
+        "paid creations, so a lost answer is never paid twice (no prompt, no secret in it); an absolute path.",
     ),
     Variable(
         "CURSOR_TEAM_ID",
@@ -145,8 +145,8 @@ VARIABLES: tuple[Variable, ...] = (
     Variable(
         "CURSOR_MCP_RECORD_DIR",
         "(none)",
-        "A folder where every exchange with the API is written as redacted JSON lines (files 0600, "
-        "size-capped); prompts and agent text are masked. Replay it with `simulate --replay`.",
+        "A folder (an absolute path) where every exchange with the API is written as redacted JSON lines (files "
+        "0600, size-capped); prompts and agent text are masked. Replay it with `simulate --replay`.",
     ),
     Variable(
         "CURSOR_MCP_RECORD_KEEP_TEXT",
