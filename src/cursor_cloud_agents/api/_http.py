@@ -224,8 +224,9 @@ class HttpSession:
                 "the total deadline passed before the answer was read", maybe_sent=True, timed_out=True
             ) from None
         # Outside the deadline: the answer is read, and the observer's work (JSON, masking, a file) must not
-        # turn it into a timeout, i.e. a mutation's outcome into "unknown".
-        self._observe(Exchange(method, url, dict(params or {}), json, answer.status, answer.headers, answer.body))
+        # turn it into a timeout, i.e. a mutation's outcome into "unknown". Built only when heard (as a stream's tap).
+        if self._observer is not None:
+            self._observe(Exchange(method, url, dict(params or {}), json, answer.status, answer.headers, answer.body))
         return answer
 
     def _observe(self, exchange: Exchange | StreamExchange) -> None:

@@ -9,16 +9,16 @@ agent's model (CONTRACT.md quirk 8), so the table's caption says so instead of g
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-import anyio
 from rich.table import Table
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, AgentSummary, CursorClient, CursorError
 from cursor_cloud_agents.server.domain import scan
 from cursor_cloud_agents.server.domain.reading import Reading
-from cursor_cloud_agents.server.domain.watch import IN_FLIGHT
+from cursor_cloud_agents.server.domain.watch import each_in_flight
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, UsageError, failure_of
@@ -66,14 +66,13 @@ def _whole(seconds: float | None) -> int | None:
     return None if seconds is None else max(0, round(seconds))
 
 
-async def _read(api: CursorClient, row: AgentRow, limiter: anyio.CapacityLimiter) -> None:
-    async with limiter:
-        try:
-            row.record = await api.get_agent(row.agent.id)
-            run_id = row.agent.latest_run_id
-            row.run = None if run_id is None else await api.get_run(row.agent.id, run_id)
-        except CursorError as exc:
-            row.read_error = failure_of(exc).code
+async def _read(api: CursorClient, row: AgentRow) -> None:
+    try:
+        row.record = await api.get_agent(row.agent.id)
+        run_id = row.agent.latest_run_id
+        row.run = None if run_id is None else await api.get_run(row.agent.id, run_id)
+    except CursorError as exc:
+        row.read_error = failure_of(exc).code
 
 
 async def read_rows(session: Session, *, limit: int, name: str | None, archived: bool) -> list[AgentRow]:
@@ -87,10 +86,7 @@ async def read_rows(session: Session, *, limit: int, name: str | None, archived:
         mark=scan.fingerprint("terminal-agents", name, archived), include_archived=archived,
     )  # fmt: skip
     rows = [AgentRow(summary) for summary in page.items]
-    limiter = anyio.CapacityLimiter(IN_FLIGHT)
-    async with anyio.create_task_group() as group:
-        for row in rows:
-            group.start_soon(_read, session.api, row, limiter)
+    await each_in_flight(rows, partial(_read, session.api))
     return rows
 
 

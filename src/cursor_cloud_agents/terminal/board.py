@@ -15,11 +15,9 @@ client's sustained rate (10 requests per second) however large the fleet. Every 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import anyio
 
 from cursor_cloud_agents.api import AgentSummary, CursorError
 from cursor_cloud_agents.api.times import epoch
@@ -27,7 +25,7 @@ from cursor_cloud_agents.server.cache import Cache
 from cursor_cloud_agents.server.deadline import Clock
 from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
 from cursor_cloud_agents.server.domain.reading import Reading
-from cursor_cloud_agents.server.domain.watch import IN_FLIGHT
+from cursor_cloud_agents.server.domain.watch import IN_FLIGHT, each_in_flight
 from cursor_cloud_agents.server.state import ACTIVITY_ENTRIES
 from cursor_cloud_agents.terminal.exits import failure_of
 from cursor_cloud_agents.terminal.term import Session
@@ -130,9 +128,9 @@ class Board:
         listed = {agent.id for agent in agents}
         self.rows = {agent_id: row for agent_id, row in self.rows.items() if agent_id in listed}
         stale = [row for row in map(self._note, agents) if row is not None]
-        await _each(stale, self._read_run)
+        await each_in_flight(stale, self._read_run)
         left = 2 * len(self.rows) if whole else self.budget - pages - len(stale)
-        await _each(self._extras(left), self._read_extra)
+        await each_in_flight(self._extras(left), self._read_extra)
         self._age()
         self.refreshes += 1
 
@@ -198,15 +196,3 @@ class Board:
             return
         row.charged_cents = None if usage.cost is None else usage.cost.charged_cents
         row.usage_of = run.id if run.is_terminal and usage.cost is not None else None
-
-
-async def _each(rows: list[FleetRow], read: Callable[[FleetRow], Awaitable[None]]) -> None:
-    limiter = anyio.CapacityLimiter(IN_FLIGHT)
-
-    async def one(row: FleetRow) -> None:
-        async with limiter:
-            await read(row)
-
-    async with anyio.create_task_group() as group:
-        for row in rows:
-            group.start_soon(one, row)

@@ -31,11 +31,10 @@ from cursor_cloud_agents.api import (
     parse_retry_after,
 )
 from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server.domain.models import REASONING_PARAMS  # the model check's own names, never a copy
 from cursor_cloud_agents.verify.observed import Observed, body_json
 from cursor_cloud_agents.verify.report import Line, differs, new, ok, skipped
 
-REASONING_PARAMS = ("effort", "reasoning_effort", "reasoning", "thinking")
-"""Parameter ids the model check treats as a reasoning level (CONTRACT.md §3.2)."""
 UNKNOWN_AGENT = "bc-00000000-0000-4000-8000-00000000f404"
 SAMPLE_AGENTS = 20
 STREAM_SECONDS = 30.0

@@ -101,8 +101,7 @@ class Limits:
     async def before_create(self, api: CursorClient) -> None:
         """Refuse a creation over either limit (`LIMIT_REACHED`, `CAPACITY`); nothing is sent then. One that
         passes holds its slot until `sent()`, so that creations at once cannot all take the last slot."""
-        await self.before_spending(api)
-        self._refuse_without_slot(await self.slots(api))
+        await self.check_room(api)
         self._sending += 1  # no await between the count and this: the check and the hold are one step
 
     async def check_room(self, api: CursorClient) -> None:
@@ -172,7 +171,6 @@ class Limits:
     async def spend(self, api: CursorClient) -> Spend:
         ids = self._ledger.agents(self._clock.now())
         charged: dict[str, float | None] = {}
-
         unchecked: list[ToolFailure] = []
 
         async def read(agent_id: str, gate: anyio.Semaphore) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 import anyio
 
@@ -22,6 +22,7 @@ from cursor_cloud_agents.server.failures import ToolFailure
 IN_FLIGHT = 8
 """Reads sent at once by whatever reads many runs: this wait, the fleet scan, the terminal's lists."""
 Until = Literal["any", "all"]
+T = TypeVar("T")
 PASSING = frozenset({"UPSTREAM", "TIMEOUT", "QUOTA"})
 """Failures a later read may not meet (Cursor failing, slow or rate-limited): such a row is read again."""
 
@@ -71,20 +72,28 @@ async def _read(api: CursorClient, row: Watched) -> None:
         row.failure = failures.from_api_error(exc)
 
 
-async def read_round(api: CursorClient, rows: Sequence[Watched], waited: float) -> None:
-    """Read every unsettled row once, at most IN_FLIGHT at a time, noting when an end was first seen."""
+async def each_in_flight(items: Sequence[T], work: Callable[[T], Awaitable[None]]) -> None:
+    """`work` on every item, at most IN_FLIGHT at a time (the lists of runs read here and in the terminal)."""
     limiter = anyio.CapacityLimiter(IN_FLIGHT)
 
-    async def one(row: Watched) -> None:
+    async def one(item: T) -> None:
         async with limiter:
-            await _read(api, row)
+            await work(item)
+
+    async with anyio.create_task_group() as group:
+        for item in items:
+            group.start_soon(one, item)
+
+
+async def read_round(api: CursorClient, rows: Sequence[Watched], waited: float) -> None:
+    """Read every unsettled row once, at most IN_FLIGHT at a time, noting when an end was first seen."""
+
+    async def one(row: Watched) -> None:
+        await _read(api, row)
         if row.ended and row.ended_after is None:
             row.ended_after = waited
 
-    async with anyio.create_task_group() as group:
-        for row in rows:
-            if not row.settled:
-                group.start_soon(one, row)
+    await each_in_flight([row for row in rows if not row.settled], one)
 
 
 async def watch(
