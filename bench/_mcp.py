@@ -13,7 +13,7 @@ from mcp_types import CallToolResult, TextContent
 from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import build_server
+from cursor_cloud_agents.server.app import build_server
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY
 
 

@@ -34,7 +34,7 @@ from mcp_types import jsonrpc_message_adapter
 from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import build_server
+from cursor_cloud_agents.server.app import build_server
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Faults, RealClock, RunScript, World, serve
 
 LATENCY = 0.05

@@ -1,9 +1,11 @@
 """The direction of imports (ARCHITECTURE.md, "Layers"), enforced by walking every module's AST.
 
-- `api` never imports `mcp`, `server` or `simulator`; `httpx2` is imported only by `api/_http.py`;
-- `server` never imports `httpx2` or `simulator`;
-- `simulator` never imports `api` or `server`;
-- `terminal` never imports `mcp` itself (its commands start without the MCP SDK);
+- `api` never imports `mcp`, `core`, `server` or `simulator`; `httpx2` is imported only by `api/_http.py`;
+- `core` (the delegation domain both faces share) never imports `mcp`, `server` or `terminal`, and never
+  looks up the call in progress (`current_call`): the face hands it in;
+- `server` (the MCP face) never imports `httpx2`, `simulator` or `terminal`;
+- `terminal` (the person's face) never imports `mcp` or `server`;
+- `simulator` never imports `api`, `core` or `server`;
 - only `config` (and `cli`, which hands `os.environ` to it) touch `os.environ` or `os.getenv`.
 """
 
@@ -18,11 +20,14 @@ PACKAGE = Path(__file__).parent.parent / "src" / "cursor_cloud_agents"
 ROOT = "cursor_cloud_agents"
 
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "api": ("mcp", "mcp_types", f"{ROOT}.server", f"{ROOT}.simulator", "httpx"),
-    "server": ("httpx2", "httpx", f"{ROOT}.simulator"),
-    "simulator": (f"{ROOT}.api", f"{ROOT}.server", "httpx"),
-    "terminal": ("mcp", "mcp_types", "httpx"),
+    "api": ("mcp", "mcp_types", f"{ROOT}.core", f"{ROOT}.server", f"{ROOT}.simulator", "httpx"),
+    "core": ("mcp", "mcp_types", f"{ROOT}.server", f"{ROOT}.terminal", f"{ROOT}.simulator", "httpx"),
+    "server": ("httpx2", "httpx", f"{ROOT}.simulator", f"{ROOT}.terminal"),
+    "simulator": (f"{ROOT}.api", f"{ROOT}.core", f"{ROOT}.server", "httpx"),
+    "terminal": ("mcp", "mcp_types", f"{ROOT}.server", "httpx"),
 }
+AMBIENT_CALL = "current_call"
+"""The toolkit's look-up of the call in progress: the MCP face's own, never the core's."""
 ENVIRONMENT_READERS = {"config.py", "cli.py"}
 HTTPX2_MODULE = "api/_http.py"
 
@@ -59,6 +64,12 @@ def violations(relative: str, source: str) -> list[str]:
         )
         if module.split(".")[0] == "httpx2" and relative != HTTPX2_MODULE:
             found.append(f"{relative} imports httpx2 (only {HTTPX2_MODULE} may)")
+    if layer == "core" and any(
+        isinstance(node, ast.Name | ast.Attribute | ast.alias)
+        and AMBIENT_CALL in (getattr(node, "id", None), getattr(node, "attr", None), getattr(node, "name", None))
+        for node in ast.walk(tree)
+    ):
+        found.append(f"{relative} looks up the call in progress ({AMBIENT_CALL}); take a core.call.Call instead")
     if reads_environment(tree) and relative not in ENVIRONMENT_READERS:
         found.append(f"{relative} reads the environment (only config.py may)")
     return found
@@ -86,6 +97,13 @@ def test_module_respects_the_layering_rules(path: Path) -> None:
         ("simulator/world.py", "from cursor_cloud_agents.api.models import Run"),
         ("server/toolkit.py", "import os\nkey = os.environ['CURSOR_API_KEY']"),
         ("api/_http.py", "from os import getenv"),
+        ("terminal/paid.py", "from cursor_cloud_agents.server.state import ServerState"),
+        ("core/paid.py", "import mcp"),
+        ("core/limits.py", "from cursor_cloud_agents.server.answers import size"),
+        ("core/fleet.py", "from cursor_cloud_agents.terminal.term import Session"),
+        ("core/waiting.py", "from cursor_cloud_agents.server.toolkit import current_call"),
+        ("core/waiting.py", "from cursor_cloud_agents.server import toolkit\ncall = toolkit.current_call()"),
+        ("api/client.py", "from cursor_cloud_agents.core.failures import ToolFailure"),
     ],
 )
 def test_the_layering_check_catches_a_broken_rule(relative: str, source: str) -> None:

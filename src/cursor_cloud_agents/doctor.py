@@ -17,9 +17,9 @@ import anyio
 
 from cursor_cloud_agents.api import CursorClient, CursorError, deadline_after
 from cursor_cloud_agents.config import ConfigError, Settings
+from cursor_cloud_agents.core.failures import from_api_error
+from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server.failures import from_api_error
-from cursor_cloud_agents.server.ledger import CreationLedger
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 CALL_SECONDS = 20.0

@@ -17,7 +17,7 @@ from cursor_cloud_agents.api import (
     CursorExpiredError,
     Prompt,
 )
-from cursor_cloud_agents.server.failures import from_api_error
+from cursor_cloud_agents.core.failures import from_api_error
 from cursor_cloud_agents.simulator import UNSUPPORTED_KEY, ManualClock, Quirks, RunningSimulator, World
 from tests.contract.conftest import Sleeps, make_client
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from cursor_cloud_agents.api import ActivityFold, RawEvent
-from cursor_cloud_agents.server.domain.activity import NAME_CHARS, summary_of
+from cursor_cloud_agents.core.activity import NAME_CHARS, summary_of
 
 
 def folded(*frames: tuple[str, object]) -> ActivityFold:

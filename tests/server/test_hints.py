@@ -17,12 +17,20 @@ from typing import Any
 import pytest
 
 from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_toolkit
-from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.instructions import instructions
 
-SERVER = Path(__file__).resolve().parents[2] / "src" / "cursor_cloud_agents" / "server"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "cursor_cloud_agents"
+FACES = (PACKAGE / "server", PACKAGE / "core")
+"""Where hints are written: the MCP face, and the core whose failures carry them."""
+
+
+def modules() -> list[Path]:
+    return sorted(path for folder in FACES for path in folder.rglob("*.py"))
+
+
 CALL = re.compile(r"\b(cursor_[a-z_]+)\(([^()]*)\)")
 HOLE = "'x'"
 SAMPLES: dict[str, Any] = {
@@ -49,7 +57,7 @@ def _text_of(node: ast.AST) -> str | None:
 def server_strings() -> list[str]:
     """Every string the server's code holds (adjacent literals joined, as Python joins them)."""
     found: list[str] = []
-    for path in sorted(SERVER.rglob("*.py")):
+    for path in modules():
         for node in ast.walk(ast.parse(path.read_text())):
             text = _text_of(node)
             if text is not None:
@@ -60,8 +68,8 @@ def server_strings() -> list[str]:
 def module_strings() -> list[str]:
     """The string values the server's modules hold once imported (hints written by `hints.suggest`)."""
     found: list[str] = []
-    for path in sorted(SERVER.rglob("*.py")):
-        parts = path.relative_to(SERVER.parent).with_suffix("").parts
+    for path in modules():
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
         module = importlib.import_module(".".join(("cursor_cloud_agents", *parts)).removesuffix(".__init__"))
         found += [value for value in vars(module).values() if isinstance(value, str)]
     return found

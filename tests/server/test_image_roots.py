@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.server.domain.images import prompt_images
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.images import prompt_images
 from cursor_cloud_agents.simulator.images import png
 
 

@@ -1,4 +1,4 @@
-"""Images for a prompt (server/domain/images.py): where a file may come from, what it must be, how it is sent."""
+"""Images for a prompt (core/images.py): where a file may come from, what it must be, how it is sent."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cursor_cloud_agents.api import PromptImage
-from cursor_cloud_agents.server.domain.images import MAX_IMAGE_BYTES, MAX_URL_CHARS, prompt_images, recognise
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.images import MAX_IMAGE_BYTES, MAX_URL_CHARS, prompt_images, recognise
 from cursor_cloud_agents.simulator.images import jpeg, png
 
 PNG = png(4, 3)

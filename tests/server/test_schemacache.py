@@ -22,14 +22,26 @@ async def test_the_schema_cache_is_current_and_serves_exactly_what_building_give
     assert await list_tools() == built
 
 
-def test_the_stamp_changes_when_a_server_source_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Any edit of the server package makes the cache belong to other code."""
-    copy = tmp_path / "server"
-    shutil.copytree(schemacache.PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(schemacache, "PACKAGE", copy)
+@pytest.mark.parametrize(
+    ("edited", "old", "new"),
+    [
+        ("server/tools/account.py", "Get account", "Get the account"),
+        ("core/models.py", "REASONING", "REASONING_"),
+    ],
+)
+def test_the_stamp_changes_when_a_server_or_core_source_changes(
+    edited: str, old: str, new: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Any edit of the server or the core (a tool's parameter types may come from either) makes the cache
+    belong to other code."""
+    copies = tuple(tmp_path / folder.name for folder in schemacache.SOURCES)
+    for folder, copy in zip(schemacache.SOURCES, copies, strict=True):
+        shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(schemacache, "SOURCES", copies)
     before = schemacache.stamp()
-    tool = copy / "tools" / "account.py"
-    tool.write_text(tool.read_text().replace("Get account", "Get the account"))
+    source = tmp_path / edited
+    assert old in source.read_text()
+    source.write_text(source.read_text().replace(old, new))
     assert schemacache.stamp() != before
 
 

@@ -21,9 +21,9 @@ from mcp_types import CallToolResult, jsonrpc_message_adapter
 
 from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import build_server
-from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.server.app import build_server
 from cursor_cloud_agents.server.tasks import EXTENSION, FINISHED_KEPT, MISSING_CAPABILITY, TASK_NOT_FOUND, TaskStore
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, RunningSimulator, RunScript, World, serve
 

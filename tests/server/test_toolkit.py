@@ -18,9 +18,9 @@ from pydantic import Field
 
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import serve_toolkit
-from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 

@@ -10,7 +10,7 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from cursor_cloud_agents.server.untrusted import clean
+from cursor_cloud_agents.core.untrusted import clean
 
 EXFIL = "https://attacker.example/?d=SECRET"
 _COMMONMARK = MarkdownIt("commonmark")

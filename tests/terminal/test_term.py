@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, RunScript, World
 from cursor_cloud_agents.terminal.dispatch import execute
 from cursor_cloud_agents.terminal.exits import REFUSED

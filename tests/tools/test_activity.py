@@ -10,10 +10,10 @@ import pytest
 from mcp import Client
 
 from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.core.activity import ActivitySummary
+from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import serve_toolkit
-from cursor_cloud_agents.server.deadline import Clock
-from cursor_cloud_agents.server.domain.activity import ActivitySummary
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
 from cursor_cloud_agents.server.tools import runs

@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 
-from cursor_cloud_agents.server.ledger import CreationLedger
+from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
 from tests.tools.conftest import Harness, OpenHarness, Reply
 

@@ -16,7 +16,7 @@ from cursor_cloud_agents.api.record import Recorder
 from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.demo import Walk, story
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import build_server
+from cursor_cloud_agents.server.app import build_server
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, build_scenario, serve, serve_replay
 
 pytestmark = pytest.mark.anyio

@@ -16,8 +16,8 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.server.domain.paid import API_CREATION_SECONDS
-from cursor_cloud_agents.server.journal import FILE_NAME, WINDOW_SECONDS, Attempt, CreationJournal, fingerprint
+from cursor_cloud_agents.core.journal import FILE_NAME, WINDOW_SECONDS, Attempt, CreationJournal, fingerprint
+from cursor_cloud_agents.core.paid import API_CREATION_SECONDS
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
 from tests.tools.conftest import Harness, OpenHarness
 

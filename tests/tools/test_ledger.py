@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.server.ledger import FILE_NAME, WINDOW_SECONDS, CreationLedger, LimitReached
+from cursor_cloud_agents.core.ledger import FILE_NAME, WINDOW_SECONDS, CreationLedger, LimitReached
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from tests.tools.conftest import OpenHarness
 

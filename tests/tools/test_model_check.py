@@ -8,10 +8,10 @@ import pytest
 
 from cursor_cloud_agents.api import Model
 from cursor_cloud_agents.config import Secret
-from cursor_cloud_agents.server.domain import creation
-from cursor_cloud_agents.server.domain import models as model_check
-from cursor_cloud_agents.server.domain.creation import RepoInput
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core import creation
+from cursor_cloud_agents.core import models as model_check
+from cursor_cloud_agents.core.creation import RepoInput
+from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.server.views.choices import ModelChoice, ModelDetail, ModelRow
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents.server.state import ARTIFACT_TEXT_SECONDS
+from cursor_cloud_agents.core.state import ARTIFACT_TEXT_SECONDS
 from cursor_cloud_agents.simulator import ArtifactSpec, Fault, Faults, ManualClock, Quirks, RunScript, World
 from tests.tools.conftest import Harness, OpenHarness
 

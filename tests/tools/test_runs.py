@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents.server.deadline import CANCEL_REREADS, READ_RESERVE
+from cursor_cloud_agents.core.timing import CANCEL_REREADS, READ_RESERVE
 from cursor_cloud_agents.server.tools import runs
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Fault, Faults, ManualClock, Quirks, RunScript, World
 from cursor_cloud_agents.simulator import build_scenario as build_world

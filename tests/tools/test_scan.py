@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cursor_cloud_agents.api import AgentSummary
-from cursor_cloud_agents.server.domain.scan import fingerprint, scan_agents
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.scan import fingerprint, scan_agents
 from cursor_cloud_agents.simulator import ManualClock, World
 from tests.tools.conftest import OpenHarness
 

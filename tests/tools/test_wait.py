@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 import pytest
 
-from cursor_cloud_agents.server.deadline import WAIT_POLL_SECONDS
+from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, World
 from tests.tools.conftest import OpenHarness
 

@@ -18,10 +18,10 @@ from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.untrusted import clean, clean_data
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.untrusted import clean, clean_data
 
 V = TypeVar("V")
 

@@ -30,10 +30,10 @@ from mcp_types import (
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS, Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import tasks
 from cursor_cloud_agents.server.asking import Seal, peer_for
-from cursor_cloud_agents.server.deadline import WAIT_POLL_SECONDS, Clock
 from cursor_cloud_agents.server.instructions import instructions
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.tasks import TaskStore

@@ -20,8 +20,8 @@ from annotated_types import Le
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.failures import ToolFailure
 
 _STRICT = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
 

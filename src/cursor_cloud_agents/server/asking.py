@@ -47,6 +47,8 @@ from mcp_types import (
 )
 from mcp_types.version import is_version_at_least
 
+from cursor_cloud_agents.core.call import Question
+
 ROUND_TRIP_VERSION = "2026-07-28"
 """The first protocol revision without a channel back during a call (questions ride `input_required`)."""
 STATE_SECONDS = 600.0
@@ -69,15 +71,9 @@ class Consent(Enum):
     UNANSWERED = "unanswered"
 
 
-@dataclass(frozen=True)
-class Question:
-    """A yes/no question for the person; `key` names it on the wire and must be stable across rounds."""
-
-    key: str
-    message: str
-
-    def request(self) -> ElicitRequest:
-        return ElicitRequest(params=ElicitRequestFormParams(message=self.message, requested_schema=_YES_SCHEMA))
+def elicitation(question: Question) -> ElicitRequest:
+    """The question as an MCP form elicitation: one boolean to confirm."""
+    return ElicitRequest(params=ElicitRequestFormParams(message=question.message, requested_schema=_YES_SCHEMA))
 
 
 @dataclass(frozen=True)
@@ -162,7 +158,7 @@ class SessionPeer:
             return await NoPeer().ask(question, seconds)
         with anyio.move_on_after(seconds):
             try:
-                return _consent(await self._send(question.request(), ElicitResult))
+                return _consent(await self._send(elicitation(question), ElicitResult))
             except MCPError as refused:  # the client failed the question (or has no channel back)
                 return Answer(Consent.UNANSWERED, f"the client could not ask: {refused.error.message[:200]}")
             except ValueError:  # an answer that is not an elicitation result (pydantic's ValidationError)
@@ -211,7 +207,7 @@ class RoundTripPeer:
     async def ask(self, question: Question, seconds: float) -> Answer:
         if not self.can_ask:
             return await NoPeer().ask(question, seconds)
-        answer = self._answer(question.key, question.request())
+        answer = self._answer(question.key, elicitation(question))
         try:
             return _consent(ElicitResult.model_validate(answer))
         except ValueError:

@@ -2,7 +2,8 @@
 
 Describing 19 tools costs the SDK an argument model and a JSON schema each, about a third of our
 start-up. The schemas change only with the code, so `make snapshot` writes them to `schemas.json`
-beside this module, stamped with a digest of the server package's sources and pydantic's version.
+beside this module, stamped with a digest of the server's and the core's sources (a tool's parameter types may come
+from either) and pydantic's version.
 At start-up a matching stamp serves them; any other stamp (an edited checkout) means building them
 as before, so a stale file can cost time, never correctness. A test fails while the file is stale.
 """
@@ -17,15 +18,17 @@ from typing import Any
 import pydantic
 
 PACKAGE = Path(__file__).parent
+SOURCES = (PACKAGE, PACKAGE.parent / "core")
 CACHE = PACKAGE / "schemas.json"
 
 
 def stamp() -> str:
-    """A digest of everything a tool schema is made from: the server's sources and pydantic's version."""
+    """A digest of everything a tool schema is made from: the server's and core's sources, pydantic's version."""
     digest = hashlib.sha256(pydantic.VERSION.encode())
-    for path in sorted(PACKAGE.rglob("*.py")):
-        digest.update(path.relative_to(PACKAGE).as_posix().encode())
-        digest.update(path.read_bytes())
+    for folder in SOURCES:
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(f"{folder.name}/{path.relative_to(folder).as_posix()}".encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:20]
 
 

@@ -1,68 +1,19 @@
-"""What lives as long as the server: its settings, answer builder, clock, API client, journal, ledger, caches.
-
-One `ServerState` is built where the server is built and handed to the tools; nothing is kept in
-module-level state. The API client is opened per connection by the server's lifespan and attached
-here; everything else is made once.
-"""
+"""The server's state: the core's, and the answer builder every tool renders through."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.server.answers import Answers
-from cursor_cloud_agents.server.cache import Cache
-from cursor_cloud_agents.server.deadline import Clock
-from cursor_cloud_agents.server.domain.limits import Limits
-from cursor_cloud_agents.server.journal import CreationJournal
-from cursor_cloud_agents.server.ledger import CreationLedger
-
-if TYPE_CHECKING:
-    from cursor_cloud_agents.api import CursorClient, Model
-    from cursor_cloud_agents.server.domain.activity import KnownActivity
-
-MODELS_SECONDS = 600.0
-"""The model list is read again after ten minutes (it changes with Cursor's releases, not per call)."""
-ACTIVITY_ENTRIES = 512
-"""Complete activity summaries of ended runs kept (they never change: idle time is recomputed)."""
-ARTIFACT_TEXT_ENTRIES = 4
-ARTIFACT_TEXT_SECONDS = 300.0
-"""The last few artifact texts read are kept five minutes (a presigned link lasts 15), so a text read
-page by page is downloaded once, and its pages are cut from one copy."""
 
 
 @dataclass
-class ServerState:
-    """The state of one server, for its whole life."""
+class ServerState(CoreState):
+    """The state of one server, for its whole life: the core's, and how its answers are built."""
 
-    settings: Settings
-    redactor: Redactor
-    clock: Clock = field(default_factory=Clock)
-    client: CursorClient | None = None
     answers: Answers = field(init=False)
-    journal: CreationJournal = field(init=False)
-    ledger: CreationLedger = field(init=False)
-    limits: Limits = field(init=False)
-    models: Cache[str, list[Model]] = field(init=False)
-    activity: Cache[tuple[str, str], KnownActivity] = field(init=False)
-    artifact_texts: Cache[tuple[str, str], str] = field(init=False)
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self.answers = Answers(self.redactor, self.settings.max_result_bytes)
-        # Simulated agents never enter the journal of real ones: in simulated mode it stays in memory.
-        state_dir = None if self.settings.simulated else self.settings.state_dir
-        self.journal = CreationJournal(state_dir)
-        self.ledger = CreationLedger(state_dir, self.settings.max_new_agents)
-        self.limits = Limits(self.settings, self.ledger, self.clock)
-        self.models = Cache(self.clock, 1, MODELS_SECONDS)
-        self.activity = Cache(self.clock, ACTIVITY_ENTRIES)
-        self.artifact_texts = Cache(self.clock, ARTIFACT_TEXT_ENTRIES, ARTIFACT_TEXT_SECONDS)
-
-    @property
-    def api(self) -> CursorClient:
-        """The API client of this connection (opened by the server's lifespan)."""
-        if self.client is None:
-            raise RuntimeError("the API client is not open")
-        return self.client

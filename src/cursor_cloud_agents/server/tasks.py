@@ -24,7 +24,7 @@ from mcp_types import CallToolResult
 
 from cursor_cloud_agents.api import TERMINAL_RUN_STATUSES
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.core.timing import Clock
 
 logger = logging.getLogger("cursor_cloud_agents.tasks")
 

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 from typing import Any, cast
 
 import anyio
@@ -38,12 +39,14 @@ from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextCon
 
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
-from cursor_cloud_agents.server import failures, schemacache
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.call import Question
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.timing import CallTime
+from cursor_cloud_agents.server import schemacache
 from cursor_cloud_agents.server.answers import size as answer_size
 from cursor_cloud_agents.server.arguments import Judged, StrictArguments
-from cursor_cloud_agents.server.asking import Consent, InputNeeded, NoPeer, Peer, Question
-from cursor_cloud_agents.server.deadline import CallTime
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.server.asking import Consent, InputNeeded, NoPeer, Peer
 from cursor_cloud_agents.server.state import ServerState
 
 logger = logging.getLogger("cursor_cloud_agents.tools")
@@ -132,6 +135,15 @@ class Call:
     def attach_image(self, data: bytes, mime_type: str) -> None:
         """Send an image after the JSON text of a successful answer; it is not counted in the result cap."""
         self.attachments.append(ImageContent(data=base64.b64encode(data).decode("ascii"), mime_type=mime_type))
+
+    @property
+    def can_ask(self) -> bool:
+        """Whether the client declared it can ask its user (MCP elicitation)."""
+        return self.peer.can_ask
+
+    async def roots(self) -> list[Path] | None:
+        """The client's roots, waiting at most what the deadline leaves (None: it declares none)."""
+        return await self.peer.roots(self.time.deadline.remaining(ASK_RESERVE))
 
     async def progress(self, message: str) -> None:
         """Report one more step of a wait as MCP progress (a no-op when the client asked for none)."""

@@ -1,6 +1,6 @@
 """`agents`: a table of agents with their latest run, repository, branch or PR, age, idle time and web URL.
 
-The listing is the server's own agent scan (`server.domain.scan`, with its local name filter); each
+The listing is the server's own agent scan (`core.scan`, with its local name filter); each
 row then needs the agent's record (repositories) and its latest run (status, branches, PR), read
 `IN_FLIGHT` at a time: the same concurrency as the server's fleet scan. The API never returns an
 agent's model (CONTRACT.md quirk 8), so the table's caption says so instead of guessing.
@@ -16,9 +16,9 @@ from rich.table import Table
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, AgentSummary, CursorClient, CursorError
-from cursor_cloud_agents.server.domain import scan
-from cursor_cloud_agents.server.domain.reading import Reading
-from cursor_cloud_agents.server.domain.watch import each_in_flight
+from cursor_cloud_agents.core import scan
+from cursor_cloud_agents.core.reading import Reading
+from cursor_cloud_agents.core.watch import each_in_flight
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, UsageError, failure_of

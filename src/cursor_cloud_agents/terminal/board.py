@@ -21,12 +21,12 @@ from typing import Any
 
 from cursor_cloud_agents.api import AgentSummary, CursorError
 from cursor_cloud_agents.api.times import epoch
-from cursor_cloud_agents.server.cache import Cache
-from cursor_cloud_agents.server.deadline import Clock
-from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
-from cursor_cloud_agents.server.domain.reading import Reading
-from cursor_cloud_agents.server.domain.watch import IN_FLIGHT, each_in_flight
-from cursor_cloud_agents.server.state import ACTIVITY_ENTRIES
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.core.cache import Cache
+from cursor_cloud_agents.core.reading import Reading
+from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES
+from cursor_cloud_agents.core.timing import Clock
+from cursor_cloud_agents.core.watch import IN_FLIGHT, each_in_flight
 from cursor_cloud_agents.terminal.exits import failure_of
 from cursor_cloud_agents.terminal.term import Session
 

@@ -7,8 +7,8 @@
 from __future__ import annotations
 
 from cursor_cloud_agents.api import CursorError
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.failures import ToolFailure
 
 OK = 0
 REFUSED = 1

@@ -1,12 +1,12 @@
 """`run` and `followup`: the commands that spend, through the server's own paid path and limits.
 
 Nothing here is a second implementation. The request is checked by the server's creation checks
-(`server.domain.creation`) and model check (`server.domain.models`), its images by
-`server.domain.images`, the agent id minted by `api.ids`, and the creation sent by
-`server.domain.paid.create_within_limits`, with the same creation journal, ledger, limits and model
-list the server keeps: a `server.state.ServerState` per command (in simulated mode the journal and
+(`core.creation`) and model check (`core.models`), its images by
+`core.images`, the agent id minted by `api.ids`, and the creation sent by
+`core.paid.create_within_limits`, with the same creation journal, ledger, limits and model
+list the server keeps: a `server.state.CoreState` per command (in simulated mode the journal and
 ledger stay in memory, as the server's do). A follow-up goes through the server's own continuation
-check (`server.domain.continuation`) and spend limit. None of it loads the MCP SDK.
+check (`core.continuation`) and spend limit. None of it loads the MCP SDK.
 
 `CURSOR_MCP_ALLOW_WRITES` is the model's gate; here the person confirms instead. The order keeps every
 refusal free: local checks, then (no `--yes` and no terminal to ask on) a refusal before any request,
@@ -34,13 +34,13 @@ from cursor_cloud_agents.api import (
     Run,
     ids,
 )
-from cursor_cloud_agents.server.deadline import Clock
-from cursor_cloud_agents.server.domain import creation
-from cursor_cloud_agents.server.domain import models as model_check
-from cursor_cloud_agents.server.domain.continuation import continuation_problem
-from cursor_cloud_agents.server.domain.images import MAX_IMAGES, prompt_image
-from cursor_cloud_agents.server.domain.paid import create_within_limits, refuse_before_asking
-from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.core import creation
+from cursor_cloud_agents.core import models as model_check
+from cursor_cloud_agents.core.continuation import continuation_problem
+from cursor_cloud_agents.core.images import MAX_IMAGES, prompt_image
+from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
+from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.progress import wait_for_end
@@ -81,10 +81,10 @@ def first_line(prompt: str) -> str:
     return line if len(line) <= FIRST_LINE_CHARS else line[: FIRST_LINE_CHARS - 1] + "…"
 
 
-def server_state(term: Term, session: Session) -> ServerState:
+def server_state(term: Term, session: Session) -> CoreState:
     """The server's state for this command: its journal and ledger (in memory in simulated mode, as the
     server keeps them), limits and model list, on the session's clock."""
-    return ServerState(term.settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
+    return CoreState(term.settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
 
 
 def _refuse_unconfirmed(term: Term, confirmed: bool, what: str) -> None:

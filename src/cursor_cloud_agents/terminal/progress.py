@@ -14,7 +14,7 @@ from rich.spinner import Spinner
 from rich.text import Text
 
 from cursor_cloud_agents.api import Run
-from cursor_cloud_agents.server.deadline import WAIT_POLL_SECONDS
+from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.runview import end_block
 from cursor_cloud_agents.terminal.term import Session, Term

@@ -30,8 +30,8 @@ from cursor_cloud_agents.api import (
     parse_event_id,
     parse_retry_after,
 )
+from cursor_cloud_agents.core.models import REASONING_PARAMS  # the model check's own names, never a copy
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server.domain.models import REASONING_PARAMS  # the model check's own names, never a copy
 from cursor_cloud_agents.verify.observed import Observed, body_json
 from cursor_cloud_agents.verify.report import Line, differs, new, ok, skipped
 

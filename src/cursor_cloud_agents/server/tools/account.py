@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.ledger import WINDOW_SECONDS
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.ledger import WINDOW_SECONDS
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
 from cursor_cloud_agents.server.views.account import AccountView, LimitView

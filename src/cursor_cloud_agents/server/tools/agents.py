@@ -25,12 +25,12 @@ from cursor_cloud_agents.api import (
     Prompt,
     ids,
 )
+from cursor_cloud_agents.core import consent, creation, scan
+from cursor_cloud_agents.core import models as model_check
+from cursor_cloud_agents.core.creation import RepoInput
+from cursor_cloud_agents.core.images import images_of
+from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
 from cursor_cloud_agents.server.answers import Answers
-from cursor_cloud_agents.server.domain import consent, creation, scan
-from cursor_cloud_agents.server.domain import models as model_check
-from cursor_cloud_agents.server.domain.creation import RepoInput
-from cursor_cloud_agents.server.domain.images import images_of
-from cursor_cloud_agents.server.domain.paid import create_within_limits, refuse_before_asking
 from cursor_cloud_agents.server.params import (
     AgentId,
     Images,
@@ -181,7 +181,7 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
         env = creation.environment(env_type, env_name, len(repos))
         variables = creation.variables(env_vars, forward_env, state.settings.forward_env)
         creation.identity(agent_id, creation.agent_name(name), variables)
-        attached = await images_of(images)
+        attached = await images_of(current_call(), images)
         model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
         minted = None if variables.given else (agent_id or ids.mint_agent_id())
         current_call().note(agent_id=minted, name=name)
@@ -194,7 +194,7 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
             await refuse_before_asking(state, request)
             use = await state.limits.use_line(state.api)
             question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
-            await consent.ask_required(question, "no agent was created", "CURSOR_MCP_CONFIRM_CREATES")
+            await consent.ask_required(current_call(), question, "no agent was created", "CURSOR_MCP_CONFIRM_CREATES")
         created = await create_within_limits(
             state, request, on_resend=lambda agent_id: current_call().note(agent_id=agent_id)
         )
@@ -227,7 +227,9 @@ def _register_cleanup(kit: Toolkit, state: ServerState) -> None:
         del confirm_agent_id  # the toolkit's delete gate checked it (required unless the user can be asked)
         if current_call().peer.can_ask:
             agent = await state.api.get_agent(agent_id)
-            await consent.ask_if_possible(consent.deletion(agent, state.clock.now()), "the agent was not deleted")
+            await consent.ask_if_possible(
+                current_call(), consent.deletion(agent, state.clock.now()), "the agent was not deleted"
+            )
         try:
             await state.api.delete_agent(agent_id)
         except MutationOutcomeUnknownError as unknown:

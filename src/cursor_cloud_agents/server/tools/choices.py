@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from cursor_cloud_agents.server.domain import models as model_check
+from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.server.params import PageCursor, PageLimit
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit

@@ -16,10 +16,11 @@ import anyio
 from pydantic import Field
 
 from cursor_cloud_agents.api import CursorClient, StreamError
+from cursor_cloud_agents.core.activity import event_time
+from cursor_cloud_agents.core.waiting import Pacer, with_progress
 from cursor_cloud_agents.server.answers import Answers, size
 from cursor_cloud_agents.server.arguments import Clamped
-from cursor_cloud_agents.server.domain.events import Excerpt, Measure, Tail, event_time, stream_error_of
-from cursor_cloud_agents.server.domain.waiting import Pacer, with_progress
+from cursor_cloud_agents.server.excerpts import Excerpt, Measure, Tail, stream_error_of
 from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, EventId, RunId
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
@@ -60,7 +61,7 @@ async def read_excerpt(
     room = answers.max_bytes - EVENTS_HEAD_BYTES
     excerpt = Excerpt(after, max_events=MAX_EVENTS, max_bytes=room, measure=sent_size(answers))
     time = current_call().time
-    until, pacer = time.now() + wait, Pacer()
+    until, pacer = time.now() + wait, Pacer(current_call())
     interrupted = False
 
     async def read() -> None:
@@ -75,7 +76,7 @@ async def read_excerpt(
                 except StreamError:
                     interrupted = True
 
-    await with_progress(read, lambda: f"read {len(excerpt.entries)} events, waiting")
+    await with_progress(current_call(), read, lambda: f"read {len(excerpt.entries)} events, waiting")
     excerpt.settle()
     return fit_excerpt(answers, excerpt, interrupted=interrupted)
 
@@ -115,7 +116,7 @@ async def read_tail(api: CursorClient, answers: Answers, agent_id: str, run_id: 
             return None
         return outcome.ended_by
 
-    ended_by = await with_progress(walk, lambda: f"walked {tail.scanned} events")
+    ended_by = await with_progress(current_call(), walk, lambda: f"walked {tail.scanned} events")
     views, left_out = tail.views(answers.max_bytes - EVENTS_HEAD_BYTES, sent_size(answers))
     return TailView(
         events=views, last_event_id=tail.resume_id(), last_event_at=event_time(tail.last_event_id),

@@ -26,12 +26,12 @@ from cursor_cloud_agents.api import (
     Run,
     RunNotCancellableError,
 )
-from cursor_cloud_agents.server.deadline import CANCEL_POLL_SECONDS, SEND_RESERVE
-from cursor_cloud_agents.server.domain import consent
-from cursor_cloud_agents.server.domain import models as model_check
-from cursor_cloud_agents.server.domain.continuation import CONTINUATION_REFUSED, refuse_continuation
-from cursor_cloud_agents.server.domain.images import images_of
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core import consent
+from cursor_cloud_agents.core import models as model_check
+from cursor_cloud_agents.core.continuation import CONTINUATION_REFUSED, refuse_continuation
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.images import images_of
+from cursor_cloud_agents.core.timing import CANCEL_POLL_SECONDS, SEND_RESERVE
 from cursor_cloud_agents.server.params import AgentId, Images, ModelId, ModelParams, Reasoning, Text
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
@@ -74,7 +74,7 @@ async def replace(api: CursorClient, agent: Agent, run_id: str) -> Run | None:
     if run.is_terminal:
         return None
     await consent.ask_if_possible(
-        consent.replacement(agent, run), "the running run was not cancelled; nothing was sent"
+        current_call(), consent.replacement(agent, run), "the running run was not cancelled; nothing was sent"
     )
     try:
         await api.cancel_run(agent.id, run_id)
@@ -111,7 +111,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         model_id changes the model for this and later runs. A busy agent answers AGENT_BUSY; replace_active
         cancels the active run, waits for its end, then sends (nothing if it does not end in time).
         """
-        attached = await images_of(images)
+        attached = await images_of(current_call(), images)
         agent = await state.api.get_agent(agent_id)
         refuse_continuation(agent)
         model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)

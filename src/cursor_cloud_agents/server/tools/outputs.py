@@ -23,10 +23,9 @@ from cursor_cloud_agents.api import (
     ResponseTooLargeError,
     Usage,
 )
-from cursor_cloud_agents.server import failures
+from cursor_cloud_agents.core import failures, images
+from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.server.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
-from cursor_cloud_agents.server.domain import images
-from cursor_cloud_agents.server.failures import ToolFailure
 from cursor_cloud_agents.server.params import AgentId, RunId
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call

@@ -15,7 +15,9 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from cursor_cloud_agents.api import CursorClient, CursorError, Run, RunNotCancellableError
-from cursor_cloud_agents.server.deadline import (
+from cursor_cloud_agents.core import consent
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.core.timing import (
     ACTIVITY_RESERVE,
     CANCEL_POLL_SECONDS,
     CANCEL_REREADS,
@@ -23,13 +25,11 @@ from cursor_cloud_agents.server.deadline import (
     WAIT_POLL_SECONDS,
     Clock,
 )
-from cursor_cloud_agents.server.domain import consent
-from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
-from cursor_cloud_agents.server.domain.waiting import with_progress
+from cursor_cloud_agents.core.untrusted import clean
+from cursor_cloud_agents.core.waiting import with_progress
 from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
-from cursor_cloud_agents.server.untrusted import clean
 from cursor_cloud_agents.server.views.runs import RUN_ITEM_MAX_BYTES, CancelView, RunList, RunView
 
 RUNS_ENVELOPE_BYTES = 600
@@ -48,7 +48,7 @@ async def summarize(
     async def work() -> ActivitySummary:
         return await fold_activity(api, cache, clock, agent_id, run_id, terminal=terminal)
 
-    return await with_progress(work, lambda: "reading the run's stream for its activity")
+    return await with_progress(current_call(), work, lambda: "reading the run's stream for its activity")
 
 
 def _progress_text(run: Run, waited: float, wait_seconds: int) -> str:
@@ -108,7 +108,7 @@ async def ask_before_cancelling(api: CursorClient, agent_id: str, run_id: str) -
     run = await api.get_run(agent_id, run_id)
     if not run.is_terminal:
         question = consent.cancellation(await api.get_agent(agent_id), run)
-        await consent.ask_if_possible(question, "the run was not cancelled")
+        await consent.ask_if_possible(current_call(), question, "the run was not cancelled")
 
 
 def register(kit: Toolkit, state: ServerState) -> None:

@@ -14,11 +14,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from cursor_cloud_agents.server.domain.fleet import Fleet, Query
-from cursor_cloud_agents.server.domain.waiting import with_progress
+from cursor_cloud_agents.core.fleet import Fleet, Query
+from cursor_cloud_agents.core.waiting import with_progress
 from cursor_cloud_agents.server.params import NameFilter, PageCursor, PrUrl
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolkit import Toolkit
+from cursor_cloud_agents.server.toolkit import Toolkit, current_call
 from cursor_cloud_agents.server.views.fleet import FleetView
 
 StatusFilter = Literal["active", "all"]
@@ -48,13 +48,13 @@ def register(kit: Toolkit, state: ServerState) -> None:
         """The fleet in one call: each agent's latest run; activity=true adds liveness and background tasks,
         usage=true charged_cents. status=active: latest run CREATING or RUNNING (not the agent's status).
         summary: counts, stale, unfinished_after_end, incomplete. Resume with next_cursor."""
-        fleet = Fleet(state.api, state.activity, state.clock, Query(status, name, pr_url, include_archived))
+        fleet = Fleet(state.api, state.activity, current_call().time, Query(status, name, pr_url, include_archived))
 
         async def work() -> str | None:
             return await fleet.gather(limit, cursor, activity=activity, usage=usage)
 
         describe = lambda: f"{fleet.statuses_read} runs and {fleet.replays_read} replays read"  # noqa: E731
-        next_cursor = await with_progress(work, describe)
+        next_cursor = await with_progress(current_call(), work, describe)
 
         def answer(shown: int) -> FleetView:
             return FleetView.of(

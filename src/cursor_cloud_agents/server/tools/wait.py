@@ -13,8 +13,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cursor_cloud_agents.core.watch import Until, Watched, watch
 from cursor_cloud_agents.server.answers import Answers
-from cursor_cloud_agents.server.domain.watch import Until, Watched, watch
 from cursor_cloud_agents.server.hints import suggest
 from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, RunId, RunWait
 from cursor_cloud_agents.server.state import ServerState

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from cursor_cloud_agents.api import Environment, Model, ModelSelection, ModelVariant, Page, Repository
-from cursor_cloud_agents.server.domain import models as model_check
+from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.server.views.view import View
 
 

@@ -31,8 +31,9 @@ import filetype  # pyright: ignore[reportMissingTypeStubs]  # the library ships 
 import imagesize  # pyright: ignore[reportMissingTypeStubs]  # typed inline, but ships no py.typed marker
 
 from cursor_cloud_agents.api import ImageDimension, ImageType, PromptImage
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.call import Call
+from cursor_cloud_agents.core.failures import ToolFailure
 
 MAX_IMAGES = 5
 MAX_IMAGE_BYTES = 15 * 1024 * 1024
@@ -46,15 +47,10 @@ _ALIASES = {"image/apng": "image/png"}  # an animated PNG is a PNG to every read
 _KINDS = "PNG, JPEG, GIF or WebP"
 
 
-async def allowed_directories() -> list[Path]:
-    """Where local images may come from: the client's roots when it declared roots (maybe none), else the
+async def allowed_directories(call: Call) -> list[Path]:
+    """Where local images may come from: the call's roots when it declared roots (maybe none), else the
     working directory."""
-    # Imported here: the call's peer is the toolkit's (the MCP SDK), and the terminal's `run --image`
-    # checks its images without loading it.
-    from cursor_cloud_agents.server.toolkit import ASK_RESERVE, current_call
-
-    call = current_call()
-    roots = await call.peer.roots(call.time.deadline.remaining(ASK_RESERVE))
+    roots = await call.roots()
     return [Path.cwd()] if roots is None else roots
 
 
@@ -68,7 +64,7 @@ def is_local(value: str) -> bool:
     return not is_data_url(value) and "://" not in value
 
 
-async def images_of(values: Sequence[str] | None) -> list[PromptImage] | None:
+async def images_of(call: Call, values: Sequence[str] | None) -> list[PromptImage] | None:
     """The images to send with a prompt (None for none); the client is asked for its roots only for a local file.
 
     Raises:
@@ -76,7 +72,7 @@ async def images_of(values: Sequence[str] | None) -> list[PromptImage] | None:
     """
     if not values:
         return None
-    allowed = await allowed_directories() if any(is_local(value) for value in values) else []
+    allowed = await allowed_directories(call) if any(is_local(value) for value in values) else []
     return prompt_images(values, allowed)
 
 

@@ -16,9 +16,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from cursor_cloud_agents.api import RawEvent, StreamMarks, parse_event_id
+from cursor_cloud_agents.api import RawEvent, StreamMarks
 from cursor_cloud_agents.api.activity import payload
-from cursor_cloud_agents.api.times import iso
+from cursor_cloud_agents.core.untrusted import CLIP_CHARS, clip
 from cursor_cloud_agents.server.answers import ROW_SEPARATOR_BYTES, dumps, size
 from cursor_cloud_agents.server.views.events import (
     ErrorEventView,
@@ -32,8 +32,6 @@ from cursor_cloud_agents.server.views.events import (
 
 MERGE_CHARS = 4_000
 """Merged text events stop growing at this many characters."""
-CLIP_CHARS = 500
-"""A single fragment (or a result text) longer than this is clipped and flagged."""
 DETAIL_CHARS = 200
 """Tool call args and results are shown as JSON clipped to this many characters."""
 ERROR_CHARS = 300
@@ -47,23 +45,6 @@ GROWTH_BYTES = 3
 """What the cleaning may add for one `<` (written `&lt;`) or one `](` (an image rewritten, a link unlinked)."""
 Measure = Callable[[Any], int]
 """The bytes a row or a text takes in the answer, once prepared as it will be sent (`size` when unprepared)."""
-
-
-def event_time_ms(event_id: str | None) -> int | None:
-    """The milliseconds of a `<ms>-<seq>` event id (the stream's only liveness clock)."""
-    parsed = parse_event_id(event_id)
-    return None if parsed is None else parsed[0]
-
-
-def event_time(event_id: str | None) -> str | None:
-    """When a `<ms>-<seq>` event was sent, as the API writes times (milliseconds)."""
-    moment = event_time_ms(event_id)
-    return None if moment is None else iso(moment / 1000, "milliseconds")
-
-
-def clip(text: str, limit: int = CLIP_CHARS) -> tuple[str, bool]:
-    """`text` cut to `limit` characters, and whether it was cut."""
-    return (text, False) if len(text) <= limit else (text[:limit] + "…", True)
 
 
 def _str(data: dict[str, Any], key: str) -> str | None:

@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cursor_cloud_agents.api import EnvSpec, RepoSpec
 from cursor_cloud_agents.config import Secret
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.failures import ToolFailure
 
 MAX_REPOS = 20
 MAX_REPO_URL_CHARS = 2048

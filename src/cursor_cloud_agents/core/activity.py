@@ -19,12 +19,19 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from cursor_cloud_agents.api import ActivityFold, CursorClient, CursorError, StreamError, StreamExpiredError
+from cursor_cloud_agents.api import (
+    ActivityFold,
+    CursorClient,
+    CursorError,
+    StreamError,
+    StreamExpiredError,
+    parse_event_id,
+)
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.cache import Cache
-from cursor_cloud_agents.server.deadline import REPLAY_QUIET_SECONDS, Clock
-from cursor_cloud_agents.server.domain.events import clip, event_time, event_time_ms
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.cache import Cache
+from cursor_cloud_agents.core.timing import REPLAY_QUIET_SECONDS, Clock
+from cursor_cloud_agents.core.untrusted import clip
 
 REPLAY_MAX_BYTES = 16 * 1024 * 1024
 TEXT_CHARS = 500
@@ -34,6 +41,18 @@ NAME_CHARS = 80
 """A tool's name and status, and a background task's id, are kept to 80 characters: they come from the
 agent's stream, and a summary (a fleet row) must stay bounded whatever the stream holds."""
 MAX_TASKS_SHOWN = 10
+
+
+def event_time_ms(event_id: str | None) -> int | None:
+    """The milliseconds of a `<ms>-<seq>` event id (the stream's only liveness clock)."""
+    parsed = parse_event_id(event_id)
+    return None if parsed is None else parsed[0]
+
+
+def event_time(event_id: str | None) -> str | None:
+    """When a `<ms>-<seq>` event was sent, as the API writes times (milliseconds)."""
+    moment = event_time_ms(event_id)
+    return None if moment is None else iso(moment / 1000, "milliseconds")
 
 
 class BackgroundTask(BaseModel):

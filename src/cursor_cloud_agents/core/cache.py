@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Generic, TypeVar
 
-from cursor_cloud_agents.server.deadline import Clock
+from cursor_cloud_agents.core.timing import Clock
 
 K = TypeVar("K")
 T = TypeVar("T")

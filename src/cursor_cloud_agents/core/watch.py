@@ -15,9 +15,9 @@ from typing import Literal, TypeVar
 import anyio
 
 from cursor_cloud_agents.api import CursorClient, CursorError, Run
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.deadline import READ_RESERVE, WAIT_POLL_SECONDS, CallTime
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.timing import READ_RESERVE, WAIT_POLL_SECONDS, CallTime
 
 IN_FLIGHT = 8
 """Reads sent at once by whatever reads many runs: this wait, the fleet scan, the terminal's lists."""

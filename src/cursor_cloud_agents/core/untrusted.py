@@ -76,3 +76,12 @@ def clean_data(data: Any, cleaner: Callable[[str], str] = clean) -> Any:
     if isinstance(data, list | tuple):
         return [clean_data(item, cleaner) for item in cast(list[Any], data)]
     return data
+
+
+CLIP_CHARS = 500
+"""A single agent text fragment (or a result text) longer than this is clipped and flagged."""
+
+
+def clip(text: str, limit: int = CLIP_CHARS) -> tuple[str, bool]:
+    """`text` cut to `limit` characters, and whether it was cut."""
+    return (text, False) if len(text) <= limit else (text[:limit] + "…", True)

@@ -1,7 +1,7 @@
 """The questions put to the person before something irreversible or paid, and when they are asked.
 
 A delete, a cancel (direct, or to make room for a new prompt), and (when the user asked for it) every
-paid creation are put to the person through their client (`server/asking.py`). Each question names its
+paid creation are put to the person through the call the face hands in (`core/call.py`). Each question names its
 object plainly: the agent's name is cleaned and clipped, since it is text a model or an agent chose,
 and the person must be able to trust what the question says. A question's words must not change
 between the rounds of a 2026-07-28 client, so nothing in them depends on the moment (ages are whole
@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from cursor_cloud_agents.api import Agent, Run
 from cursor_cloud_agents.api.times import epoch
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.asking import Question
-from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.toolkit import current_call
-from cursor_cloud_agents.server.untrusted import clean
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.call import Call, Question
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.untrusted import clean
 
 NAME_CHARS = 60
 PROMPT_CHARS = 120
@@ -79,17 +78,15 @@ def creation(prompt: str, repositories: list[str], model: str | None, use: str) 
     )
 
 
-async def ask_if_possible(question: Question, unsent: str) -> None:
+async def ask_if_possible(call: Call, question: Question, unsent: str) -> None:
     """Ask when the client can ask its user; a client that cannot keeps the rules it had (nothing asked)."""
-    call = current_call()
-    if call.peer.can_ask:
+    if call.can_ask:
         await call.confirm(question, unsent)
 
 
-async def ask_required(question: Question, unsent: str, variable: str) -> None:
+async def ask_required(call: Call, question: Question, unsent: str, variable: str) -> None:
     """Ask, and refuse when the client cannot ask: the user's setting demands a yes."""
-    call = current_call()
-    if not call.peer.can_ask:
+    if not call.can_ask:
         raise ToolFailure(
             failures.DECLINED, f"{variable}=1 asks the user before this, and this client cannot ask (it declared "
             f"no MCP elicitation): {unsent}. The user can unset {variable} or use a client that can ask.",

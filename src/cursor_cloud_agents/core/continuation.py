@@ -8,7 +8,7 @@ the starting branch). The follow-up tool and the terminal's `followup` both ask 
 from __future__ import annotations
 
 from cursor_cloud_agents.api import Agent
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core.failures import ToolFailure
 
 CONTINUATION_REFUSED = "CONTINUATION_REFUSED"
 

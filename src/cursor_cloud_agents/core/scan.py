@@ -20,8 +20,8 @@ from itertools import islice
 from typing import Generic, TypeVar
 
 from cursor_cloud_agents.api import AgentSummary, CursorClient, Page
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.failures import ToolFailure
 
 MAX_PAGES = 5
 FILTERED_PAGE_SIZE = 100

@@ -27,11 +27,11 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.cache import Cache
-from cursor_cloud_agents.server.deadline import Clock
-from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.ledger import CreationLedger
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.cache import Cache
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.timing import Clock
 
 SLOTS_SECONDS = 30.0
 """The agents of the key are read once per 30 s for the slot check (a burst of creations reads once)."""

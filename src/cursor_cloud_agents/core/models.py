@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from cursor_cloud_agents.api import CursorClient, Model, ModelParam, ModelSelection, ModelVariant
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.cache import Cache
-from cursor_cloud_agents.server.failures import ToolFailure
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.cache import Cache
+from cursor_cloud_agents.core.failures import ToolFailure
 
 # The names the reasoning level goes by, most specific first (values are not normalised: xhigh != extra-high).
 REASONING_PARAMS = ("effort", "reasoning_effort", "reasoning", "thinking")

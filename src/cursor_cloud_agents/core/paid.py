@@ -28,13 +28,12 @@ from cursor_cloud_agents.api import (
     NotFoundError,
 )
 from cursor_cloud_agents.api.times import epoch, iso
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.deadline import Clock
-from cursor_cloud_agents.server.domain import scan
-from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.journal import Attempt, CreationJournal, fingerprint
-from cursor_cloud_agents.server.ledger import CreationLedger, LimitReached
-from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.core import failures, scan
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.journal import Attempt, CreationJournal, fingerprint
+from cursor_cloud_agents.core.ledger import CreationLedger, LimitReached
+from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core.timing import Clock
 
 API_CREATION_SECONDS = 180.0
 """How long Cursor may still be creating an agent after its POST left: a real create took over 40 s
@@ -166,7 +165,7 @@ def count_in(ledger: CreationLedger, now: float, agent_id: str | None) -> None:
         raise limit_reached(full) from None
 
 
-async def refuse_before_asking(state: ServerState, request: CreateAgentRequest) -> None:
+async def refuse_before_asking(state: CoreState, request: CreateAgentRequest) -> None:
     """The limits a new creation would meet, said before the person is asked to confirm it (a yes would be
     wasted on a refusal). A creation asked again after a lost answer is not held to them, as in `create_once`."""
     now = state.clock.now()
@@ -195,7 +194,7 @@ def limit_reached(full: LimitReached) -> ToolFailure:
 
 
 async def create_within_limits(
-    state: ServerState, request: CreateAgentRequest, on_resend: Callable[[str], None] = lambda _agent_id: None
+    state: CoreState, request: CreateAgentRequest, on_resend: Callable[[str], None] = lambda _agent_id: None
 ) -> CreatedAgent | Agent | AgentSummary:
     """`create_once` held by the user's limits on agents running and on spend: checked before a new agent
     only (which holds its slot until it is answered), Cursor's own refusal of one agent too many answered as

@@ -15,8 +15,8 @@ from typing import TypeVar
 
 import anyio
 
-from cursor_cloud_agents.server.deadline import PROGRESS_SECONDS
-from cursor_cloud_agents.server.toolkit import current_call
+from cursor_cloud_agents.core.call import Call
+from cursor_cloud_agents.core.timing import PROGRESS_SECONDS
 
 T = TypeVar("T")
 
@@ -24,8 +24,8 @@ T = TypeVar("T")
 class Pacer:
     """Reports progress when 5 s of the call's clock went by since the last report (called per frame)."""
 
-    def __init__(self) -> None:
-        self.call = current_call()
+    def __init__(self, call: Call) -> None:
+        self.call = call
         self.last = self.call.time.now()
 
     async def maybe(self, message: str) -> None:
@@ -36,13 +36,12 @@ class Pacer:
             await self.call.progress(message)
 
 
-async def with_progress(work: Callable[[], Awaitable[T]], describe: Callable[[], str]) -> T:
+async def with_progress(call: Call, work: Callable[[], Awaitable[T]], describe: Callable[[], str]) -> T:
     """Run `work`, reporting `describe()` as progress every 5 s of real time while it runs.
 
     A failure of `work` leaves inside the task group's exception group; the toolkit takes a lone
     failure out of its group, so it keeps its code.
     """
-    call = current_call()
     results: list[T] = []
 
     async def tick() -> None:

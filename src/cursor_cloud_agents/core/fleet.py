@@ -20,13 +20,11 @@ import anyio
 from anyio.abc import TaskGroup
 
 from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Page
-from cursor_cloud_agents.server import failures
-from cursor_cloud_agents.server.deadline import Clock
-from cursor_cloud_agents.server.domain import scan
-from cursor_cloud_agents.server.domain.activity import ActivityCache, ActivitySummary, fold_activity
-from cursor_cloud_agents.server.domain.reading import Reading
-from cursor_cloud_agents.server.domain.watch import IN_FLIGHT
-from cursor_cloud_agents.server.toolkit import current_call
+from cursor_cloud_agents.core import failures, scan
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.core.reading import Reading
+from cursor_cloud_agents.core.timing import CallTime
+from cursor_cloud_agents.core.watch import IN_FLIGHT
 
 
 @dataclass(frozen=True)
@@ -85,10 +83,10 @@ class Row(Reading):
 class Fleet:
     """One supervision call: its limiter, its rows, and how far it got."""
 
-    def __init__(self, api: CursorClient, activity: ActivityCache, clock: Clock, query: Query) -> None:
+    def __init__(self, api: CursorClient, activity: ActivityCache, time: CallTime, query: Query) -> None:
         self.api = api
         self.activity = activity
-        self.clock = clock
+        self.time = time
         self.query = query
         self.limiter = anyio.CapacityLimiter(IN_FLIGHT)
         self.rows: list[Row] = []
@@ -181,8 +179,8 @@ class Fleet:
         terminal = row.run is not None and row.run.is_terminal
         row.activity = await self._limited(
             lambda: fold_activity(
-                self.api, self.activity, self.clock, row.agent.id, run_id,
-                terminal=terminal, max_seconds=current_call().time.left(float("inf")),
+                self.api, self.activity, self.time.clock, row.agent.id, run_id,
+                terminal=terminal, max_seconds=self.time.left(float("inf")),
             )
         )  # fmt: skip
         self.replays_read += 1

@@ -1,0 +1,65 @@
+"""What lives as long as a face (the server, or one terminal command): settings, clock, API client, store, caches.
+
+One `CoreState` (the server's `ServerState` adds its answer builder) is built where the face is built
+and handed down; nothing is kept in module-level state. The API client is opened per connection by the
+server's lifespan (or by the command) and attached here; everything else is made once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.core.cache import Cache
+from cursor_cloud_agents.core.journal import CreationJournal
+from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.limits import Limits
+from cursor_cloud_agents.core.timing import Clock
+from cursor_cloud_agents.redact import Redactor
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.api import CursorClient, Model
+    from cursor_cloud_agents.core.activity import KnownActivity
+
+MODELS_SECONDS = 600.0
+"""The model list is read again after ten minutes (it changes with Cursor's releases, not per call)."""
+ACTIVITY_ENTRIES = 512
+"""Complete activity summaries of ended runs kept (they never change: idle time is recomputed)."""
+ARTIFACT_TEXT_ENTRIES = 4
+ARTIFACT_TEXT_SECONDS = 300.0
+"""The last few artifact texts read are kept five minutes (a presigned link lasts 15), so a text read
+page by page is downloaded once, and its pages are cut from one copy."""
+
+
+@dataclass
+class CoreState:
+    """The state of one face, for its whole life."""
+
+    settings: Settings
+    redactor: Redactor
+    clock: Clock = field(default_factory=Clock)
+    client: CursorClient | None = None
+    journal: CreationJournal = field(init=False)
+    ledger: CreationLedger = field(init=False)
+    limits: Limits = field(init=False)
+    models: Cache[str, list[Model]] = field(init=False)
+    activity: Cache[tuple[str, str], KnownActivity] = field(init=False)
+    artifact_texts: Cache[tuple[str, str], str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Simulated agents never enter the journal of real ones: in simulated mode it stays in memory.
+        state_dir = None if self.settings.simulated else self.settings.state_dir
+        self.journal = CreationJournal(state_dir)
+        self.ledger = CreationLedger(state_dir, self.settings.max_new_agents)
+        self.limits = Limits(self.settings, self.ledger, self.clock)
+        self.models = Cache(self.clock, 1, MODELS_SECONDS)
+        self.activity = Cache(self.clock, ACTIVITY_ENTRIES)
+        self.artifact_texts = Cache(self.clock, ARTIFACT_TEXT_ENTRIES, ARTIFACT_TEXT_SECONDS)
+
+    @property
+    def api(self) -> CursorClient:
+        """The API client of this connection (opened by the server's lifespan)."""
+        if self.client is None:
+            raise RuntimeError("the API client is not open")
+        return self.client

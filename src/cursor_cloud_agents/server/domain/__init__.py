@@ -1,1 +1,0 @@
-"""The server's domain layer: what the tools share (checks, scans, folds, waits), one module each, no MCP types."""
