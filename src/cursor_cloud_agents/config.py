@@ -134,8 +134,10 @@ VARIABLES: tuple[Variable, ...] = (
     Variable(
         "CURSOR_MCP_STATE_DIR",
         "~/.local/state/cursor-cloud-agents",
-        "Where the server keeps its journal of "
-        "paid creations, so a lost answer is never paid twice (no prompt, no secret in it); an absolute path.",
+        "Where the store of paid acts lives (creations, follow-ups, "
+        "tasks: no prompt, no secret in it), shared by every process of the machine, so a lost answer is never "
+        "paid twice and the limits count them all; an absolute path. If it cannot be written, paid acts are "
+        "refused. `memory`: each process counts for itself only.",
     ),
     Variable(
         "CURSOR_TEAM_ID",
@@ -194,7 +196,7 @@ class Settings:
     artifact_hosts: tuple[str, ...] = (".amazonaws.com",)
     max_image_bytes: int = 1_000_000
     """Largest image artifact answered as MCP image content (CURSOR_MCP_MAX_IMAGE_BYTES); 0: never."""
-    state_dir: Path | None = None  # None: state kept in memory only (from_env always names a folder)
+    state_dir: Path | None = None  # None: acts kept in memory, by this process only (CURSOR_MCP_STATE_DIR=memory)
     team_id: str | None = None
     """Sent as `x-cursor-team-id` (CURSOR_TEAM_ID)."""
     record_dir: Path | None = None
@@ -404,7 +406,13 @@ def _record_dir(env: Mapping[str, str]) -> Path | None:
     return _folder(env, "CURSOR_MCP_RECORD_DIR")
 
 
-def _state_dir(env: Mapping[str, str]) -> Path:
+MEMORY_STATE = "memory"
+"""`CURSOR_MCP_STATE_DIR=memory`: the store of paid acts kept by each process for itself, when the user asks."""
+
+
+def _state_dir(env: Mapping[str, str]) -> Path | None:
+    if _present(env, "CURSOR_MCP_STATE_DIR") == MEMORY_STATE:
+        return None  # asked for explicitly: each process counts its own creations, and forgets them on exit
     chosen = _folder(env, "CURSOR_MCP_STATE_DIR")
     if chosen is not None:
         return chosen

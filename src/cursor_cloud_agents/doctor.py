@@ -19,6 +19,7 @@ from cursor_cloud_agents.api import CursorClient, CursorError, deadline_after
 from cursor_cloud_agents.config import ConfigError, Settings
 from cursor_cloud_agents.core.failures import from_api_error
 from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.redact import Redactor
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
@@ -54,20 +55,21 @@ def _settings_lines(settings: Settings, report: Report) -> None:
     report.line("ok", f"limits: {settings.max_call_seconds:g} s per call, {settings.max_result_bytes} bytes per result")
 
 
-def _state_line(settings: Settings, report: Report) -> None:
+async def _state_line(settings: Settings, report: Report) -> None:
     folder = settings.state_dir
     if folder is None or settings.simulated:
-        return  # simulated mode keeps its journal in memory
+        return  # simulated mode (or CURSOR_MCP_STATE_DIR=memory) keeps its acts in memory
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder):
             pass
-    except OSError as exc:
-        report.line("warn", f"state folder {folder} is not writable ({type(exc).__name__}): the creation journal "
-                    "will stay in memory; set CURSOR_MCP_STATE_DIR")  # fmt: skip
+        used, _ = await CreationLedger(Store(folder), settings.max_new_agents).use(time.time())
+    except (OSError, StoreUnusable) as exc:
+        why = exc.why if isinstance(exc, StoreUnusable) else f"{folder} is not writable ({type(exc).__name__})"
+        report.line("warn", f"state folder: {why}: creations and follow-ups will be refused; make "
+                    "CURSOR_MCP_STATE_DIR a writable folder")  # fmt: skip
         return
-    report.line("ok", f"state folder {folder} is writable (creation journal)")
-    used, _ = CreationLedger(folder, settings.max_new_agents).use(time.time())
+    report.line("ok", f"state folder {folder} is writable (the store of paid acts)")
     report.line("ok", f"new agents: {used} of {settings.max_new_agents} in the last 24 h (CURSOR_MCP_MAX_NEW_AGENTS)")
 
 
@@ -109,7 +111,7 @@ async def diagnose(env: Mapping[str, str], open_client: ClientFactory, write: Ca
     report = Report(Redactor(settings.secrets()), write)
     report.line("ok", f"Python {sys.version.split()[0]}")
     _settings_lines(settings, report)
-    _state_line(settings, report)
+    await _state_line(settings, report)
     _limit_lines(settings, report)
     await _api_line(settings, open_client, report)
     report.write("\nReady.\n" if not report.failed else "\nNot ready: fix the FAIL lines above.\n")

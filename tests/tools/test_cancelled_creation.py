@@ -16,7 +16,7 @@ import pytest
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
-from cursor_cloud_agents.core.journal import FILE_NAME
+from cursor_cloud_agents.core.store import FILE_NAME
 from cursor_cloud_agents.simulator import ManualClock, Quirks, World
 from tests.server.test_tasks import Raw, meta, raw_client
 

@@ -6,9 +6,10 @@ model never learns the minted id. An identical creation asked again is resolved 
 
 from __future__ import annotations
 
-import json
+import os
 import random
 import stat
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,10 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.core.journal import FILE_NAME, WINDOW_SECONDS, Attempt, CreationJournal, fingerprint
-from cursor_cloud_agents.core.paid import API_CREATION_SECONDS
+from cursor_cloud_agents.core.journal import WINDOW_SECONDS, CreationJournal, fingerprint
+from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.store import FILE_NAME, Act, Store, StoreUnusable
+from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, KEPT_SECONDS
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
 from tests.tools.conftest import Harness, OpenHarness
 
@@ -51,6 +54,11 @@ def slow_answers(fault: Fault) -> Faults:
     faults = Faults()
     faults.inject("POST", "/v1/agents", fault, times=1)
     return faults
+
+
+def sent(at: float, print_: str, agent_id: str | None, name: str | None = None) -> Act:
+    """A creation written as sent and counted, as `create_once` writes it before its POST."""
+    return Act(Act.new_id(), "create", at, "sent", counted=True, fingerprint=print_, agent_id=agent_id, name=name)
 
 
 def posted_ids(h: Harness) -> list[str | None]:
@@ -252,11 +260,10 @@ async def test_a_settled_creation_is_not_resumed_and_may_be_asked_again(harness_
     assert "resumed" not in second.data
 
 
-def test_the_journal_holds_no_prompt_nor_secret_and_only_its_owner_can_read_it(tmp_path: Path) -> None:
-    """RELIABILITY §2.5: files the server writes carry no secret; the journal file is private (0600)."""
+async def test_the_journal_holds_no_prompt_nor_secret_and_only_its_owner_can_read_it(tmp_path: Path) -> None:
+    """RELIABILITY §2.5: files the server writes carry no secret; the store of paid acts is private (0600)."""
     body = {"prompt": {"text": "deploy with hunter2"}, "envVars": {"DB_PASSWORD": SECRET_VALUE}, "agentId": "bc-x"}
-    journal = CreationJournal(tmp_path)
-    journal.write(Attempt(1000.0, fingerprint(body), "bc-x", "deploy", "sent"))
+    await Store(tmp_path).write(sent(1000.0, fingerprint(body), "bc-x", "deploy"), now=1000.0)
     path = tmp_path / FILE_NAME
     text = path.read_text()
     assert SECRET_VALUE not in text and "hunter2" not in text
@@ -270,15 +277,21 @@ def test_the_fingerprint_ignores_the_minted_id_and_env_var_values_but_not_the_pr
     assert fingerprint(body) != fingerprint(body | {"prompt": {"text": "b"}})
 
 
-def test_a_torn_last_line_is_skipped_and_old_entries_are_dropped(tmp_path: Path) -> None:
-    """After a crash mid-write, the lines before still count; the file never grows without bound."""
-    lines = [Attempt(0.0, "old", "bc-o", None, "sent"), Attempt(WINDOW_SECONDS + 10, "new", "bc-n", None, "sent")]
-    text = "".join(json.dumps(attempt.__dict__) + "\n" for attempt in lines) + '{"at": 1, "finger'
-    (tmp_path / FILE_NAME).write_text(text)
-    journal = CreationJournal(tmp_path)
-    assert journal.unsettled("new", WINDOW_SECONDS + 20) is not None
-    assert journal.unsettled("old", 5.0) is None
-    assert "bc-o" not in (tmp_path / FILE_NAME).read_text()
+async def test_a_torn_last_line_counts_as_a_creation_made_now_and_old_entries_are_dropped(tmp_path: Path) -> None:
+    """F-40: after a crash mid-write, the lines before still count and the torn one counts as a creation made
+    when it was found (never skipped: the limits fail closed); the rewrite that repairs the file drops what
+    no rule reads any more, so the file never grows without bound."""
+    late = KEPT_SECONDS["create"] + 10
+    store = Store(tmp_path)
+    await store.write(sent(0.0, "old", "bc-o"), sent(late, "new", "bc-n"), now=late)
+    with (tmp_path / FILE_NAME).open("a") as handle:
+        handle.write('{"at": 1, "finger')
+    journal = CreationJournal(Store(tmp_path))
+    assert await journal.unsettled("create", "new", late + 10) is not None
+    assert await journal.unsettled("create", "old", late + 10) is None
+    assert (await CreationLedger(journal.store, 25).use(late + 10))[0] == 2
+    text = (tmp_path / FILE_NAME).read_text()
+    assert '"finger' not in text.replace('"fingerprint"', "") and "bc-o" not in text
 
 
 async def test_an_ambiguous_match_by_name_is_unknown_never_a_guess(
@@ -301,36 +314,41 @@ async def test_an_ambiguous_match_by_name_is_unknown_never_a_guess(
     "content",
     [
         b"\xff\xfe not utf-8 \x80\n",
-        b'{"at": "yesterday", "fingerprint": "f", "agent_id": null, "name": null, "state": "sent"}\n',
+        b'{"id": "a", "kind": "create", "at": "yesterday", "state": "sent", "fingerprint": "f"}\n',
     ],
     ids=["invalid-utf8", "mistyped-field"],
 )
-def test_a_corrupt_journal_does_not_stop_the_server(tmp_path: Path, content: bytes) -> None:
-    """Issue 13: a journal with invalid UTF-8 or a mistyped field crashed start-up; its lines are skipped."""
+async def test_a_corrupt_journal_does_not_stop_the_server_and_its_lines_count(tmp_path: Path, content: bytes) -> None:
+    """Issue 13 and F-40: a store line with invalid UTF-8 or a mistyped field crashed start-up once; now it is
+    read as a creation made now (counted, never resumed)."""
     (tmp_path / FILE_NAME).write_bytes(content)
-    journal = CreationJournal(tmp_path)
-    assert journal.unsettled("f", 1000.0) is None
+    store = Store(tmp_path)
+    assert await CreationJournal(store).unsettled("create", "f", 1000.0) is None
+    assert (await CreationLedger(store, 25).use(1000.0))[0] == 1
 
 
-def test_a_state_directory_that_refuses_the_compaction_does_not_stop_the_server(tmp_path: Path) -> None:
-    """Issue 13: compaction into a read-only directory raised PermissionError at start-up; memory goes on.
-    (The refusal is made by a directory where the temporary file goes: it holds even for root.)"""
-    lines = [Attempt(0.0, "old", "bc-o", None, "sent"), Attempt(WINDOW_SECONDS + 10, "new", "bc-n", None, "sent")]
-    (tmp_path / FILE_NAME).write_text("".join(json.dumps(attempt.__dict__) + "\n" for attempt in lines))
-    (tmp_path / FILE_NAME).with_suffix(".tmp").mkdir()
-    journal = CreationJournal(tmp_path)
-    journal.write(Attempt(WINDOW_SECONDS + 20, "more", "bc-m", None, "sent"))
-    assert journal.unsettled("new", WINDOW_SECONDS + 20) is not None
-    assert journal.unsettled("more", WINDOW_SECONDS + 20) is not None
+async def test_a_state_directory_that_refuses_the_compaction_keeps_the_store_usable(tmp_path: Path) -> None:
+    """Issue 13: a rewrite that cannot be made leaves the old file whole, and the store goes on appending.
+    (The refusal is made by a read-only folder for the file written aside: it holds even for root.)"""
+    store = Store(tmp_path)
+    await store.write(sent(WINDOW_SECONDS + 10, "new", "bc-n"), now=WINDOW_SECONDS + 10)
+    with (tmp_path / FILE_NAME).open("a") as handle:
+        handle.write("garbage that forces a rewrite\n")
+    (tmp_path / f".{FILE_NAME}.{os.getpid()}.{threading.get_ident()}.tmp").mkdir()
+    store = Store(tmp_path)
+    await store.write(sent(WINDOW_SECONDS + 20, "more", "bc-m"), now=WINDOW_SECONDS + 20)
+    journal = CreationJournal(store)
+    assert await journal.unsettled("create", "new", WINDOW_SECONDS + 20) is not None
+    assert await journal.unsettled("create", "more", WINDOW_SECONDS + 20) is not None
 
 
-def test_a_state_directory_that_is_a_file_keeps_the_journal_in_memory(tmp_path: Path) -> None:
-    """Issue 13: whatever the state directory is, the server starts and the journal works in memory."""
+async def test_a_state_directory_that_is_a_file_refuses_paid_acts(tmp_path: Path) -> None:
+    """F-41: whatever the state directory is, the server starts; a store it cannot use refuses the paid act
+    (StoreUnusable, answered CONFIGURATION) instead of counting in memory behind the user's back."""
     blocked = tmp_path / "state"
     blocked.write_text("not a directory")
-    journal = CreationJournal(blocked)
-    journal.write(Attempt(1.0, "f", "bc-x", None, "sent"))
-    assert journal.unsettled("f", 2.0) is not None
+    with pytest.raises(StoreUnusable, match="cannot be opened"):
+        await Store(blocked).write(sent(1.0, "f", "bc-x"), now=2.0)
 
 
 def test_images_count_in_the_fingerprint_by_their_digest() -> None:

@@ -4,11 +4,14 @@ every server process of the machine, counted before the POST leaves, and nothing
 from __future__ import annotations
 
 import multiprocessing
+from dataclasses import replace
 from pathlib import Path
 
+import anyio
 import pytest
 
-from cursor_cloud_agents.core.ledger import FILE_NAME, WINDOW_SECONDS, CreationLedger, LimitReached
+from cursor_cloud_agents.core.ledger import WINDOW_SECONDS, CreationLedger, LimitReached
+from cursor_cloud_agents.core.store import FILE_NAME, Act, Store
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from tests.tools.conftest import OpenHarness
 
@@ -17,16 +20,29 @@ pytestmark = pytest.mark.anyio
 REQUEST = {"prompt": "Add a README with setup instructions"}
 
 
+def creation(at: float, agent_id: str | None = None) -> Act:
+    """A new creation as `create_once` writes it: sent, its place taken."""
+    return Act(Act.new_id(), "create", at, "sent", counted=True, agent_id=agent_id)
+
+
+async def use(directory: Path, now: float, limit: int = 25) -> int:
+    """The creations counted now by a fresh reader of the state directory (another process would see this)."""
+    return (await CreationLedger(Store(directory), limit).use(now))[0]
+
+
 def _take_many(directory: str, limit: int, tries: int, now: float) -> int:
-    ledger = CreationLedger(Path(directory), limit)
-    taken = 0
-    for _ in range(tries):
-        try:
-            ledger.take(now)
-            taken += 1
-        except LimitReached:
-            pass
-    return taken
+    async def take_all() -> int:
+        ledger = CreationLedger(Store(Path(directory)), limit)
+        taken = 0
+        for _ in range(tries):
+            try:
+                await ledger.take(creation(now))
+                taken += 1
+            except LimitReached:
+                pass
+        return taken
+
+    return anyio.run(take_all)
 
 
 def test_two_processes_racing_share_one_limit(tmp_path: Path) -> None:
@@ -35,25 +51,29 @@ def test_two_processes_racing_share_one_limit(tmp_path: Path) -> None:
     with context.Pool(2) as pool:
         taken = pool.starmap(_take_many, [(str(tmp_path), 7, 10, 1000.0)] * 2)
     assert sum(taken) == 7
-    assert CreationLedger(tmp_path, 7).use(1000.0)[0] == 7
+    assert anyio.run(use, tmp_path, 1000.0) == 7
 
 
-def test_creations_leave_the_window_after_24_hours(tmp_path: Path) -> None:
+async def test_creations_leave_the_window_after_24_hours(tmp_path: Path) -> None:
     """The window is rolling: the oldest creation frees its place 24 hours after it was counted."""
-    ledger = CreationLedger(tmp_path, 2)
-    ledger.take(0.0)
-    ledger.take(10.0)
+    ledger = CreationLedger(Store(tmp_path), 2)
+    await ledger.take(creation(0.0))
+    await ledger.take(creation(10.0))
     with pytest.raises(LimitReached) as full:
-        ledger.take(20.0)
+        await ledger.take(creation(20.0))
     assert (full.value.count, full.value.frees_at) == (2, WINDOW_SECONDS)
-    ledger.take(WINDOW_SECONDS + 1)
-    assert ledger.use(WINDOW_SECONDS + 1)[0] == 2
+    await ledger.take(creation(WINDOW_SECONDS + 1))
+    assert (await ledger.use(WINDOW_SECONDS + 1))[0] == 2
 
 
-def test_a_torn_ledger_line_is_skipped(tmp_path: Path) -> None:
-    """A crash mid-write leaves a torn line: the lines before it still count."""
-    (tmp_path / FILE_NAME).write_text('{"at": 5.0}\n{"at": 6')
-    assert CreationLedger(tmp_path, 5).use(10.0)[0] == 1
+async def test_a_torn_ledger_line_counts_as_a_creation_made_now(tmp_path: Path) -> None:
+    """F-40: a crash mid-write leaves a torn line: the lines before it still count, and so does the torn one
+    (as a creation made when it was found), since what the store cannot read must not open the limit."""
+    store = Store(tmp_path)
+    await store.write(creation(5.0), now=5.0)
+    with (tmp_path / FILE_NAME).open("a") as handle:
+        handle.write('{"at": 6')
+    assert await use(tmp_path, 10.0) == 2
 
 
 async def test_at_the_limit_a_creation_answers_limit_reached_and_sends_nothing(
@@ -92,13 +112,15 @@ async def test_a_creation_whose_answer_was_lost_still_counts(harness_factory: Op
         lost = await h.call("cursor_create_agent", REQUEST)
         again = await h.call("cursor_create_agent", REQUEST)
     assert lost.code == "MUTATION_OUTCOME_UNKNOWN" and again.data["resumed"] is True
-    assert CreationLedger(tmp_path, 25).use(world.clock.now())[0] == 1
+    assert await use(tmp_path, world.clock.now()) == 1
 
 
 def _take_then_die(directory: str) -> None:
     import os
 
-    CreationLedger(Path(directory), 5).take(1000.0, "bc-00000000-0000-4000-8000-000000000001")
+    anyio.run(
+        CreationLedger(Store(Path(directory)), 5).take, creation(1000.0, "bc-00000000-0000-4000-8000-000000000001")
+    )
     os._exit(1)  # the process dies between the ledger write and the POST
 
 
@@ -108,15 +130,16 @@ def test_a_crash_between_the_ledger_write_and_the_post_counts_the_creation(tmp_p
     process.start()
     process.join(timeout=30)
     assert process.exitcode == 1
-    assert CreationLedger(tmp_path, 5).use(1000.0)[0] == 1
+    assert anyio.run(use, tmp_path, 1000.0) == 1
 
 
-def test_the_ledger_names_the_agents_created_in_the_window_for_the_spend_limit(tmp_path: Path) -> None:
+async def test_the_ledger_names_the_agents_created_in_the_window_for_the_spend_limit(tmp_path: Path) -> None:
     """A creation with an id is named when it takes its place; one with variables (no id allowed) once the
-    answer tells it; creations older than 24 hours leave."""
-    ledger = CreationLedger(tmp_path, 5)
-    ledger.take(0.0, "bc-old")
-    ledger.take(WINDOW_SECONDS, "bc-first")
-    ledger.take(WINDOW_SECONDS + 1, None)
-    ledger.identify(WINDOW_SECONDS + 1, "bc-second")
-    assert CreationLedger(tmp_path, 5).agents(WINDOW_SECONDS + 2) == ["bc-first", "bc-second"]
+    answer tells it (its act settled with the id); creations older than 24 hours leave."""
+    ledger = CreationLedger(Store(tmp_path), 5)
+    await ledger.take(creation(0.0, "bc-old"))
+    await ledger.take(creation(WINDOW_SECONDS, "bc-first"))
+    unnamed = creation(WINDOW_SECONDS + 1)
+    await ledger.take(unnamed)
+    await ledger.store.write(replace(unnamed, state="done", agent_id="bc-second"), now=WINDOW_SECONDS + 1)
+    assert await CreationLedger(Store(tmp_path), 5).agents(WINDOW_SECONDS + 2) == ["bc-first", "bc-second"]

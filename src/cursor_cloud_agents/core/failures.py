@@ -135,3 +135,16 @@ def from_api_error(exc: api.CursorError) -> ToolFailure:
         if isinstance(exc, kind):
             return ToolFailure(code, exc.message + advice, **_upstream(exc))
     return ToolFailure("UPSTREAM", exc.message, **_upstream(exc))
+
+
+def store_unusable(why: str) -> ToolFailure:
+    """The answer to a paid act when the store of paid acts cannot be used: refused, since neither "never paid
+    twice" nor the limits could be kept (they fail closed); reads go on."""
+    return ToolFailure(
+        CONFIGURATION,
+        f"Nothing was sent: {why}. Paid acts (creations, follow-ups) are refused until it can be used, since "
+        "the creation limit and the guard against paying twice live there; reading agents and results still "
+        "works. The user can make CURSOR_MCP_STATE_DIR a writable folder of regular files, or set "
+        "CURSOR_MCP_STATE_DIR=memory to count for this process only.",
+        variable="CURSOR_MCP_STATE_DIR",
+    )

@@ -145,7 +145,7 @@ class Limits:
 
     async def use_line(self, api: CursorClient) -> str:
         """Each limit's use in a few words, for the person asked to confirm a creation."""
-        created, _ = self._ledger.use(self._clock.now())
+        created, _ = await self._ledger.use(self._clock.now())
         slots = await self.slots(api)
         line = f"{created} of {self._ledger.limit} new agents in 24 h; {slots.active} of {slots.limit} running"
         if self.max_cents is None:
@@ -169,7 +169,7 @@ class Limits:
         )  # fmt: skip
 
     async def spend(self, api: CursorClient) -> Spend:
-        ids = self._ledger.agents(self._clock.now())
+        ids = await self._ledger.agents(self._clock.now())
         charged: dict[str, float | None] = {}
         unchecked: list[ToolFailure] = []
 

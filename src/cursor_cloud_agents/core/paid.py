@@ -9,7 +9,8 @@ is looked for by name and, while Cursor may still be creating it, nothing is sen
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Generator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import NamedTuple, cast
 
@@ -30,17 +31,11 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.api.times import epoch, iso
 from cursor_cloud_agents.core import failures, scan
 from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.journal import Attempt, CreationJournal, fingerprint
+from cursor_cloud_agents.core.journal import CreationJournal, fingerprint
 from cursor_cloud_agents.core.ledger import CreationLedger, LimitReached
 from cursor_cloud_agents.core.state import CoreState
-from cursor_cloud_agents.core.timing import Clock
-
-API_CREATION_SECONDS = 180.0
-"""How long Cursor may still be creating an agent after its POST left: a real create took over 40 s
-(CONTRACT.md quirk 16) and our own create budget is 95 s. Inside it, an agent not found yet may
-still appear; after it, not found means not created."""
-# An agent found by name counts as the lost creation only if it was created this close to the attempt.
-NAME_MATCH_SLACK_SECONDS = 120.0
+from cursor_cloud_agents.core.store import Act, StoreUnusable
+from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, NAME_MATCH_SLACK_SECONDS, Clock
 
 
 async def create_once(
@@ -64,7 +59,6 @@ async def create_once(
         if not isinstance(decided, _Decided):
             return decided  # an earlier creation with variables, found by its name
         attempt, counted = decided
-        journal.write(attempt)
     if not counted:
         on_resend(cast(str, attempt.agent_id))  # an attempt without an id was resolved by name
     request = request.model_copy(update={"agent_id": attempt.agent_id})
@@ -73,7 +67,7 @@ async def create_once(
     except AgentIdConflictError as exc:
         if not counted:
             return await _landed(api, journal, clock, attempt)
-        _refused(journal, ledger, attempt)
+        await _refused(journal, clock, attempt)
         raise ToolFailure(
             "CONFLICT", f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
             "it, so nothing new was created. Read it with cursor_get_agent.",
@@ -83,19 +77,18 @@ async def create_once(
         raise  # stays "sent" and counted: the next identical call asks again with the same id
     except (CursorError, ToolFailure):
         if counted:
-            _refused(journal, ledger, attempt)
+            await _refused(journal, clock, attempt)
         # A re-send refused (e.g. 429 before the id conflict) says nothing of the first send, which may have
         # made the agent: it stays `sent`, and the next identical call re-sends the same id again.
         raise
-    journal.write(replace(attempt, agent_id=created.agent.id, state="done"))
-    if request.agent_id is None:
-        ledger.identify(attempt.at, created.agent.id)  # its cost counts towards the spend limit
+    # Settled with its id: a creation with variables learns it only now, and its cost counts towards the spend limit.
+    await journal.store.write(replace(attempt, agent_id=created.agent.id, state="done"), now=clock.now())
     return created
 
 
 class _Decided(NamedTuple):
-    attempt: Attempt
-    counted: bool  # a new creation, its place taken in the ledger now (else the re-send of an earlier one)
+    attempt: Act
+    counted: bool  # a new creation, written with its place taken now (else the re-send of an earlier one)
 
 
 async def _new_or_again(
@@ -109,9 +102,9 @@ async def _new_or_again(
 ) -> _Decided | AgentSummary:
     """This creation as it will be sent: new (the limits checked and its place taken), or the re-send of an
     earlier identical one not resolved yet; else the agent an earlier one with variables made, found by name."""
-    earlier = journal.unsettled(print_, clock.now())
+    earlier = await journal.unsettled("create", print_, clock.now())
     if earlier is not None and earlier.agent_id is None:
-        found = await _resolve_by_name(api, journal, ledger, clock, earlier)
+        found = await _resolve_by_name(api, journal, clock, earlier)
         if found is not None:
             return found
         earlier = None  # provably not created: this is a new creation
@@ -121,17 +114,18 @@ async def _new_or_again(
         return _Decided(earlier, counted=False)
     await before_new()
     at = clock.now()
-    count_in(ledger, at, request.agent_id)  # a re-send of the same id was counted when it first left
-    return _Decided(Attempt(at, print_, request.agent_id, request.name, "sent"), counted=True)
+    act = Act(Act.new_id(), "create", at, "sent", counted=True, fingerprint=print_, agent_id=request.agent_id,
+              name=request.name)  # fmt: skip
+    await count_in(ledger, act)  # one entry: sent and counted (a re-send of the same id was counted when first sent)
+    return _Decided(act, counted=True)
 
 
-def _refused(journal: CreationJournal, ledger: CreationLedger, attempt: Attempt) -> None:
+async def _refused(journal: CreationJournal, clock: Clock, attempt: Act) -> None:
     """Cursor refused a new creation, or it never left: settled as failed, and the place it took given back."""
-    journal.write(replace(attempt, state="failed"))
-    ledger.release(attempt.at, attempt.agent_id)
+    await journal.store.write(replace(attempt, state="failed", counted=False), now=clock.now())
 
 
-async def _landed(api: CursorClient, journal: CreationJournal, clock: Clock, attempt: Attempt) -> Agent:
+async def _landed(api: CursorClient, journal: CreationJournal, clock: Clock, attempt: Act) -> Agent:
     """After `409 agent_id_conflict` on our own earlier id: that agent, or CREATION_IN_FLIGHT while Cursor
     has taken the id but not finished creating it."""
     assert attempt.agent_id is not None
@@ -139,28 +133,30 @@ async def _landed(api: CursorClient, journal: CreationJournal, clock: Clock, att
         agent = await api.get_agent(attempt.agent_id)
     except NotFoundError:
         raise in_flight(attempt, clock.now()) from None
-    journal.write(replace(attempt, state="done"))
+    await journal.store.write(replace(attempt, state="done"), now=clock.now())
     return agent
 
 
 async def _resolve_by_name(
-    api: CursorClient, journal: CreationJournal, ledger: CreationLedger, clock: Clock, earlier: Attempt
+    api: CursorClient, journal: CreationJournal, clock: Clock, earlier: Act
 ) -> AgentSummary | None:
     """The agent an earlier creation with variables made, None once it provably made none; CREATION_IN_FLIGHT
     while Cursor may still be creating it (nothing can be sent then: the API allows no id to key it)."""
     agent = await _by_name(api, earlier)
     if agent is None and clock.now() - earlier.at < API_CREATION_SECONDS:
         raise in_flight(earlier, clock.now())
-    journal.write(replace(earlier, state="failed" if agent is None else "done"))
-    if agent is not None:
-        ledger.identify(earlier.at, agent.id)  # its cost counts towards the spend limit, as a reported one's does
+    # Found, its id is kept: its cost counts towards the spend limit, as a reported one's does.
+    settled = (
+        replace(earlier, state="done", agent_id=agent.id) if agent is not None else replace(earlier, state="failed")
+    )
+    await journal.store.write(settled, now=clock.now())
     return agent
 
 
-def count_in(ledger: CreationLedger, now: float, agent_id: str | None) -> None:
-    """Take this creation's place in the ledger before it is sent; LIMIT_REACHED when there is none."""
+async def count_in(ledger: CreationLedger, act: Act) -> None:
+    """Write this creation, its place taken, before it is sent; LIMIT_REACHED when there is none."""
     try:
-        ledger.take(now, agent_id)
+        await ledger.take(act)
     except LimitReached as full:
         raise limit_reached(full) from None
 
@@ -169,15 +165,16 @@ async def refuse_before_asking(state: CoreState, request: CreateAgentRequest) ->
     """The limits a new creation would meet, said before the person is asked to confirm it (a yes would be
     wasted on a refusal). A creation asked again after a lost answer is not held to them, as in `create_once`."""
     now = state.clock.now()
-    if state.journal.unsettled(fingerprint(request.wire()), now) is not None:
-        return
-    refuse_when_full(state.ledger, now)
+    with store_failures():
+        if await state.journal.unsettled("create", fingerprint(request.wire()), now) is not None:
+            return
+        await refuse_when_full(state.ledger, now)
     await state.limits.check_room(state.api)
 
 
-def refuse_when_full(ledger: CreationLedger, now: float) -> None:
+async def refuse_when_full(ledger: CreationLedger, now: float) -> None:
     """LIMIT_REACHED now, without taking a place, when the ledger is full (to say so before asking anyone)."""
-    used, frees_at = ledger.use(now)
+    used, frees_at = await ledger.use(now)
     if used >= ledger.limit:
         raise limit_reached(LimitReached(used, ledger.limit, frees_at))
 
@@ -207,9 +204,10 @@ async def create_within_limits(
         holding = True
 
     try:
-        created = await create_once(
-            api, state.journal, state.ledger, state.clock, request, on_resend=on_resend, before_new=check_and_hold
-        )
+        with store_failures():
+            created = await create_once(
+                api, state.journal, state.ledger, state.clock, request, on_resend=on_resend, before_new=check_and_hold
+            )
     except ConcurrencyLimitError as refusal:
         raise await limits.refused(api, refusal) from None
     finally:
@@ -219,7 +217,7 @@ async def create_within_limits(
     return created
 
 
-def in_flight(attempt: Attempt, now: float) -> ToolFailure:
+def in_flight(attempt: Act, now: float) -> ToolFailure:
     """The answer while an identical creation sent earlier may still be landing at Cursor."""
     safe_at = attempt.at + API_CREATION_SECONDS
     retry_after = None if attempt.agent_id is not None else max(0, round(safe_at - now))  # an id is safe anytime
@@ -241,7 +239,7 @@ def in_flight(attempt: Attempt, now: float) -> ToolFailure:
     )  # fmt: skip
 
 
-async def _by_name(api: CursorClient, earlier: Attempt) -> AgentSummary | None:
+async def _by_name(api: CursorClient, earlier: Act) -> AgentSummary | None:
     """The one agent with the attempt's name created around its time (creations with env_vars have no id)."""
 
     def same(agent: AgentSummary) -> bool:
@@ -256,3 +254,12 @@ async def _by_name(api: CursorClient, earlier: Attempt) -> AgentSummary | None:
             "creating again.", name=earlier.name,
         )  # fmt: skip
     return page.items[0] if page.items else None
+
+
+@contextmanager
+def store_failures() -> Generator[None]:
+    """A store of paid acts that cannot be used refuses the paid act (fails closed), naming the setting."""
+    try:
+        yield
+    except StoreUnusable as unusable:
+        raise failures.store_unusable(unusable.why) from None

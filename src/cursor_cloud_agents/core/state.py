@@ -15,6 +15,7 @@ from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.journal import CreationJournal
 from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.limits import Limits
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor
 
@@ -40,6 +41,7 @@ class CoreState:
     redactor: Redactor
     clock: Clock = field(default_factory=Clock)
     client: CursorClient | None = None
+    store: Store = field(init=False)
     journal: CreationJournal = field(init=False)
     ledger: CreationLedger = field(init=False)
     limits: Limits = field(init=False)
@@ -48,10 +50,10 @@ class CoreState:
     artifact_texts: Cache[tuple[str, str], str] = field(init=False)
 
     def __post_init__(self) -> None:
-        # Simulated agents never enter the journal of real ones: in simulated mode it stays in memory.
-        state_dir = None if self.settings.simulated else self.settings.state_dir
-        self.journal = CreationJournal(state_dir)
-        self.ledger = CreationLedger(state_dir, self.settings.max_new_agents)
+        # Simulated agents never enter the store of real ones: in simulated mode it stays in memory.
+        self.store = Store(None if self.settings.simulated else self.settings.state_dir)
+        self.journal = CreationJournal(self.store)
+        self.ledger = CreationLedger(self.store, self.settings.max_new_agents)
         self.limits = Limits(self.settings, self.ledger, self.clock)
         self.models = Cache(self.clock, 1, MODELS_SECONDS)
         self.activity = Cache(self.clock, ACTIVITY_ENTRIES)

@@ -40,6 +40,28 @@ ACTIVITY_RESERVE = 20.0
 SEND_RESERVE = 8.0
 """Kept before a follow-up POST: the client sends no mutation with under 5 s left, plus one re-read."""
 
+# Windows of the store of paid acts (core/store.py) and the rules on top of it.
+CREATION_WINDOW_SECONDS = 24 * 3600.0
+"""`CURSOR_MCP_MAX_NEW_AGENTS` counts the creations of a rolling 24 hours."""
+UNSETTLED_SECONDS = 600.0
+"""How long a paid act whose answer never came is remembered as unresolved: a retry comes within minutes."""
+API_CREATION_SECONDS = 180.0
+"""How long Cursor may still be creating an agent (or a follow-up's run) after its POST left: a real create
+took over 40 s (docs/api-contract.md quirk 16) and our own create budget is 95 s. Inside it, an act not
+seen yet may still land; after it, not seen means not made."""
+NAME_MATCH_SLACK_SECONDS = 120.0
+"""An agent found by name counts as a lost creation only if it was created this close to the attempt."""
+FUTURE_SLACK_SECONDS = 300.0
+"""A stored act dated further ahead of the clock than this is impossibly dated: counted as made now."""
+KEPT_SECONDS = {
+    "create": CREATION_WINDOW_SECONDS + 3600.0,
+    "followup": CREATION_WINDOW_SECONDS,
+    "task": CREATION_WINDOW_SECONDS,
+    "seen": 7 * 24 * 3600.0,
+}
+"""How long a rewrite of the store keeps each kind of act: as long as a rule reads it (the creation count
+reads a day, with an hour of margin for clocks; an ended run the user was shown stays shown for a week)."""
+
 
 @dataclass(frozen=True)
 class Clock:

@@ -159,7 +159,7 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
         request = request.model_copy(update={"model": model})
         # Said before the person is asked: a yes would be wasted on a refusal.
         await refuse_before_asking(state, request)
-        used, _ = state.ledger.use(state.clock.now())
+        used, _ = await state.ledger.use(state.clock.now())
         _confirm(term, order.confirmed, [
             ("prompt", agent_text(first_line(order.prompt))),
             ("repos", _repos_line(request.repos or [])),

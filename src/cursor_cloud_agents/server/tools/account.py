@@ -5,6 +5,7 @@ from __future__ import annotations
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.ledger import WINDOW_SECONDS
+from cursor_cloud_agents.core.store import StoreUnusable
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
 from cursor_cloud_agents.server.views.account import AccountView, LimitView
@@ -12,18 +13,32 @@ from cursor_cloud_agents.server.views.account import AccountView, LimitView
 WINDOW_HOURS = round(WINDOW_SECONDS / 3600)
 
 
+async def creation_view(state: ServerState) -> LimitView:
+    """The creations of the last 24 hours against their limit; a store that cannot be read is said, not zero."""
+    try:
+        used, frees_at = await state.ledger.use(state.clock.now())
+    except StoreUnusable as unusable:
+        note = f"cannot be read: {unusable.why}; creations and follow-ups are refused until it can"
+        return LimitView.unchecked("CURSOR_MCP_MAX_NEW_AGENTS", state.ledger.limit, note)
+    return LimitView(
+        variable="CURSOR_MCP_MAX_NEW_AGENTS",
+        limit=state.ledger.limit,
+        used=used,
+        window_hours=WINDOW_HOURS,
+        frees_at=None if frees_at is None else iso(frees_at),
+        unknown=None,
+        note=None,
+    )
+
+
 async def limit_views(state: ServerState) -> list[LimitView]:
     """Each limit with its use: creations (the ledger), agents running (one read, cached) and spend (usage
     reads, only when a spend limit is set)."""
-    used, frees_at = state.ledger.use(state.clock.now())
     slots = await state.limits.slots(state.api)
     views = [
-        LimitView(
-            variable="CURSOR_MCP_MAX_NEW_AGENTS", limit=state.ledger.limit, used=used, window_hours=WINDOW_HOURS,
-            frees_at=None if frees_at is None else iso(frees_at), unknown=None, note=None,
-        ),
+        await creation_view(state),
         LimitView.current("CURSOR_MCP_MAX_ACTIVE_AGENTS", slots.limit, used=slots.active),
-    ]  # fmt: skip
+    ]
     spend_limit = state.limits.max_cents
     if spend_limit is None:
         return [*views, LimitView.unchecked("CURSOR_MCP_MAX_SPEND_CENTS", None, "not set: no spend limit")]

@@ -143,7 +143,7 @@ def _register_reads(kit: Toolkit, state: ServerState) -> None:
         try:
             return AgentView.of(await state.api.get_agent(agent_id))
         except NotFoundError:
-            pending = state.journal.pending(agent_id, state.clock.now())
+            pending = await state.journal.pending(agent_id, state.clock.now())
             if pending is None:
                 raise
             return PendingCreationView.of(pending)

@@ -6,8 +6,8 @@ from typing import Literal
 
 from cursor_cloud_agents.api import Agent, AgentSummary, CreatedAgent, ModelSelection
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.core.journal import Attempt
 from cursor_cloud_agents.core.scan import ScanPage
+from cursor_cloud_agents.core.store import Act
 from cursor_cloud_agents.server.hints import FOLLOW_THE_RUN
 from cursor_cloud_agents.server.views.choices import ModelChoice
 from cursor_cloud_agents.server.views.view import View
@@ -157,7 +157,7 @@ class PendingCreationView(View):
     note: str = PENDING_NOTE
 
     @classmethod
-    def of(cls, attempt: Attempt) -> PendingCreationView:
+    def of(cls, attempt: Act) -> PendingCreationView:
         return cls(agent_id=attempt.agent_id, name=attempt.name, sent_at=iso(attempt.at))
 
 

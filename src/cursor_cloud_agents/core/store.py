@@ -1,0 +1,402 @@
+"""The store of paid acts: one file under the state directory, one lock, one line per change of an act.
+
+Every act that costs money or must outlive the process is written here before it happens: a creation
+(the journal's "never paid twice" and the ledger's "never more than allowed" read the same entry), a
+follow-up, a task waiting for runs, an ended run the user was shown. Each act has an id; its lines are
+appended as it moves (`sent`, then `done` or `failed`), and the last line of an id is its state.
+
+What money depends on fails closed:
+- a line that cannot be read (torn by a crash, garbage, mistyped, an impossible date) is counted as a
+  creation made now, never skipped (`Act.unreadable`), and said once on stderr;
+- a store that cannot be written or read refuses the paid act (`StoreUnusable`): the caller answers
+  `CONFIGURATION` naming `CURSOR_MCP_STATE_DIR`; reads of agents go on;
+- a path that is not a regular file (a FIFO, a device, a socket, a folder) is refused at once: it is
+  opened without blocking and checked by its descriptor before a byte is read;
+- a rewrite (compaction, migration) writes a new file aside, flushes it, renames it over the old one
+  and flushes the folder: a process killed at any instant leaves the old store or the new, never less.
+  The lock is a file of its own (`acts.lock`), so a rename never takes the lock away from a waiter.
+
+File work runs in a worker thread, never on the event loop; an in-process lock orders this process's
+changes and `flock` orders the machine's processes. `Store.memory()` keeps the acts in this process only
+(simulated mode, and `CURSOR_MCP_STATE_DIR=memory` when the user asks for it).
+
+The previous version kept creations in `creations.jsonl` (the journal) and `ledger.jsonl` (the count):
+a state directory holding them is migrated once, on first use, so no count or pending creation is lost.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import logging
+import math
+import os
+import stat
+import threading
+import uuid
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import anyio
+
+from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, KEPT_SECONDS
+
+logger = logging.getLogger("cursor_cloud_agents.store")
+
+FILE_NAME = "acts.jsonl"
+LOCK_NAME = "acts.lock"
+OLD_JOURNAL = "creations.jsonl"
+OLD_LEDGER = "ledger.jsonl"
+MIGRATED_SUFFIX = ".migrated"
+COMPACT_FACTOR = 4
+"""The file is rewritten when it holds this many lines per live act (each act writes two or three)."""
+
+Kind = Literal["create", "followup", "task", "seen"]
+State = Literal["sent", "done", "failed"]
+KINDS: frozenset[str] = frozenset(("create", "followup", "task", "seen"))
+STATES: frozenset[str] = frozenset(("sent", "done", "failed"))
+
+
+class StoreUnusable(Exception):
+    """The store cannot be read or written; `why` says what and where, for a `CONFIGURATION` answer."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+@dataclass(frozen=True)
+class Act:
+    """One paid or lasting act, as its last line says it is now."""
+
+    id: str
+    kind: Kind
+    at: float
+    """When the act was decided (a creation's place in the 24-hour window starts here)."""
+    state: State
+    counted: bool = False
+    """Whether it takes a place in the 24-hour creation count (a creation Cursor refused gives it back)."""
+    fingerprint: str | None = None
+    agent_id: str | None = None
+    name: str | None = None
+    run_id: str | None = None
+    before_run_id: str | None = None
+    """A follow-up's agent's latest run before it was sent: a newer one is the run that POST made."""
+    detail: dict[str, Any] | None = None
+    """What else the act needs to be resumed (a task's tool, arguments and last status)."""
+    unreadable: bool = False
+    """A line that could not be read, counted as a creation made when it was first found."""
+
+    @staticmethod
+    def new_id() -> str:
+        return uuid.uuid4().hex
+
+    def line(self) -> str:
+        # Defaults left out (a flag that is False, a field that is None), by identity: `at` may be 0.0.
+        data = {key: value for key, value in asdict(self).items() if value is not None and value is not False}
+        return json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":")) + "\n"
+
+
+_FIELDS = {item.name for item in fields(Act)}
+_OPTIONAL_TEXT = ("fingerprint", "agent_id", "name", "run_id", "before_run_id")
+
+
+def _parsed(text: str) -> Act | None:
+    """The act a line records, or None when the line is not one this version wrote."""
+    try:
+        data: object = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    values = cast(dict[str, Any], data)
+    at = values.get("at")
+    well_typed = (
+        set(values) <= _FIELDS
+        and isinstance(values.get("id"), str)
+        and values.get("kind") in KINDS
+        and values.get("state") in STATES
+        and isinstance(at, int | float)
+        and not isinstance(at, bool)
+        and all(isinstance(values.get(key), str | None) for key in _OPTIONAL_TEXT)
+        and isinstance(values.get("counted", False), bool)
+        and isinstance(values.get("unreadable", False), bool)
+        and isinstance(values.get("detail"), dict | None)
+    )
+    return Act(**values) if well_typed else None
+
+
+def _plausible(act: Act, now: float) -> Act:
+    """An act dated where no act can be (not a number, before 1970, ahead of the clock) is counted as made now."""
+    if math.isfinite(act.at) and 0 <= act.at <= now + FUTURE_SLACK_SECONDS:
+        return act
+    return replace(act, at=now, counted=act.counted or act.kind == "create", unreadable=True)
+
+
+@dataclass
+class Reading:
+    """The acts of a store as read once: the last state of each id, and what could not be read."""
+
+    acts: dict[str, Act] = field(default_factory=dict[str, Act])
+    lines: int = 0
+    repaired: int = 0
+    """Lines read as something else than they say (unreadable, or impossibly dated): counted as made now."""
+
+    def of(self, kind: Kind) -> Iterator[Act]:
+        return (act for act in self.acts.values() if act.kind == kind)
+
+    def copy(self) -> Reading:
+        return Reading(dict(self.acts), self.lines, self.repaired)
+
+
+def read_lines(lines: Iterable[str], now: float, into: Reading | None = None) -> Reading:
+    """The acts that `lines` record (added to `into`), the unreadable ones counted as creations made `now`."""
+    reading = Reading() if into is None else into
+    for text in lines:
+        if not text.strip():
+            continue
+        reading.lines += 1
+        act = _parsed(text)
+        plausible = None if act is None else _plausible(act, now)
+        if plausible is None or plausible is not act:
+            reading.repaired += 1
+        if plausible is None:
+            plausible = Act(f"unreadable-{Act.new_id()}", "create", now, "done", counted=True, unreadable=True)
+        reading.acts[plausible.id] = plausible
+    return reading
+
+
+def kept(act: Act, now: float) -> bool:
+    """Whether a rewrite keeps `act`: each kind is remembered as long as a rule reads it (`KEPT_SECONDS`)."""
+    return now - act.at < KEPT_SECONDS[act.kind]
+
+
+class Store:
+    """The acts of this machine (a folder) or of this process only (`Store.memory()`)."""
+
+    def __init__(self, directory: Path | None) -> None:
+        self.directory = directory
+        self._memory: dict[str, Act] = {}
+        self._order = anyio.Lock()
+        self._thread_order = threading.Lock()
+        self._opened = False
+        self._said: set[str] = set()
+        self._seen: tuple[int, int, Reading] | None = None
+        """The file last loaded: its inode, the bytes parsed, and what they held."""
+
+    @classmethod
+    def memory(cls) -> Store:
+        return cls(None)
+
+    @property
+    def on_disk(self) -> bool:
+        return self.directory is not None
+
+    @property
+    def where(self) -> str:
+        return "memory (this process only)" if self.directory is None else str(self.directory / FILE_NAME)
+
+    async def read(self, now: float) -> Reading:
+        """Every act as it stands now.
+
+        Raises:
+            StoreUnusable: the store cannot be read (nothing may be counted from it).
+        """
+        if self.directory is None:
+            return Reading(dict(self._memory), len(self._memory))
+        return await anyio.to_thread.run_sync(self._read_on_disk, now)
+
+    async def change(self, decide: Callable[[Reading], Iterable[Act]], now: float) -> list[Act]:
+        """Under the machine-wide lock: read the acts, let `decide` say which to write (it may raise to write
+        none), and write them, flushed, before returning them.
+
+        Raises:
+            StoreUnusable: the store cannot be read or written; nothing was written.
+        """
+        async with self._order:
+            if self.directory is None:
+                written = list(decide(Reading(dict(self._memory), len(self._memory))))
+                self._memory.update((act.id, act) for act in written)
+                return written
+            return await anyio.to_thread.run_sync(self._change_on_disk, decide, now)
+
+    async def write(self, *acts: Act, now: float) -> None:
+        """Write these acts as they stand now (a new act, or an act's next state)."""
+        await self.change(lambda _reading: acts, now)
+
+    # The file work below runs in a worker thread.
+
+    def _read_on_disk(self, now: float) -> Reading:
+        with self._locked(fcntl.LOCK_SH, now):
+            return self._load(now)
+
+    def _change_on_disk(self, decide: Callable[[Reading], Iterable[Act]], now: float) -> list[Act]:
+        with self._locked(fcntl.LOCK_EX, now):
+            reading = self._load(now)
+            written = list(decide(reading))
+            if written:
+                self._append(written)
+            reading.acts.update((act.id, act) for act in written)
+            if reading.lines + len(written) > COMPACT_FACTOR * max(len(reading.acts), 16):
+                self._rewrite(act for act in reading.acts.values() if kept(act, now))
+            return written
+
+    @contextmanager
+    def _locked(self, how: int, now: float) -> Generator[None]:
+        assert self.directory is not None
+        with self._thread_order:
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+                descriptor = _open_regular(self.directory / LOCK_NAME, os.O_RDWR | os.O_CREAT)
+            except OSError as exc:
+                raise self._unusable("cannot be opened", exc) from None
+            try:
+                fcntl.flock(descriptor, how)  # released when closed; a holder that dies releases it too
+                if not self._opened:
+                    self._open_once(now)
+                yield
+            finally:
+                os.close(descriptor)
+
+    def _open_once(self, now: float) -> None:
+        """On first use: migrate the previous version's files."""
+        assert self.directory is not None
+        self._opened = True
+        old = [self.directory / name for name in (OLD_JOURNAL, OLD_LEDGER) if (self.directory / name).exists()]
+        if old:
+            self._migrate(old, now)
+
+    def _load(self, now: float) -> Reading:
+        """The acts on disk. Only what was appended since the last load is parsed: the file is appended to
+        under the lock and replaced whole (a new inode) by a rewrite, so a known inode grows, never changes."""
+        path = self._path
+        try:
+            descriptor = _open_regular(path, os.O_RDONLY)
+        except FileNotFoundError:
+            self._seen = None
+            return Reading()
+        except OSError as exc:
+            raise self._unusable("cannot be read", exc) from None
+        with os.fdopen(descriptor, "rb") as handle:
+            inode = os.fstat(handle.fileno()).st_ino
+            seen = self._seen if self._seen is not None and self._seen[0] == inode else (inode, 0, Reading())
+            handle.seek(seen[1])
+            data = handle.read()
+        reading = seen[2].copy()
+        read_lines(data.decode("utf-8", "replace").splitlines(), now, into=reading)
+        self._seen = (inode, seen[1] + len(data), reading.copy())
+        if reading.repaired:
+            self._say_once(
+                "unreadable",
+                f"the store of paid acts {path} holds {reading.repaired} entries that cannot be read as "
+                "written (torn, garbage, mistyped or impossibly dated): each is counted as a creation made now, "
+                "so the limits stay closed; the file is rewritten with them counted",
+            )
+            self._rewrite(act for act in reading.acts.values() if kept(act, now))
+            reading.repaired = 0
+        return reading
+
+    def _append(self, acts: list[Act]) -> None:
+        try:
+            descriptor = _open_regular(self._path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
+        except OSError as exc:
+            raise self._unusable("cannot be written", exc) from None
+        try:
+            # A line torn by a crash must not swallow the next one: it is closed first.
+            size = os.fstat(descriptor).st_size
+            torn = size > 0 and os.pread(descriptor, 1, size - 1) != b"\n"
+            data = ("\n" if torn else "") + "".join(act.line() for act in acts)
+            os.write(descriptor, data.encode("ascii"))
+            os.fsync(descriptor)
+        except OSError as exc:
+            raise self._unusable("cannot be written", exc) from None
+        finally:
+            os.close(descriptor)
+
+    def _rewrite(self, acts: Iterable[Act]) -> None:
+        """Replace the file whole: written aside, flushed, renamed over, the folder flushed."""
+        assert self.directory is not None
+        aside = self.directory / f".{FILE_NAME}.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+            try:
+                os.write(descriptor, "".join(act.line() for act in acts).encode("ascii"))
+                os.fsync(descriptor)
+            finally:
+                os.close(descriptor)
+            os.replace(aside, self._path)
+            _flush_folder(self.directory)
+        except OSError as exc:
+            aside.unlink(missing_ok=True)
+            # The old file is whole: a rewrite that failed changes nothing, so the store stays usable.
+            self._say_once("rewrite", f"the store of paid acts {self._path} could not be rewritten ({_named(exc)})")
+
+    def _migrate(self, old: list[Path], now: float) -> None:
+        """Fold the previous version's journal and ledger into this store once, then set them aside."""
+        assert self.directory is not None
+        from cursor_cloud_agents.core.migration import acts_of_old_files  # it builds `Act`s: imported when used
+
+        reading = self._load(now)
+        migrated = acts_of_old_files(old, now)
+        fresh = [act for act in migrated if act.id not in reading.acts]
+        if fresh:
+            self._append(fresh)
+        for path in old:
+            os.replace(path, path.with_name(path.name + MIGRATED_SUFFIX))
+        _flush_folder(self.directory)
+        self._say_once(
+            "migrated",
+            f"state from the previous version ({', '.join(p.name for p in old)}) was moved into {self._path}: "
+            f"{len(fresh)} acts kept; the old files are kept beside it as *{MIGRATED_SUFFIX}",
+        )
+
+    @property
+    def _path(self) -> Path:
+        assert self.directory is not None
+        return self.directory / FILE_NAME
+
+    def _unusable(self, what: str, exc: OSError) -> StoreUnusable:
+        return StoreUnusable(f"the store of paid acts {self._path} {what} ({_named(exc)})")
+
+    def _say_once(self, key: str, message: str) -> None:
+        if key not in self._said:
+            self._said.add(key)
+            logger.warning("%s", message)
+
+
+def _open_regular(path: Path, flags: int) -> int:
+    """A descriptor of `path`, refused unless it is a regular file (checked on the descriptor itself).
+
+    Opened without blocking: a FIFO or a device where the file belongs is refused at once, instead of
+    waiting for a writer that never comes."""
+    descriptor = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"not a regular file ({_kind_of(mode)})", str(path))
+        os.set_blocking(descriptor, True)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def _kind_of(mode: int) -> str:
+    kinds = {stat.S_ISFIFO: "a FIFO", stat.S_ISCHR: "a device", stat.S_ISBLK: "a device", stat.S_ISSOCK: "a socket"}
+    return next((name for test, name in kinds.items() if test(mode)), "a folder" if stat.S_ISDIR(mode) else "other")
+
+
+def _flush_folder(directory: Path) -> None:
+    descriptor = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _named(exc: OSError) -> str:
+    return f"{type(exc).__name__}: {exc.strerror or exc}" if exc.strerror else type(exc).__name__
