@@ -21,9 +21,12 @@ from typing import Any
 import anyio
 
 from cursor_cloud_agents.core.store import Act, Kind, Reading, Store
-from cursor_cloud_agents.core.timing import UNSETTLED_SECONDS
+from cursor_cloud_agents.core.timing import UNRESOLVED_FOLLOWUP_SECONDS, UNSETTLED_SECONDS
 
 WINDOW_SECONDS = UNSETTLED_SECONDS
+REMEMBERED: dict[Kind, float] = {"create": UNSETTLED_SECONDS, "followup": UNRESOLVED_FOLLOWUP_SECONDS}
+"""How long an act whose answer never came is looked for: a creation's id may be re-sent any time (the API
+refuses it twice) within minutes; a follow-up's run may work for hours before the model asks again."""
 
 
 def fingerprint(body: dict[str, Any]) -> str:
@@ -46,7 +49,8 @@ def _image_digest(image: dict[str, Any]) -> dict[str, Any]:
 
 def unsettled(reading: Reading, kind: Kind, print_: str, now: float) -> Act | None:
     """The latest recent act of this fingerprint, if its answer never came."""
-    same = [act for act in reading.of(kind) if act.fingerprint == print_ and now - act.at <= WINDOW_SECONDS]
+    window = REMEMBERED.get(kind, WINDOW_SECONDS)
+    same = [act for act in reading.of(kind) if act.fingerprint == print_ and now - act.at <= window]
     latest = max(same, key=lambda act: act.at, default=None)
     return latest if latest is not None and latest.state == "sent" else None
 

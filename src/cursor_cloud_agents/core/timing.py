@@ -45,6 +45,9 @@ CREATION_WINDOW_SECONDS = 24 * 3600.0
 """`CURSOR_MCP_MAX_NEW_AGENTS` counts the creations of a rolling 24 hours."""
 UNSETTLED_SECONDS = 600.0
 """How long a paid act whose answer never came is remembered as unresolved: a retry comes within minutes."""
+UNRESOLVED_FOLLOWUP_SECONDS = 24 * 3600.0
+"""How long a follow-up whose answer never came is remembered: its run may work for hours, and the model
+asks again once it thinks the run has ended; the agent's latest run then tells whether that POST made one."""
 API_CREATION_SECONDS = 180.0
 """How long Cursor may still be creating an agent (or a follow-up's run) after its POST left: a real create
 took over 40 s (docs/api-contract.md quirk 16) and our own create budget is 95 s. Inside it, an act not

@@ -37,6 +37,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.core import creation
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.continuation import continuation_problem
+from cursor_cloud_agents.core.followups import earlier_follow_up, send_once
 from cursor_cloud_agents.core.images import MAX_IMAGES, prompt_image
 from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
 from cursor_cloud_agents.core.state import CoreState
@@ -189,12 +190,16 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -
             ("agent", agent_text(f"{agent.name or ''} {agent.id}")),
             ("prompt", agent_text(first_line(prompt))),
         ], "Send this paid follow-up?")  # fmt: skip
-        await server_state(term, session).limits.before_spending(session.api)  # the spend limit holds here too
-        run_ = await session.api.create_run(
-            agent.id, CreateRunRequest(prompt=Prompt(text=prompt)), previous_run_id=agent.latest_run_id
-        )
+        state = server_state(term, session)
+        request = CreateRunRequest(prompt=Prompt(text=prompt))
+        earlier = await earlier_follow_up(session.api, state.journal, state.clock, agent, request)
+        if earlier is None:
+            await state.limits.before_spending(session.api)  # the spend limit holds here too
+            run_ = await send_once(session.api, state.journal, state.clock, agent.id, request, agent.latest_run_id)
+        else:  # the run an identical follow-up made, whose answer was lost: not paid twice
+            run_ = earlier.run
         if term.json:
-            term.emit({"agent_id": agent.id, "run_id": run_.id, "status": run_.status})
+            term.emit({"agent_id": agent.id, "run_id": run_.id, "status": run_.status, "resumed": earlier is not None})
         else:
             term.out.print(Text("sent ", style="green").append_text(agent_text(f"{agent.id} {run_.id}")))
             term.out.print(Text(f"follow it: cursor-cloud-agents watch {agent.id} {run_.id}", style="dim"))

@@ -1,12 +1,13 @@
 """The follow-up run: a new prompt to an existing agent, which keeps its conversation.
 
 The agent is read first and a follow-up is refused when information needed for safety is missing
-(`domain.continuation`: archived, unknown status, `workOnCurrentBranch` not explicitly false). A
+(`core/continuation.py`: archived, unknown status, `workOnCurrentBranch` not explicitly false). A
 model given here applies to this run and to the agent's later runs (observed 2026-10-05; the API
 never says which model is active). A busy agent answers `AGENT_BUSY`; `replace_active` cancels the
 active run, re-reads it until it is terminal, and only then sends: if it does not end within the
-call's budget, nothing is sent. The POST itself is sent once, with the previous run id noted to
-resolve an unknown outcome.
+call's budget, nothing is sent. The follow-up is written down before it is sent and asked again
+without paying twice (`core/followups.py`): a run an earlier identical follow-up made is answered
+`resumed`, never cancelled to make room for itself.
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ from pydantic import Field
 
 from cursor_cloud_agents.api import (
     Agent,
-    AgentArchivedError,
-    AgentBusyError,
     CreateRunRequest,
     CursorClient,
     MutationOutcomeUnknownError,
@@ -28,8 +27,8 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.core import consent
 from cursor_cloud_agents.core import models as model_check
-from cursor_cloud_agents.core.continuation import CONTINUATION_REFUSED, refuse_continuation
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.continuation import refuse_continuation
+from cursor_cloud_agents.core.followups import busy, earlier_follow_up, send_once
 from cursor_cloud_agents.core.images import images_of
 from cursor_cloud_agents.core.timing import CANCEL_POLL_SECONDS, SEND_RESERVE
 from cursor_cloud_agents.server.params import AgentId, Images, ModelId, ModelParams, Reasoning, Text
@@ -37,17 +36,7 @@ from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 from cursor_cloud_agents.server.views.followup import FollowUpView
 
-AGENT_BUSY = "AGENT_BUSY"
 FOLLOWUP_BUDGET = 95.0
-
-
-def busy(run_id: str | None, detail: str) -> ToolFailure:
-    """AGENT_BUSY: the API accepts no message while a run is active."""
-    return ToolFailure(
-        AGENT_BUSY, f"{detail} Nothing was sent. Wait for the run (cursor_get_run with wait_seconds), or follow "
-        "up with replace_active=true to cancel it first.",
-        active_run_id=run_id,
-    )  # fmt: skip
 
 
 async def wait_until_ended(api: CursorClient, agent_id: str, run_id: str) -> Run:
@@ -83,16 +72,6 @@ async def replace(api: CursorClient, agent: Agent, run_id: str) -> Run | None:
     return await wait_until_ended(api, agent.id, run_id)
 
 
-async def send(api: CursorClient, agent_id: str, request: CreateRunRequest, previous: str | None) -> Run:
-    """POST the follow-up once; a conflict becomes the failure the model can act on."""
-    try:
-        return await api.create_run(agent_id, request, previous_run_id=previous)
-    except AgentBusyError:
-        raise busy(previous, "A run of this agent is still active.") from None
-    except AgentArchivedError:
-        raise ToolFailure(CONTINUATION_REFUSED, "No follow-up was sent: the agent was archived.") from None
-
-
 def register(kit: Toolkit, state: ServerState) -> None:
     """Declare the follow-up tool on `kit`."""
 
@@ -117,8 +96,12 @@ def register(kit: Toolkit, state: ServerState) -> None:
         model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
         previous = agent.latest_run_id
         current_call().note(agent_id=agent.id, previous_run_id=previous)
+        request = CreateRunRequest(prompt=Prompt(text=prompt, images=attached), model=model)
+        # Before any cancel or send: a run an earlier identical follow-up made is this answer, never replaced.
+        earlier = await earlier_follow_up(state.api, state.journal, state.clock, agent, request)
+        if earlier is not None:
+            return FollowUpView.of(agent.id, earlier.run, None, model, resumed=True)
         await state.limits.before_spending(state.api)
         replaced = await replace(state.api, agent, previous) if replace_active and previous else None
-        request = CreateRunRequest(prompt=Prompt(text=prompt, images=attached), model=model)
-        run = await send(state.api, agent.id, request, previous)
-        return FollowUpView.of(agent.id, run, replaced, model)
+        run = await send_once(state.api, state.journal, state.clock, agent.id, request, previous)
+        return FollowUpView.of(agent.id, run, replaced, model, resumed=False)

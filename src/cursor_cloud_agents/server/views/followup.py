@@ -20,12 +20,16 @@ class FollowUpView(View):
     replaced_run_status: str | None
     model: ModelChoice | None
     model_note: str | None
+    resumed: bool | None
+    """True when this is the run an earlier identical follow-up made, whose answer was lost."""
     next: str = FOLLOW_THE_RUN
 
     @classmethod
-    def of(cls, agent_id: str, run: Run, replaced: Run | None, model: ModelSelection | None) -> FollowUpView:
+    def of(
+        cls, agent_id: str, run: Run, replaced: Run | None, model: ModelSelection | None, *, resumed: bool
+    ) -> FollowUpView:
         return cls(
-            agent_id=agent_id, run_id=run.id, run_status=run.status,
+            agent_id=agent_id, run_id=run.id, run_status=run.status, resumed=resumed or None,
             replaced_run_id=None if replaced is None else replaced.id,
             replaced_run_status=None if replaced is None else replaced.status,
             model=ModelChoice.of(model), model_note=MODEL_NOTE if model is not None else None,
