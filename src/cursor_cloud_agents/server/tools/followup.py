@@ -29,7 +29,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.core import consent
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.continuation import CONTINUATION_REFUSED, refuse_continuation
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.images import images_of
 from cursor_cloud_agents.core.timing import CANCEL_POLL_SECONDS, SEND_RESERVE
 from cursor_cloud_agents.server.params import AgentId, Images, ModelId, ModelParams, Reasoning, Text
@@ -37,7 +37,7 @@ from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 from cursor_cloud_agents.server.views.followup import FollowUpView
 
-AGENT_BUSY = "AGENT_BUSY"
+AGENT_BUSY = Code.AGENT_BUSY
 FOLLOWUP_BUDGET = 95.0
 
 
