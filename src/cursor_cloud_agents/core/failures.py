@@ -89,7 +89,11 @@ INTERNAL = Code.INTERNAL
 
 
 class ToolFailure(Exception):
-    """An expected failure, reported to the model as `{code, message, ...context}` with isError set."""
+    """An expected failure, reported to the model as `{code, message, ...context}` with isError set.
+
+    `code` is a `Code`; typed `str` because the toolkit's log line also records how a call ended without
+    a failure (`input_required`, `cancelled`), words the model never reads.
+    """
 
     def __init__(self, code: str, message: str, **context: Any) -> None:
         super().__init__(message)
