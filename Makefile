@@ -21,7 +21,7 @@ lint: .venv/.synced
 check: test lint
 
 bench: .venv/.synced
-	for script in bench/*.py; do .venv/bin/python $$script || exit 1; done
+	for script in bench/*.py; do PYTHONPATH=scripts .venv/bin/python $$script || exit 1; done
 
 readme: .venv/.synced
 	.venv/bin/python scripts/update_readme.py

@@ -11,9 +11,9 @@ from typing import Any
 
 import anyio
 
-from cursor_cloud_agents.catalogue import list_tools
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.server.instructions import instructions
+from devkit.catalogue import list_tools
 
 BUDGET = 14_000
 

@@ -36,7 +36,7 @@ from _mcp import answer_of, mcp_server_at
 
 from cursor_cloud_agents.api.client import DEFAULT_BURST
 from cursor_cloud_agents.simulator import (
-    BackgroundTask,
+    BackgroundTaskScript,
     Faults,
     RealClock,
     RunScript,
@@ -55,7 +55,7 @@ def fifty_agents() -> World:
         if index % 5 == 0:
             world.add_agent(f"busy {index}", script=busy, created_ago=60.0)
         elif index % 10 == 1:
-            world.add_agent(f"nightly {index}", script=RunScript(background=BackgroundTask()), created_ago=3600.0)
+            world.add_agent(f"nightly {index}", script=RunScript(background=BackgroundTaskScript()), created_ago=3600.0)
         else:
             world.add_agent(f"done {index}", created_ago=3600.0 + index)
     return world

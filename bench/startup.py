@@ -14,7 +14,7 @@ import time
 
 import anyio
 
-from cursor_cloud_agents.probe import probe
+from devkit.probe import probe
 
 RUNS = 5  # the figure; `--runs N` for more on a noisy machine
 ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp"}

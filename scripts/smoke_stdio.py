@@ -7,7 +7,7 @@ import sys
 
 import anyio
 
-from cursor_cloud_agents.probe import probe
+from devkit.probe import probe
 
 
 async def main(command: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cursor_cloud_agents.readme import render
+from devkit.readme import render
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import anyio
 
-from cursor_cloud_agents.catalogue import list_tools
 from cursor_cloud_agents.server import schemacache
+from devkit.catalogue import list_tools
 
 SNAPSHOT = Path(__file__).resolve().parent.parent / "tests" / "snapshots" / "tools_list.json"
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents.catalogue import list_tools
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.server.instructions import CODEX_VISIBLE_CHARS, instructions
+from devkit.catalogue import list_tools
 
 NAME = re.compile(r"^cursor_[a-z]+(_[a-z]+)*$")
 MAX_DESCRIPTION = 400

@@ -8,6 +8,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
 import httpx2
@@ -121,10 +122,10 @@ def test_verify_spend_never_takes_its_yes_from_a_pipe(monkeypatch: pytest.Monkey
     only --yes spends; a closed stdin is no traceback."""
     import io
 
-    from cursor_cloud_agents import cli
+    from cursor_cloud_agents.terminal.ask import ask_on_terminal
 
     monkeypatch.setattr("sys.stdin", io.StringIO("yes\n"))
-    assert cli.ask_on_terminal("Create it? ") == ""
+    assert ask_on_terminal("Create it? ") == ""
 
 
 @pytest.mark.anyio
@@ -147,3 +148,15 @@ async def test_a_per_call_env_vars_value_never_appears_in_the_recording(tmp_path
     recorded = "".join(path.read_text() for path in tmp_path.glob("trace-*.jsonl"))
     assert reply.is_error and "validation_error" in recorded
     assert canary not in recorded
+
+
+def test_every_command_the_parser_knows_has_its_row_in_the_one_table() -> None:
+    """Issue 20: `commands.COMMANDS` is the one table of commands; a command parsed without a row would
+    serve MCP on stdio instead of running, and a row without a parser could never be reached."""
+    from cursor_cloud_agents import cli
+    from cursor_cloud_agents.commands import COMMANDS
+
+    parser = cli._parser()  # pyright: ignore[reportPrivateUsage]  # the parser is what the table must match
+    actions: list[Any] = parser._actions  # pyright: ignore[reportPrivateUsage]  # argparse lists subcommands only there
+    subcommands: dict[str, Any] = next(action.choices for action in actions if action.dest == "command")
+    assert set(subcommands) == set(COMMANDS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cursor_cloud_agents.readme import SECTIONS, render
+from devkit.readme import SECTIONS, render
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -22,15 +22,14 @@ import anyio
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.api.record import Observer, Observers, Recorder
-from cursor_cloud_agents.clients import CLIENTS, command_path, snippet
+from cursor_cloud_agents.clients import CLIENTS
+from cursor_cloud_agents.commands import COMMANDS, Root
 from cursor_cloud_agents.config import ConfigError, Settings
 from cursor_cloud_agents.embedded import simulated_client as _open_simulated_client
 from cursor_cloud_agents.logs import setup_logging
 from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.terminal import COMMANDS as TERMINAL_COMMANDS
 from cursor_cloud_agents.terminal import add_commands as add_terminal_commands
-from cursor_cloud_agents.terminal.ask import ask_on_terminal
 from cursor_cloud_agents.terminal.options import subcommand as _command
 
 logger = logging.getLogger("cursor_cloud_agents")
@@ -77,7 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     args = _parser().parse_args(argv)
     try:
-        code = _run(args)
+        run = COMMANDS.get(args.command)
+        code = _serve() if run is None else run(args, Root(os.environ, open_client))
         sys.stdout.flush()  # here, so that a reader gone away is caught below rather than at exit
         return code
     except ConfigError as exc:
@@ -98,29 +98,6 @@ def _stdout_to_devnull() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass  # stdout is not a file (an embedding, a test): nothing is flushed to fd 1 at exit
-
-
-def _run(args: argparse.Namespace) -> int:
-    """The chosen command; its exit code."""
-    if args.command == "demo":
-        from cursor_cloud_agents.demo import run_demo  # only the demo needs the MCP client
-
-        return run_demo(base_url=args.base_url, record=args.record, agent_id=args.agent_id)
-    if args.command == "simulate":
-        return _simulate(args.port, args.scenario, args.speed, args.replay)
-    if args.command == "verify":
-        return _verify(args)
-    if args.command == "doctor":
-        from cursor_cloud_agents.doctor import diagnose  # the commands load what only they need
-
-        return anyio.run(diagnose, os.environ, open_client, sys.stdout.write)
-    if args.command == "config":
-        return _config(args.client)
-    if args.command in TERMINAL_COMMANDS:
-        from cursor_cloud_agents.terminal.dispatch import run_command  # rich and the commands load only here
-
-        return run_command(args, os.environ, open_client)
-    return _serve()
 
 
 def _serve() -> int:
@@ -180,12 +157,6 @@ async def open_client(
         yield client
 
 
-def _config(client: str) -> int:
-    found = snippet(client, command_path())
-    sys.stdout.write(f"# {found.where}\n{found.text}\n# then check: {found.check}\n")
-    return 0
-
-
 def _demo_arguments(demo: argparse.ArgumentParser) -> None:
     demo.add_argument("--base-url", help="walk against this loopback simulator (`simulate`) instead of an embedded one")
     demo.add_argument("--record", type=Path, metavar="DIR", help="record the server's exchanges (text kept) into DIR")
@@ -200,29 +171,3 @@ def _verify_parser(commands: Any) -> None:  # argparse's subparsers type is priv
     verify.add_argument("--record", type=Path, metavar="DIR", help="write every exchange, redacted, into DIR")
     verify.add_argument("--keep-text", action="store_true", help="with --record: keep prompts and agent text")
     verify.add_argument("--show-identities", action="store_true", help="do not mask e-mail, names and repository URLs")
-
-
-def _verify(args: argparse.Namespace) -> int:
-    from cursor_cloud_agents.verify.command import Io, Options, run_verify  # loaded by verify alone
-
-    options = Options(args.spend, args.yes, args.record, args.keep_text, args.show_identities)
-    io = Io(write=lambda text: (sys.stdout.write(text), sys.stdout.flush()), ask=ask_on_terminal)
-    return anyio.run(run_verify, os.environ, options, open_client, io)
-
-
-def _simulate(port: int, scenario: str, speed: float, replay: Path | None = None) -> int:
-    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, run_simulator
-
-    setup_logging("INFO", Redactor())
-
-    def ready(base_url: str) -> None:
-        # The second line is for a shell: `GET /v1/me` with that key answers 200, any other key 401.
-        sys.stdout.write(
-            f"Cursor API simulator ({scenario if replay is None else f'replay of {replay}'}) at {base_url}"
-            "  (Ctrl-C to stop)\n"
-            f"export CURSOR_API_BASE_URL={base_url} CURSOR_API_KEY={SIMULATED_API_KEY}\n"
-        )
-        sys.stdout.flush()
-
-    anyio.run(lambda: run_simulator(port=port or None, scenario=scenario, speed=speed, ready=ready, replay=replay))
-    return 0

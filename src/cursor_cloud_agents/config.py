@@ -1,8 +1,9 @@
 """Settings: the one place that reads the environment.
 
 `Settings.from_env(mapping)` is a pure function of the mapping it is given: the CLI passes
-`os.environ`, tests pass a dict. Every variable is declared once in `VARIABLES`, which also
-generates the README's table (a test fails when the README is stale).
+`os.environ`, tests pass a dict. Every variable is declared once, as a field of `Settings` (`setting(...)`:
+its name, its reader with default and bounds, its meaning); `VARIABLES` lists them in that order, which
+parses the environment and generates the README's table (a test fails when the README is stale).
 
 Values that would leak or mislead are refused without ever being logged: an empty value and an
 uninterpolated placeholder (`${...}`, `{env:...}`, which is what a client writes when it failed to
@@ -13,12 +14,15 @@ tools, and every call answers with the problem, so the model can tell the user w
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
 from cursor_cloud_agents.net import is_loopback_host
+
+T = TypeVar("T")
 
 
 class ConfigError(ValueError):
@@ -49,114 +53,6 @@ class Secret:
         return hash(self._value)
 
 
-@dataclass(frozen=True)
-class Variable:
-    """One environment variable: its name, its default as a user reads it, and what it does."""
-
-    name: str
-    default: str
-    meaning: str
-
-
-VARIABLES: tuple[Variable, ...] = (
-    Variable(
-        "CURSOR_API_KEY",
-        "(none)",
-        "Your Cursor API key. Without it the server starts and lists its tools; "
-        "every call answers `CONFIGURATION_MISSING`.",
-    ),
-    Variable("CURSOR_MCP_ALLOW_WRITES", "0", "`1` allows creating agents, follow-up runs, cancelling and archiving."),
-    Variable(
-        "CURSOR_MCP_ALLOW_DELETE", "0", "`1` also allows `cursor_delete_agent` (with writes on and `confirm_agent_id`)."
-    ),
-    Variable(
-        "CURSOR_MCP_FORWARD_ENV",
-        "(none)",
-        "Comma-separated names of variables of this process that "
-        "`forward_env` may pass to an agent; the values never go through tool arguments.",
-    ),
-    Variable("CURSOR_MCP_LOG_LEVEL", "INFO", "Log level on stderr: DEBUG, INFO, WARNING or ERROR."),
-    Variable(
-        "CURSOR_MCP_FIXTURE",
-        "0",
-        "`1` runs against the embedded simulator (`SIMULATED MODE`); a `CURSOR_API_KEY` set too is never used.",
-    ),
-    Variable(
-        "CURSOR_API_BASE_URL", "https://api.cursor.com", "API base URL; https is required except for a loopback host."
-    ),
-    Variable(
-        "CURSOR_MCP_MAX_CALL_SECONDS",
-        "55",
-        "Hard limit of one tool call, in seconds (the Cursor CLI and OpenCode cut calls at 60 s).",
-    ),
-    Variable(
-        "CURSOR_MCP_MAX_NEW_AGENTS",
-        "25",
-        "Agents this machine's servers may create per rolling 24 hours (shared by every server process); "
-        "`0` means none.",
-    ),
-    Variable(
-        "CURSOR_MCP_MAX_SPEND_CENTS",
-        "(none)",
-        "Cents the agents created through this machine's servers may be charged per rolling 24 hours; "
-        "at the limit, creations and follow-ups are refused (reads go on).",
-    ),
-    Variable(
-        "CURSOR_MCP_MAX_ACTIVE_AGENTS",
-        "8",
-        "Agents of this key that may be running at once before a creation is refused `CAPACITY` "
-        "(Cursor's Pro plan allows 8).",
-    ),
-    Variable(
-        "CURSOR_MCP_CONFIRM_CREATES",
-        "0",
-        "`1` asks the user (MCP elicitation) before each paid creation, when the client can ask.",
-    ),
-    Variable(
-        "CURSOR_MCP_TASK_MAX_SECONDS",
-        "3600",
-        "Longest wait of an MCP task (clients that declare the Tasks extension), in seconds.",
-    ),
-    Variable(
-        "CURSOR_MCP_MAX_RESULT_BYTES",
-        "38000",
-        "Largest tool result, in bytes (the Cursor CLI spills results over 40,000 bytes to a file).",
-    ),
-    Variable(
-        "CURSOR_MCP_ARTIFACT_HOSTS", ".amazonaws.com", "Comma-separated host suffixes allowed for artifact downloads."
-    ),
-    Variable(
-        "CURSOR_MCP_MAX_IMAGE_BYTES",
-        "1000000",
-        "Largest PNG, JPEG, GIF or WebP artifact `cursor_read_artifact` shows as an image (larger: its URL); "
-        "`0` never sends one.",
-    ),
-    Variable(
-        "CURSOR_MCP_STATE_DIR",
-        "~/.local/state/cursor-cloud-agents",
-        "Where the store of paid acts lives (creations, follow-ups, "
-        "tasks: no prompt, no secret in it), shared by every process of the machine, so a lost answer is never "
-        "paid twice and the limits count them all; an absolute path. If it cannot be written, paid acts are "
-        "refused. `memory`: each process counts for itself only.",
-    ),
-    Variable(
-        "CURSOR_TEAM_ID",
-        "(none)",
-        "Your Cursor team id, sent as the `x-cursor-team-id` header on every request (as the official SDK does).",
-    ),
-    Variable(
-        "CURSOR_MCP_RECORD_DIR",
-        "(none)",
-        "A folder (an absolute path) where every exchange with the API is written as redacted JSON lines (files "
-        "0600, size-capped); prompts and agent text are masked. Replay it with `simulate --replay`.",
-    ),
-    Variable(
-        "CURSOR_MCP_RECORD_KEEP_TEXT",
-        "0",
-        "`1` keeps prompts and agent text in the recording (secrets stay masked): a replay then answers word for word.",
-    ),
-)
-
 _PLACEHOLDER = re.compile(r"\$\{[^}]*\}|\{env:[^}]*\}")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -173,80 +69,50 @@ def refusal(value: str) -> str | None:
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Everything the server, the client and the simulator need to know, read once at start-up."""
+class Reader(Generic[T]):
+    """How a variable becomes a value: its parser (bounds and error messages included) and its default."""
 
-    api_key: Secret | None = None
-    key_problem: str | None = None
-    allow_writes: bool = False
-    allow_delete: bool = False
-    forward_env: Mapping[str, Secret] = field(default_factory=dict[str, Secret])
-    forward_problems: Mapping[str, str] = field(default_factory=dict[str, str])
-    log_level: str = "INFO"
-    simulated: bool = False
-    """Whether the server talks to the embedded simulator instead of the real API (CURSOR_MCP_FIXTURE=1)."""
-    base_url: str = "https://api.cursor.com"
-    max_call_seconds: float = 55.0
-    task_max_seconds: float = 3600.0
-    max_new_agents: int = 25
-    max_spend_cents: float | None = None
-    max_active_agents: int = 8
-    confirm_creates: bool = False
-    max_result_bytes: int = 38_000
-    artifact_hosts: tuple[str, ...] = (".amazonaws.com",)
-    max_image_bytes: int = 1_000_000
-    """Largest image artifact answered as MCP image content (CURSOR_MCP_MAX_IMAGE_BYTES); 0: never."""
-    state_dir: Path | None = None  # None: acts kept in memory, by this process only (CURSOR_MCP_STATE_DIR=memory)
-    team_id: str | None = None
-    """Sent as `x-cursor-team-id` (CURSOR_TEAM_ID)."""
-    record_dir: Path | None = None
-    """Where exchanges with the API are recorded (CURSOR_MCP_RECORD_DIR); None records nothing."""
-    record_keep_text: bool = False
-    """Keep prompts and agent text in recordings (CURSOR_MCP_RECORD_KEEP_TEXT=1)."""
+    parse: Callable[[Mapping[str, str], str], T]
+    """Read the variable of this name from the environment; raise ConfigError naming it when unusable."""
+    default: Callable[[], T]
+    """The value in a `Settings()` built without an environment."""
+    shown: str
+    """The default as a user reads it (the README's Default column)."""
 
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> Settings:
-        """Read the settings from `env`; raise ConfigError for a tuning value the server cannot run with."""
-        api_key, key_problem = _read_key(env)
-        simulated = _switch(env, "CURSOR_MCP_FIXTURE")
-        if simulated and api_key is not None:
-            api_key, key_problem = (
-                None,
-                ("CURSOR_MCP_FIXTURE=1 is refused together with CURSOR_API_KEY: simulated mode never uses a real key"),
-            )
-        forward, forward_problems = _read_forward_env(env)
-        return cls(
-            api_key=api_key,
-            key_problem=key_problem,
-            allow_writes=_switch(env, "CURSOR_MCP_ALLOW_WRITES"),
-            allow_delete=_switch(env, "CURSOR_MCP_ALLOW_DELETE"),
-            forward_env=forward,
-            forward_problems=forward_problems,
-            log_level=_log_level(env),
-            simulated=simulated,
-            base_url=_base_url(env),
-            max_call_seconds=_number(env, "CURSOR_MCP_MAX_CALL_SECONDS", 55.0, low=10.0, high=600.0),
-            task_max_seconds=_number(env, "CURSOR_MCP_TASK_MAX_SECONDS", 3600.0, low=10.0, high=86_400.0),
-            max_new_agents=_count(env, "CURSOR_MCP_MAX_NEW_AGENTS", 25, low=0, high=10_000),
-            max_spend_cents=_optional_number(env, "CURSOR_MCP_MAX_SPEND_CENTS", low=0, high=100_000_000),
-            max_active_agents=_count(env, "CURSOR_MCP_MAX_ACTIVE_AGENTS", 8, low=1, high=10_000),
-            confirm_creates=_switch(env, "CURSOR_MCP_CONFIRM_CREATES"),
-            max_result_bytes=_count(env, "CURSOR_MCP_MAX_RESULT_BYTES", 38_000, low=4_000, high=1_000_000),
-            artifact_hosts=_host_suffixes(env),
-            # At most 5,000,000: an artifact is downloaded up to 5 MiB, so a larger limit could never be met.
-            max_image_bytes=_count(env, "CURSOR_MCP_MAX_IMAGE_BYTES", 1_000_000, low=0, high=5_000_000),
-            state_dir=_state_dir(env),
-            team_id=_team_id(env),
-            record_dir=_record_dir(env),
-            record_keep_text=_switch(env, "CURSOR_MCP_RECORD_KEEP_TEXT"),
-        )
 
-    def secrets(self) -> list[str]:
-        """Every secret value known at start-up: the key and the forwarded values (for the redactor)."""
-        values = [secret.reveal() for secret in self.forward_env.values()]
-        if self.api_key is not None:
-            values.append(self.api_key.reveal())
-        return values
+@dataclass(frozen=True)
+class Variable:
+    """One environment variable: its name, its reader, what it does, and the Settings field(s) it sets."""
+
+    name: str
+    reader: Reader[Any]
+    meaning: str
+    field: str = ""  # the Settings field that declares it (VARIABLES fills it in)
+    problems: str | None = None
+    """For a reader that answers (value, problems): the Settings field that keeps the problems."""
+
+    @property
+    def default(self) -> str:
+        """The default as a user reads it."""
+        return self.reader.shown
+
+    def read(self, env: Mapping[str, str]) -> dict[str, Any]:
+        """The Settings fields this variable sets, read from `env`."""
+        value = self.reader.parse(env, self.name)
+        if self.problems is None:
+            return {self.field: value}
+        return {self.field: value[0], self.problems: value[1]}
+
+
+def setting(name: str, reader: Reader[T], meaning: str) -> T:
+    """A Settings field read from the variable `name`: the one entry that declares it."""
+    return field(default_factory=reader.default, metadata={"variable": Variable(name, reader, meaning)})
+
+
+def setting_with_problems(name: str, reader: Reader[tuple[T, Any]], meaning: str, *, problems: str) -> T:
+    """A Settings field whose reader also answers problems that do not stop start-up, kept in `problems`."""
+    variable = Variable(name, reader, meaning, problems=problems)
+    return field(default_factory=lambda: reader.default()[0], metadata={"variable": variable})
 
 
 def _present(env: Mapping[str, str], name: str) -> str | None:
@@ -402,10 +268,6 @@ def _folder(env: Mapping[str, str], name: str) -> Path | None:
     return folder
 
 
-def _record_dir(env: Mapping[str, str]) -> Path | None:
-    return _folder(env, "CURSOR_MCP_RECORD_DIR")
-
-
 MEMORY_STATE = "memory"
 """`CURSOR_MCP_STATE_DIR=memory`: the store of paid acts kept by each process for itself, when the user asks."""
 
@@ -420,3 +282,178 @@ def _state_dir(env: Mapping[str, str]) -> Path | None:
     xdg = env.get("XDG_STATE_HOME") or ""
     base = Path(xdg) if Path(xdg).is_absolute() else Path(env.get("HOME") or "~") / ".local" / "state"
     return base.expanduser() / "cursor-cloud-agents"
+
+
+def _switch_reader() -> Reader[bool]:
+    return Reader(lambda env, name: _switch(env, name), lambda: False, "0")
+
+
+def _number_reader(default: float, *, low: float, high: float) -> Reader[float]:
+    return Reader(lambda env, name: _number(env, name, default, low=low, high=high), lambda: default, _plain(default))
+
+
+def _count_reader(default: int, *, low: int, high: int) -> Reader[int]:
+    return Reader(lambda env, name: _count(env, name, default, low=low, high=high), lambda: default, _plain(default))
+
+
+def _optional_number_reader(*, low: float, high: float) -> Reader[float | None]:
+    return Reader(lambda env, name: _optional_number(env, name, low=low, high=high), lambda: None, "(none)")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the server, the client and the simulator need to know, read once at start-up.
+
+    Each field read from the environment is declared here once, with `setting(name, reader, meaning)`;
+    the order of the fields is the order the variables are read in (the first problem is the one reported).
+    """
+
+    api_key: Secret | None = setting_with_problems(
+        "CURSOR_API_KEY",
+        Reader(lambda env, _: _read_key(env), lambda: (None, None), "(none)"),
+        "Your Cursor API key. Without it the server starts and lists its tools; "
+        "every call answers `CONFIGURATION_MISSING`.",
+        problems="key_problem",
+    )
+    key_problem: str | None = None
+    simulated: bool = setting(
+        "CURSOR_MCP_FIXTURE",
+        _switch_reader(),
+        "`1` runs against the embedded simulator (`SIMULATED MODE`); a `CURSOR_API_KEY` set too is never used.",
+    )
+    forward_env: Mapping[str, Secret] = setting_with_problems(
+        "CURSOR_MCP_FORWARD_ENV",
+        Reader(lambda env, _: _read_forward_env(env), lambda: ({}, {}), "(none)"),
+        "Comma-separated names of variables of this process that "
+        "`forward_env` may pass to an agent; the values never go through tool arguments.",
+        problems="forward_problems",
+    )
+    forward_problems: Mapping[str, str] = field(default_factory=dict[str, str])
+    allow_writes: bool = setting(
+        "CURSOR_MCP_ALLOW_WRITES",
+        _switch_reader(),
+        "`1` allows creating agents, follow-up runs, cancelling and archiving.",
+    )
+    allow_delete: bool = setting(
+        "CURSOR_MCP_ALLOW_DELETE",
+        _switch_reader(),
+        "`1` also allows `cursor_delete_agent` (with writes on and `confirm_agent_id`).",
+    )
+    log_level: str = setting(
+        "CURSOR_MCP_LOG_LEVEL",
+        Reader(lambda env, _: _log_level(env), lambda: "INFO", "INFO"),
+        "Log level on stderr: DEBUG, INFO, WARNING or ERROR.",
+    )
+    base_url: str = setting(
+        "CURSOR_API_BASE_URL",
+        Reader(lambda env, _: _base_url(env), lambda: "https://api.cursor.com", "https://api.cursor.com"),
+        "API base URL; https is required except for a loopback host.",
+    )
+    max_call_seconds: float = setting(
+        "CURSOR_MCP_MAX_CALL_SECONDS",
+        _number_reader(55.0, low=10.0, high=600.0),
+        "Hard limit of one tool call, in seconds (the Cursor CLI and OpenCode cut calls at 60 s).",
+    )
+    task_max_seconds: float = setting(
+        "CURSOR_MCP_TASK_MAX_SECONDS",
+        _number_reader(3600.0, low=10.0, high=86_400.0),
+        "Longest wait of an MCP task (clients that declare the Tasks extension), in seconds.",
+    )
+    max_new_agents: int = setting(
+        "CURSOR_MCP_MAX_NEW_AGENTS",
+        _count_reader(25, low=0, high=10_000),
+        "Agents this machine's servers may create per rolling 24 hours (shared by every server process); "
+        "`0` means none.",
+    )
+    max_spend_cents: float | None = setting(
+        "CURSOR_MCP_MAX_SPEND_CENTS",
+        _optional_number_reader(low=0, high=100_000_000),
+        "Cents the agents created through this machine's servers may be charged per rolling 24 hours; "
+        "at the limit, creations and follow-ups are refused (reads go on).",
+    )
+    max_active_agents: int = setting(
+        "CURSOR_MCP_MAX_ACTIVE_AGENTS",
+        _count_reader(8, low=1, high=10_000),
+        "Agents of this key that may be running at once before a creation is refused `CAPACITY` "
+        "(Cursor's Pro plan allows 8).",
+    )
+    confirm_creates: bool = setting(
+        "CURSOR_MCP_CONFIRM_CREATES",
+        _switch_reader(),
+        "`1` asks the user (MCP elicitation) before each paid creation, when the client can ask.",
+    )
+    max_result_bytes: int = setting(
+        "CURSOR_MCP_MAX_RESULT_BYTES",
+        _count_reader(38_000, low=4_000, high=1_000_000),
+        "Largest tool result, in bytes (the Cursor CLI spills results over 40,000 bytes to a file).",
+    )
+    artifact_hosts: tuple[str, ...] = setting(
+        "CURSOR_MCP_ARTIFACT_HOSTS",
+        Reader(lambda env, _: _host_suffixes(env), lambda: (".amazonaws.com",), ".amazonaws.com"),
+        "Comma-separated host suffixes allowed for artifact downloads.",
+    )
+    max_image_bytes: int = setting(
+        "CURSOR_MCP_MAX_IMAGE_BYTES",
+        # At most 5,000,000: an artifact is downloaded up to 5 MiB, so a larger limit could never be met.
+        _count_reader(1_000_000, low=0, high=5_000_000),
+        "Largest PNG, JPEG, GIF or WebP artifact `cursor_read_artifact` shows as an image (larger: its URL); "
+        "`0` never sends one.",
+    )
+    state_dir: Path | None = setting(
+        "CURSOR_MCP_STATE_DIR",
+        # None: acts kept in memory, by this process only (Settings() in tests, CURSOR_MCP_STATE_DIR=memory).
+        Reader(lambda env, _: _state_dir(env), lambda: None, "~/.local/state/cursor-cloud-agents"),
+        "Where the store of paid acts lives (creations, follow-ups, "
+        "tasks: no prompt, no secret in it), shared by every process of the machine, so a lost answer is never "
+        "paid twice and the limits count them all; an absolute path. If it cannot be written, paid acts are "
+        "refused. `memory`: each process counts for itself only.",
+    )
+    team_id: str | None = setting(
+        "CURSOR_TEAM_ID",
+        Reader(lambda env, _: _team_id(env), lambda: None, "(none)"),
+        "Your Cursor team id, sent as the `x-cursor-team-id` header on every request (as the official SDK does).",
+    )
+    record_dir: Path | None = setting(
+        "CURSOR_MCP_RECORD_DIR",
+        Reader(lambda env, name: _folder(env, name), lambda: None, "(none)"),
+        "A folder (an absolute path) where every exchange with the API is written as redacted JSON lines (files "
+        "0600, size-capped); prompts and agent text are masked. Replay it with `simulate --replay`.",
+    )
+    record_keep_text: bool = setting(
+        "CURSOR_MCP_RECORD_KEEP_TEXT",
+        _switch_reader(),
+        "`1` keeps prompts and agent text in the recording (secrets stay masked): a replay then answers word for word.",
+    )
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
+        """Read the settings from `env`; raise ConfigError for a tuning value the server cannot run with."""
+        values: dict[str, Any] = {}
+        for variable in VARIABLES:
+            values |= variable.read(env)
+        if values["simulated"] and values["api_key"] is not None:
+            values["api_key"] = None
+            values["key_problem"] = (
+                "CURSOR_MCP_FIXTURE=1 is refused together with CURSOR_API_KEY: simulated mode never uses a real key"
+            )
+        return cls(**values)
+
+    def secrets(self) -> list[str]:
+        """Every secret value known at start-up: the key and the forwarded values (for the redactor)."""
+        values = [secret.reveal() for secret in self.forward_env.values()]
+        if self.api_key is not None:
+            values.append(self.api_key.reveal())
+        return values
+
+
+def _variables() -> tuple[Variable, ...]:
+    found: list[Variable] = []
+    for each in fields(Settings):
+        variable = each.metadata.get("variable")
+        if isinstance(variable, Variable):
+            found.append(Variable(variable.name, variable.reader, variable.meaning, each.name, variable.problems))
+    return tuple(found)
+
+
+VARIABLES: tuple[Variable, ...] = _variables()
+"""Every environment variable the settings read, in the order they are read (and shown in the README)."""

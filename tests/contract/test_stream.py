@@ -28,7 +28,7 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.simulator import (
     Agent,
-    BackgroundTask,
+    BackgroundTaskScript,
     Fault,
     Faults,
     ManualClock,
@@ -120,7 +120,7 @@ async def test_a_background_shell_is_run_terminal_cmd_with_is_background_then_aw
     client: CursorClient, world: World
 ) -> None:
     """CONTRACT.md §3.11 tool shapes, quirk 18: `run_terminal_cmd` isBackground, then `await` stillRunning polls."""
-    agent = world.add_agent(script=RunScript(background=BackgroundTask(polls=2)), created_ago=3600)
+    agent = world.add_agent(script=RunScript(background=BackgroundTaskScript(polls=2)), created_ago=3600)
     calls = [e for e in await read_all(client, agent) if isinstance(e, ToolCallEvent) and e.status == "completed"]
     shell = next(c for c in calls if c.name == "run_terminal_cmd")
     assert shell.args["isBackground"] is True and shell.result["isBackground"] is True

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from cursor_cloud_agents.probe import probe
+from devkit.probe import probe
 
 pytestmark = pytest.mark.anyio
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.catalogue import list_tools
 from cursor_cloud_agents.server import schemacache
+from devkit.catalogue import list_tools
 
 
 @pytest.mark.anyio

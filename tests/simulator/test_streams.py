@@ -9,7 +9,7 @@ import anyio
 import httpx2
 import pytest
 
-from cursor_cloud_agents.simulator import BackgroundTask, ManualClock, Quirks, RunScript, ToolCall, World
+from cursor_cloud_agents.simulator import BackgroundTaskScript, ManualClock, Quirks, RunScript, ToolCall, World
 from cursor_cloud_agents.simulator.streams import plan_stream, stream_body
 
 from .conftest import parse_sse
@@ -89,7 +89,7 @@ async def test_assistant_text_arrives_in_word_fragments_with_thinking_and_tool_p
 @pytest.mark.anyio
 async def test_background_shell_and_await_polls_outlive_the_run(world: World, client: httpx2.AsyncClient) -> None:
     """Quirk 18: `run_terminal_cmd` with `isBackground`, then `await` polls still running at the end."""
-    world.add_agent(script=RunScript(background=BackgroundTask(polls=2)), created_ago=3600)
+    world.add_agent(script=RunScript(background=BackgroundTaskScript(polls=2)), created_ago=3600)
     frames = parse_sse((await _read_all(client, _url(world))).text)
     calls = [json.loads(f["data"]) for f in frames if f["event"] == "tool_call" and '"completed"' in f["data"]]
     shell = next(c for c in calls if c["name"] == "run_terminal_cmd")

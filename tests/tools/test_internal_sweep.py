@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents.catalogue import list_tools
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
+from devkit.catalogue import list_tools
 from tests.tools.conftest import OpenHarness
 
 pytestmark = pytest.mark.anyio

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents.server.tools import events as events_tool
-from cursor_cloud_agents.simulator import BackgroundTask, Fault, Faults, ManualClock, RunScript, ToolCall, World
+from cursor_cloud_agents.server.tools import run_events as events_tool
+from cursor_cloud_agents.simulator import BackgroundTaskScript, Fault, Faults, ManualClock, RunScript, ToolCall, World
 from cursor_cloud_agents.simulator.quirks import Quirks
 from cursor_cloud_agents.simulator.records import Run
 from cursor_cloud_agents.simulator.timeline import encode_frame
@@ -28,7 +28,7 @@ SCRIPT = RunScript(
         ToolCall("run_terminal_cmd", {"command": "pytest -q"}, {"error": {"message": "1 failed"}}),
         ToolCall("edit_file", {"path": "src/parser.py"}, {"success": {}}),
     ),
-    background=BackgroundTask(polls=2),
+    background=BackgroundTaskScript(polls=2),
     running_seconds=120.0,
 )
 SHARED = Quirks(simplified_frames_share_ids=True)

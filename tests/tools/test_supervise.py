@@ -6,7 +6,15 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents.simulator import BackgroundTask, Fault, Faults, ManualClock, RunScript, World, build_scenario
+from cursor_cloud_agents.simulator import (
+    BackgroundTaskScript,
+    Fault,
+    Faults,
+    ManualClock,
+    RunScript,
+    World,
+    build_scenario,
+)
 from tests.clock import while_time_passes
 from tests.tools.conftest import Harness, OpenHarness, Reply
 
@@ -19,7 +27,7 @@ QUIET = RunScript(running_seconds=360_000, thinking=None, text="Working.", tool_
 def mixed_world(count: int = 30) -> World:
     """Finished, running (quiet, long idle), and finished-with-a-background-job agents, in turn."""
     world = World(ManualClock())
-    background = RunScript(background=BackgroundTask(polls=1))
+    background = RunScript(background=BackgroundTaskScript(polls=1))
     for index in range(count):
         script = (RunScript(), QUIET, background)[index % 3]
         world.add_agent(f"job {index:02d}", script=script, created_ago=7200.0 + index)

@@ -4,7 +4,7 @@ Start with `CursorClient`; every error it raises is a `CursorError` (tree in `er
 """
 
 from cursor_cloud_agents.api._retry import parse_retry_after
-from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTask, StreamMarks
+from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTaskSeen, StreamMarks
 from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.api.deadline import Deadline, current_deadline, deadline_after, time_left
 from cursor_cloud_agents.api.errors import (
@@ -112,7 +112,7 @@ __all__ = [
     "APIConnectionError",
     "AccountSetupError",
     "ActivityFold",
-    "BackgroundTask",
+    "BackgroundTaskSeen",
     "BlockConsumer",
     "APIStatusError",
     "APITimeoutError",

@@ -25,11 +25,6 @@ RETRY_REFILL_PER_READ = 0.1
 """The fraction of a retry each first attempt earns back: retries stay within 10% of reads (F-22)."""
 
 
-def is_retryable_status(status: int) -> bool:
-    """429 and every 5xx are worth another try for a read."""
-    return status == 429 or status >= 500
-
-
 def parse_retry_after(value: str | None, *, now: float) -> float | None:
     """Seconds to wait from a `Retry-After` value: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
 

@@ -36,8 +36,8 @@ Frame = bytes | RawEvent
 
 
 @dataclass
-class BackgroundTask:
-    """A `run_terminal_cmd` launched with `isBackground`, and what the last `await` on it said."""
+class BackgroundTaskSeen:
+    """A `run_terminal_cmd` launched with `isBackground` as the stream showed it, and what the last `await` said."""
 
     task_id: str | None
     """The shell id; None while the launch has not completed."""
@@ -132,7 +132,7 @@ class ActivityFold(StreamMarks):
         super().__init__()
         self.frames = 0
         """Frames folded."""
-        self.background_tasks: dict[str, BackgroundTask] = {}
+        self.background_tasks: dict[str, BackgroundTaskSeen] = {}
         """Background commands by shell id (or by call id while starting), in launch order."""
         self.summaries: deque[str] = deque(maxlen=_SUMMARIES_KEPT)
         """The last summary texts (`interaction_update` of type `summary`)."""
@@ -200,9 +200,9 @@ class ActivityFold(StreamMarks):
         shell = _object(result.get("success")).get("shellId")
         self.background_tasks.pop(f"call:{call_id}", None)
         if shell is None:
-            self.background_tasks[f"call:{call_id}"] = BackgroundTask(None, command, call_id)
+            self.background_tasks[f"call:{call_id}"] = BackgroundTaskSeen(None, command, call_id)
         else:
-            self.background_tasks[str(shell)] = BackgroundTask(str(shell), command, call_id)
+            self.background_tasks[str(shell)] = BackgroundTaskSeen(str(shell), command, call_id)
 
     def _await(self, call: dict[str, Any]) -> None:
         if call.get("name") != "await" or call.get("status") != "completed":
@@ -211,7 +211,7 @@ class ActivityFold(StreamMarks):
         success = _object(_object(call.get("result")).get("success"))
         if task_id and success:
             # An await on a task launched before the replay's window still says how it stands.
-            task = self.background_tasks.setdefault(task_id, BackgroundTask(task_id, None))
+            task = self.background_tasks.setdefault(task_id, BackgroundTaskSeen(task_id, None))
             task.last_await = next(iter(success))
 
     @property

@@ -50,10 +50,6 @@ class RawEvent:
             self._payload = _wirejson.loads(self.data) if self.data else {}
         return self._payload
 
-    def typed(self) -> StreamEvent | None:
-        """The typed event, or None when the payload is not the JSON object its type needs."""
-        return parse_event(self)
-
 
 class _Event(WireModel):
     # Payload keys only by their wire (camelCase) name, so no payload key can set `event_id`.

@@ -30,6 +30,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.cache import Cache
+from cursor_cloud_agents.core.failures import Code
 from cursor_cloud_agents.core.timing import REPLAY_QUIET_SECONDS, Clock
 from cursor_cloud_agents.core.untrusted import clip
 
@@ -194,10 +195,10 @@ async def fold_activity(
             quiet_seconds=REPLAY_QUIET_SECONDS,
         )  # fmt: skip
     except StreamExpiredError:
-        return ActivitySummary.unread("STREAM_EXPIRED")
+        return ActivitySummary.unread(Code.STREAM_EXPIRED)
     except StreamError:
         partial = KnownActivity(summary_of(fold, complete=False), event_time_ms(fold.last_event_id))
-        return partial.at(clock.now()).model_copy(update={"activity_error": "UPSTREAM", "interrupted": True})
+        return partial.at(clock.now()).model_copy(update={"activity_error": Code.UPSTREAM, "interrupted": True})
     except CursorError as exc:
         return ActivitySummary.unread(failures.from_api_error(exc).code)
     # A closed connection proves nothing (it may follow an `error` frame): only the four signals do.

@@ -8,9 +8,9 @@ the starting branch). The follow-up tool and the terminal's `followup` both ask 
 from __future__ import annotations
 
 from cursor_cloud_agents.api import Agent
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.failures import Code, ToolFailure
 
-CONTINUATION_REFUSED = "CONTINUATION_REFUSED"
+CONTINUATION_REFUSED = Code.CONTINUATION_REFUSED
 
 
 def continuation_problem(agent: Agent) -> str | None:

@@ -9,31 +9,94 @@ error (its traceback goes to stderr, never to the model).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 from cursor_cloud_agents.api import errors as api
 
-# Codes the toolkit itself produces (the others come from `from_api_error` or from tools).
-READ_ONLY = "READ_ONLY"
-DELETE_DISABLED = "DELETE_DISABLED"
-CONFIRMATION_REQUIRED = "CONFIRMATION_REQUIRED"
-VALIDATION = "VALIDATION"
-TIMEOUT = "TIMEOUT"
-RESULT_TOO_LARGE = "RESULT_TOO_LARGE"
-CONFIGURATION_MISSING = "CONFIGURATION_MISSING"
-MUTATION_OUTCOME_UNKNOWN = "MUTATION_OUTCOME_UNKNOWN"
-CREATION_IN_FLIGHT = "CREATION_IN_FLIGHT"
-FOLLOWUP_IN_FLIGHT = "FOLLOWUP_IN_FLIGHT"
-LIMIT_REACHED = "LIMIT_REACHED"
-CURSOR_EXPIRED = "CURSOR_EXPIRED"
-CONFIGURATION = "CONFIGURATION"
-CAPACITY = "CAPACITY"
-DECLINED = "DECLINED"
-INTERNAL = "INTERNAL"
+
+class Code(StrEnum):
+    """Every failure code a tool answers with: the reference server's vocabulary, one line each."""
+
+    READ_ONLY = "READ_ONLY"
+    """A write was asked while CURSOR_MCP_ALLOW_WRITES is off; nothing was sent."""
+    DELETE_DISABLED = "DELETE_DISABLED"
+    """A deletion was asked while CURSOR_MCP_ALLOW_DELETE is off; nothing was sent."""
+    CONFIRMATION_REQUIRED = "CONFIRMATION_REQUIRED"
+    """A deletion without `confirm_agent_id` equal to `agent_id` (and no person to ask)."""
+    VALIDATION = "VALIDATION"
+    """An argument we or Cursor refused as invalid; the message names what to change."""
+    TIMEOUT = "TIMEOUT"
+    """A read did not finish within its budget, or too little time was left to send; nothing changed."""
+    RESULT_TOO_LARGE = "RESULT_TOO_LARGE"
+    """The answer would not fit under CURSOR_MCP_MAX_RESULT_BYTES; the message says how to ask for less."""
+    CONFIGURATION_MISSING = "CONFIGURATION_MISSING"
+    """CURSOR_API_KEY is not usable (unset, empty, a placeholder); the message names the problem."""
+    MUTATION_OUTCOME_UNKNOWN = "MUTATION_OUTCOME_UNKNOWN"
+    """A write may or may not have taken effect: read before sending it again."""
+    CREATION_IN_FLIGHT = "CREATION_IN_FLIGHT"
+    """A creation with this key is still being created by Cursor; it is not sent twice."""
+    FOLLOWUP_IN_FLIGHT = "FOLLOWUP_IN_FLIGHT"
+    """An identical follow-up whose answer was lost may still be landing; nothing new was sent."""
+    LIMIT_REACHED = "LIMIT_REACHED"
+    """CURSOR_MCP_MAX_NEW_AGENTS or CURSOR_MCP_MAX_SPEND_CENTS is reached; nothing paid was sent."""
+    CURSOR_EXPIRED = "CURSOR_EXPIRED"
+    """A list cursor expired: list again from the first page."""
+    CONFIGURATION = "CONFIGURATION"
+    """The key or team setting cannot do this (Cursor's account set-up refused it)."""
+    CAPACITY = "CAPACITY"
+    """Too many agents at once (Cursor's limit or CURSOR_MCP_MAX_ACTIVE_AGENTS); nothing was created."""
+    DECLINED = "DECLINED"
+    """The person declined, dismissed or did not answer the question; nothing was sent."""
+    INTERNAL = "INTERNAL"
+    """A bug in this server; its traceback is in the server log, never in the answer."""
+    QUOTA = "QUOTA"
+    """Cursor's rate or usage limit refused for now; retry after the time it gives."""
+    AGENT_BUSY = "AGENT_BUSY"
+    """A run of this agent is still active: wait for it, or replace it."""
+    STREAM_EXPIRED = "STREAM_EXPIRED"
+    """The run's stream is past its retention; the run itself can still be read."""
+    AUTHENTICATION = "AUTHENTICATION"
+    """Cursor refused the API key."""
+    PERMISSION_DENIED = "PERMISSION_DENIED"
+    """Cursor refused this for this key or plan."""
+    NOT_FOUND = "NOT_FOUND"
+    """No such agent, run or artifact."""
+    CONFLICT = "CONFLICT"
+    """The resource's state does not allow this now (or an agent with this id already exists)."""
+    UPSTREAM = "UPSTREAM"
+    """Cursor failed, could not be reached, or answered outside its contract."""
+    ARTIFACT_URL_REFUSED = "ARTIFACT_URL_REFUSED"
+    """An artifact's download URL is not on an allowed host (CURSOR_MCP_ARTIFACT_HOSTS)."""
+    CONTINUATION_REFUSED = "CONTINUATION_REFUSED"
+    """The agent's record does not prove a follow-up is safe (archived, or in an unknown state)."""
+
+
+# The short names call sites use (`failures.VALIDATION`): each is the member itself, not a second spelling.
+READ_ONLY = Code.READ_ONLY
+DELETE_DISABLED = Code.DELETE_DISABLED
+CONFIRMATION_REQUIRED = Code.CONFIRMATION_REQUIRED
+VALIDATION = Code.VALIDATION
+TIMEOUT = Code.TIMEOUT
+RESULT_TOO_LARGE = Code.RESULT_TOO_LARGE
+CONFIGURATION_MISSING = Code.CONFIGURATION_MISSING
+MUTATION_OUTCOME_UNKNOWN = Code.MUTATION_OUTCOME_UNKNOWN
+CREATION_IN_FLIGHT = Code.CREATION_IN_FLIGHT
+FOLLOWUP_IN_FLIGHT = Code.FOLLOWUP_IN_FLIGHT
+LIMIT_REACHED = Code.LIMIT_REACHED
+CURSOR_EXPIRED = Code.CURSOR_EXPIRED
+CONFIGURATION = Code.CONFIGURATION
+CAPACITY = Code.CAPACITY
+DECLINED = Code.DECLINED
+INTERNAL = Code.INTERNAL
 
 
 class ToolFailure(Exception):
-    """An expected failure, reported to the model as `{code, message, ...context}` with isError set."""
+    """An expected failure, reported to the model as `{code, message, ...context}` with isError set.
+
+    `code` is a `Code`; typed `str` because the toolkit's log line also records how a call ended without
+    a failure (`input_required`, `cancelled`), words the model never reads.
+    """
 
     def __init__(self, code: str, message: str, **context: Any) -> None:
         super().__init__(message)
@@ -69,19 +132,19 @@ def _status_failure(exc: api.APIStatusError) -> ToolFailure:
     if isinstance(exc, api.RateLimitError):
         wait = "" if exc.retry_after is None else f" Retry after {exc.retry_after:.0f} s."
         return ToolFailure(
-            "QUOTA", f"Cursor refused for now (rate or usage limit): {detail}.{wait}",
+            Code.QUOTA, f"Cursor refused for now (rate or usage limit): {detail}.{wait}",
             retry_after_seconds=None if exc.retry_after is None else round(exc.retry_after, 1), **context,
         )  # fmt: skip
     table: list[tuple[type[api.APIStatusError], str, str]] = [
         (
             api.AgentBusyError,
-            "AGENT_BUSY",
+            Code.AGENT_BUSY,
             "A run of this agent is still active; wait for it, or follow up with "
             "replace_active=true to cancel it first.",
         ),
         (
             api.StreamExpiredError,
-            "STREAM_EXPIRED",
+            Code.STREAM_EXPIRED,
             "The run's stream is past its retention; read the run with cursor_get_run instead.",
         ),
         (
@@ -97,20 +160,20 @@ def _status_failure(exc: api.APIStatusError) -> ToolFailure:
         ),
         (
             api.AuthenticationError,
-            "AUTHENTICATION",
+            Code.AUTHENTICATION,
             "Cursor refused the API key: check CURSOR_API_KEY in the MCP "
             "server's environment, then restart the client.",
         ),
-        (api.PermissionDeniedError, "PERMISSION_DENIED", "Cursor refused this for this key or plan."),
-        (api.NotFoundError, "NOT_FOUND", "Check the id; cursor_list_agents and cursor_list_runs list valid ids."),
-        (api.ConflictError, "CONFLICT", "The resource's state does not allow this now; read it again first."),
+        (api.PermissionDeniedError, Code.PERMISSION_DENIED, "Cursor refused this for this key or plan."),
+        (api.NotFoundError, Code.NOT_FOUND, "Check the id; cursor_list_agents and cursor_list_runs list valid ids."),
+        (api.ConflictError, Code.CONFLICT, "The resource's state does not allow this now; read it again first."),
         (api.BadRequestError, VALIDATION, "Cursor refused the request as invalid; correct it before retrying."),
-        (api.ServerError, "UPSTREAM", "Cursor failed; a read can be retried later."),
+        (api.ServerError, Code.UPSTREAM, "Cursor failed; a read can be retried later."),
     ]
     for kind, code, advice in table:
         if isinstance(exc, kind):
             return ToolFailure(code, f"{detail}. {advice}", **context)
-    return ToolFailure("UPSTREAM", f"Cursor answered HTTP {exc.status_code}: {detail}.", **context)
+    return ToolFailure(Code.UPSTREAM, f"Cursor answered HTTP {exc.status_code}: {detail}.", **context)
 
 
 def from_api_error(exc: api.CursorError) -> ToolFailure:
@@ -128,21 +191,21 @@ def from_api_error(exc: api.CursorError) -> ToolFailure:
     simple: list[tuple[type[api.CursorError], str, str]] = [
         (api.ConfigurationMissingError, CONFIGURATION_MISSING, ""),
         (api.DeadlineTooShortError, TIMEOUT, " Nothing was sent; call again."),
-        (api.APIConnectionError, "UPSTREAM", " Nothing was sent; retry later."),
-        (api.ArtifactURLRefusedError, "ARTIFACT_URL_REFUSED", ""),
-        (api.IncompatibleResponseError, "UPSTREAM", " The answer did not match the API contract."),
+        (api.APIConnectionError, Code.UPSTREAM, " Nothing was sent; retry later."),
+        (api.ArtifactURLRefusedError, Code.ARTIFACT_URL_REFUSED, ""),
+        (api.IncompatibleResponseError, Code.UPSTREAM, " The answer did not match the API contract."),
     ]
     for kind, code, advice in simple:
         if isinstance(exc, kind):
             return ToolFailure(code, exc.message + advice, **_upstream(exc))
-    return ToolFailure("UPSTREAM", exc.message, **_upstream(exc))
+    return ToolFailure(Code.UPSTREAM, exc.message, **_upstream(exc))
 
 
 def store_unusable(why: str) -> ToolFailure:
     """The answer to a paid act when the store of paid acts cannot be used: refused, since neither "never paid
     twice" nor the limits could be kept (they fail closed); reads go on."""
     return ToolFailure(
-        CONFIGURATION,
+        Code.CONFIGURATION,
         f"Nothing was sent: {why}. Paid acts (creations, follow-ups) are refused until it can be used, since "
         "the creation limit and the guard against paying twice live there; reading agents and results still "
         "works. The user can make CURSOR_MCP_STATE_DIR a writable folder of regular files, or set "

@@ -22,6 +22,7 @@ from anyio.abc import TaskGroup
 from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Page
 from cursor_cloud_agents.core import failures, scan
 from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.core.failures import Code
 from cursor_cloud_agents.core.reading import Reading
 from cursor_cloud_agents.core.timing import CallTime
 from cursor_cloud_agents.core.watch import IN_FLIGHT
@@ -76,7 +77,7 @@ class Row(Reading):
     def incomplete(self) -> bool:
         """Has a run whose replay was not read to one of its end signals, and could be on another call: a stream
         past the API's retention never can, and only says so in the row's `activity_error` (STREAM_EXPIRED)."""
-        expired = self.activity is not None and self.activity.activity_error == "STREAM_EXPIRED"
+        expired = self.activity is not None and self.activity.activity_error == Code.STREAM_EXPIRED
         return bool(self.agent.latest_run_id) and self.replayed is None and not expired
 
 

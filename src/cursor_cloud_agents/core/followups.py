@@ -29,13 +29,13 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.continuation import CONTINUATION_REFUSED
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.journal import CreationJournal, fingerprint, unsettled
 from cursor_cloud_agents.core.paid import store_failures
 from cursor_cloud_agents.core.store import Act, Reading
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, Clock
 
-AGENT_BUSY = "AGENT_BUSY"
+AGENT_BUSY = Code.AGENT_BUSY
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.api.times import epoch, iso
 from cursor_cloud_agents.core import failures, scan
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.journal import CreationJournal, fingerprint
 from cursor_cloud_agents.core.ledger import CreationLedger, LimitReached
 from cursor_cloud_agents.core.state import CoreState
@@ -69,7 +69,7 @@ async def create_once(
             return await _landed(api, journal, clock, attempt)
         await _refused(journal, clock, attempt)
         raise ToolFailure(
-            "CONFLICT", f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
+            Code.CONFLICT, f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
             "it, so nothing new was created. Read it with cursor_get_agent.",
             agent_id=request.agent_id, http_status=exc.status_code,
         ) from None  # fmt: skip

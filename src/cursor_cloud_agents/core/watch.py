@@ -16,14 +16,14 @@ import anyio
 
 from cursor_cloud_agents.api import CursorClient, CursorError, Run
 from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.timing import READ_RESERVE, WAIT_POLL_SECONDS, CallTime
 
 IN_FLIGHT = 8
 """Reads sent at once by whatever reads many runs: this wait, the fleet scan, the terminal's lists."""
 Until = Literal["any", "all"]
 T = TypeVar("T")
-PASSING = frozenset({"UPSTREAM", "TIMEOUT", "QUOTA"})
+PASSING = frozenset({Code.UPSTREAM, Code.TIMEOUT, Code.QUOTA})
 """Failures a later read may not meet (Cursor failing, slow or rate-limited): such a row is read again."""
 
 

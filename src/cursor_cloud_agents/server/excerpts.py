@@ -6,7 +6,7 @@ frames that repeat the simplified ones. A view keeps what a model can use: merge
 status and result without their raw JSON, and stream errors. All of it is agent-produced data and
 stays inside named fields.
 
-`Entry.view()` builds each row as its typed view (`server/views/events.py`); `Tail` and `Excerpt`
+`Entry.view()` builds each row as its typed view (`server/views/run_events.py`); `Tail` and `Excerpt`
 track the last event id, the run's end and stream errors as every replay consumer does (`StreamMarks`).
 """
 
@@ -20,7 +20,7 @@ from cursor_cloud_agents.api import RawEvent, StreamMarks
 from cursor_cloud_agents.api.activity import payload
 from cursor_cloud_agents.core.untrusted import CLIP_CHARS, clip
 from cursor_cloud_agents.server.answers import ROW_SEPARATOR_BYTES, dumps, size
-from cursor_cloud_agents.server.views.events import (
+from cursor_cloud_agents.server.views.run_events import (
     ErrorEventView,
     EventView,
     ResultEventView,

@@ -23,7 +23,7 @@ from .replay import Trace, TraceError, build_replay_app, load_trace
 from .scenarios import NAMES as SCENARIOS
 from .scenarios import build as build_scenario
 from .scenarios import seed_replay_run
-from .script import ArtifactSpec, BackgroundTask, RunScript, ToolCall, Usage, script_from_prompt
+from .script import ArtifactSpec, BackgroundTaskScript, RunScript, ToolCall, Usage, script_from_prompt
 from .serving import RunningSimulator, run_simulator, serve, serve_replay
 from .world import REPOSITORY_SCOPED_KEY, SERVICE_ACCOUNT_KEY, SIMULATED_API_KEY, UNSUPPORTED_KEY, World
 
@@ -38,7 +38,7 @@ __all__ = [
     "ApiKey",
     "Artifact",
     "ArtifactSpec",
-    "BackgroundTask",
+    "BackgroundTaskScript",
     "Clock",
     "Fault",
     "FaultRule",

@@ -11,7 +11,7 @@ from dataclasses import replace
 from .clock import Clock
 from .images import jpeg, png
 from .records import Agent, Run
-from .script import ArtifactSpec, BackgroundTask, RunScript, ToolCall
+from .script import ArtifactSpec, BackgroundTaskScript, RunScript, ToolCall
 from .world import World
 
 # Short phases so the demo moves visibly in real time.
@@ -35,7 +35,7 @@ def _demo(world: World) -> None:
     artifacts = (screenshot, ArtifactSpec("artifacts/trace.zip", 4096, False))
     world.add_agent("Take screenshots of the settings page", script=RunScript(artifacts=artifacts), created_ago=_HOUR)
     world.add_agent("Old experiment", created_ago=30 * 86400, archived=True)
-    background = RunScript(background=BackgroundTask(), running_seconds=1800)
+    background = RunScript(background=BackgroundTaskScript(), running_seconds=1800)
     world.add_agent("Run the nightly benchmark", script=background, created_ago=3 * _HOUR)
 
 
@@ -60,7 +60,7 @@ def _fleet(world: World) -> None:
 
 
 def _long_run(world: World) -> None:
-    script = RunScript(running_seconds=7 * _HOUR, replay_bytes=839_000, background=BackgroundTask(polls=20))
+    script = RunScript(running_seconds=7 * _HOUR, replay_bytes=839_000, background=BackgroundTaskScript(polls=20))
     world.add_agent("Seven-hour data migration", script=script, created_ago=7 * _HOUR + 600)
 
 
@@ -74,7 +74,7 @@ def _huge(world: World) -> None:
 
 def _failing(world: World) -> None:
     world.add_agent("Upgrade every dependency", script=RunScript(outcome="ERROR"), created_ago=_HOUR)
-    background = RunScript(background=BackgroundTask(polls=1), summary="Started the job; it keeps running.")
+    background = RunScript(background=BackgroundTaskScript(polls=1), summary="Started the job; it keeps running.")
     world.add_agent("Start the long export job", script=background, created_ago=_HOUR)
 
 

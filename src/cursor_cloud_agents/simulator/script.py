@@ -28,8 +28,8 @@ class ToolCall:
 
 
 @dataclass(frozen=True)
-class BackgroundTask:
-    """A `run_terminal_cmd` with `isBackground: true`, then `await` polls on its shell id."""
+class BackgroundTaskScript:
+    """A scripted `run_terminal_cmd` with `isBackground: true`, then `await` polls on its shell id."""
 
     command: str = "bash ~/monitor.sh"
     polls: int = 2
@@ -94,7 +94,7 @@ class RunScript:
     thinking: str | None = "Let me read the repository before changing anything."
     text: str = "I'll read the code and make the change."
     tool_calls: tuple[ToolCall, ...] = field(default_factory=_default_tools)
-    background: BackgroundTask | None = None
+    background: BackgroundTaskScript | None = None
     summary: str | None = "Read the repository and made the requested change."
     result: str = "Done: the change is committed on the agent's branch."
     usage: Usage = field(default_factory=Usage)
@@ -130,7 +130,7 @@ def _apply_marker(script: RunScript, name: str, value: str) -> RunScript:
     if name == "expired":
         return replace(script, outcome="EXPIRED")
     if name == "background":
-        return replace(script, background=BackgroundTask())
+        return replace(script, background=BackgroundTaskScript())
     if name == "artifact":
         return replace(script, artifacts=(*script.artifacts, ArtifactSpec("artifacts/report.md", 2048)))
     if name == "unlisted-artifact":

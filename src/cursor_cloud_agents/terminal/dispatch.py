@@ -1,9 +1,9 @@
 """Running one terminal command: its `Term` from the real process, its coroutine, and its exit code.
 
-`cli.py` calls `run_command` for the commands of `options.COMMANDS`. The key comes only from
-`CURSOR_API_KEY` (through `Settings.from_env`), never from an argument. Every failure ends here as a
-line on stderr (masked) and an exit code (`exits.py`); Ctrl-C leaves what runs at Cursor running and
-says how to come back to it.
+`commands.py` binds the coroutine of a command of `options.COMMANDS` and hands it to `run_command`. The
+key comes only from `CURSOR_API_KEY` (through `Settings.from_env`), never from an argument. Every failure
+ends here as a line on stderr (masked) and an exit code (`exits.py`); Ctrl-C leaves what runs at Cursor
+running and says how to come back to it.
 """
 
 from __future__ import annotations
@@ -27,39 +27,6 @@ from cursor_cloud_agents.terminal.term import OpenSession, Session, Term, say
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 Command = Callable[[Term], Awaitable[int]]
-
-
-def _command(args: argparse.Namespace) -> Command:
-    """The coroutine of the chosen command, with its arguments bound (each module loaded only when used)."""
-    name = args.command
-    if name == "agents":
-        from cursor_cloud_agents.terminal.agents import agents
-
-        return partial(agents, limit=args.limit, name=args.name, archived=args.all)
-    if name == "watch":
-        from cursor_cloud_agents.terminal.watch import watch
-
-        return partial(watch, agent_id=args.agent, run_id=args.run)
-    if name == "fleet":
-        from cursor_cloud_agents.terminal.fleet import fleet
-
-        return partial(fleet, interval=args.interval)
-    if name in ("run", "followup"):
-        from cursor_cloud_agents.terminal import paid
-
-        if name == "run":
-            order = paid.Order(args.prompt, args.repo, args.ref, args.model, tuple(args.images), args.yes)
-            return partial(paid.run, order=order, then="watch" if args.watch else "wait" if args.wait else None)
-        return partial(paid.followup, agent_id=args.agent, prompt=args.prompt, confirmed=args.yes)
-    from cursor_cloud_agents.terminal import actions
-
-    if name == "cancel":
-        return partial(actions.cancel, agent_id=args.agent, run_id=args.run)
-    if name == "archive":
-        return partial(actions.archive, agent_id=args.agent)
-    if name == "usage":
-        return partial(actions.usage, agent_id=args.agent)
-    return partial(actions.artifacts, agent_id=args.agent, path=args.get, output=args.output)
 
 
 def _opener(settings: Settings, args: argparse.Namespace, open_client: ClientFactory) -> OpenSession:
@@ -115,15 +82,15 @@ async def execute(term: Term, command: Command) -> int:
         return exit_code(failure)
 
 
-def run_command(args: argparse.Namespace, env: Mapping[str, str], open_client: ClientFactory) -> int:
-    """Run the terminal command `args.command`; returns the process exit code."""
+def run_command(args: argparse.Namespace, env: Mapping[str, str], open_client: ClientFactory, command: Command) -> int:
+    """Run `command`, the bound coroutine of the terminal command `args.command`; returns the exit code."""
     try:
         term = build_term(args, env, open_client)
     except UsageError as exc:
         say(Console(stderr=True), Redactor().mask, f"cursor-cloud-agents: {exc}", "red")
         return USAGE
     try:
-        return anyio.run(execute, term, _command(args))
+        return anyio.run(execute, term, command)
     except KeyboardInterrupt:
         term.notice("Interrupted." + (f" {term.come_back}" if term.come_back else ""), style="yellow")
         return INTERRUPTED

@@ -6,16 +6,16 @@ from cursor_cloud_agents.server.tools import (
     account,
     agents,
     choices,
-    events,
     followup,
     outputs,
+    run_events,
     runs,
     supervise,
     wait,
 )
 
 # Catalogue order: who am I, what can I use, agents, runs and waiting on them, what they produced, the fleet.
-_MODULES = (account, choices, agents, followup, runs, wait, events, outputs, supervise)
+_MODULES = (account, choices, agents, followup, runs, wait, run_events, outputs, supervise)
 
 
 def register_all(kit: Toolkit, state: ServerState) -> None:

@@ -24,7 +24,7 @@ from cursor_cloud_agents.api import (
     Usage,
 )
 from cursor_cloud_agents.core import failures, images
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.server.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
 from cursor_cloud_agents.server.params import AgentId, RunId
 from cursor_cloud_agents.server.state import ServerState
@@ -63,7 +63,7 @@ async def read_usage(api: CursorClient, agent_id: str, run_id: str | None) -> Us
         if exc.code != "feature_unavailable":
             raise
         raise ToolFailure(
-            "PERMISSION_DENIED", "Cursor does not offer usage reporting to this account (feature_unavailable: "
+            Code.PERMISSION_DENIED, "Cursor does not offer usage reporting to this account (feature_unavailable: "
             "an early-access API). Costs are shown in the Cursor dashboard.",
             upstream_code=exc.code, http_status=exc.status_code, request_id=exc.request_id,
         ) from None  # fmt: skip
@@ -100,7 +100,7 @@ async def download_link(api: CursorClient, agent_id: str, path: str) -> Artifact
         if exc.code != "artifact_not_found":
             raise
         raise ToolFailure(
-            "NOT_FOUND", UNLISTED_ARTIFACT.format(path=path), upstream_code=exc.code, http_status=exc.status_code,
+            Code.NOT_FOUND, UNLISTED_ARTIFACT.format(path=path), upstream_code=exc.code, http_status=exc.status_code,
             request_id=exc.request_id, path=path,
         ) from None  # fmt: skip
 

@@ -1,4 +1,4 @@
-"""The server's `tools/list` as clients receive it, for the committed snapshot and the catalogue bench."""
+"""The server's `tools/list` as clients receive it, for the committed snapshot, its tests and the catalogue bench."""
 
 from __future__ import annotations
 

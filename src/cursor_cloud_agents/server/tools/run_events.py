@@ -24,7 +24,7 @@ from cursor_cloud_agents.server.excerpts import Excerpt, Measure, Tail, stream_e
 from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, EventId, RunId
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
-from cursor_cloud_agents.server.views.events import EventView, ExcerptView, TailView
+from cursor_cloud_agents.server.views.run_events import EventView, ExcerptView, TailView
 
 EXCERPT_SECONDS = 20
 TAIL_SECONDS = 45

@@ -1,0 +1,184 @@
+"""Every command of `cursor-cloud-agents` in one table: its name and the function that runs it.
+
+`cli.main` runs the row of the chosen command (no command: it serves MCP on stdio). A terminal command's
+row binds its coroutine to its arguments and hands it to `terminal/dispatch.run_command`, which builds
+the terminal and turns failures into exit codes. Each row imports only what its command needs, so that
+the bare server starts without rich, the simulator, the MCP client or the commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+import anyio
+
+from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.logs import setup_logging
+from cursor_cloud_agents.redact import Redactor
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.api import CursorClient
+    from cursor_cloud_agents.api.record import Observer
+    from cursor_cloud_agents.terminal.dispatch import Command
+
+
+class OpenClient(Protocol):
+    """How a command opens the API for its settings, every exchange also shown to `observer`: `cli.open_client`."""
+
+    def __call__(
+        self, settings: Settings, observer: Observer | None = None, /
+    ) -> AbstractAsyncContextManager[CursorClient]: ...
+
+
+@dataclass(frozen=True)
+class Root:
+    """What the composition root hands every command: the environment and how to open the API."""
+
+    env: Mapping[str, str]
+    open_client: OpenClient
+
+
+Run = Callable[[argparse.Namespace, Root], int]
+"""A command: its parsed arguments and the root in, its exit code out."""
+
+
+def _demo(args: argparse.Namespace, _: Root) -> int:
+    from cursor_cloud_agents.demo import run_demo  # only the demo needs the MCP client
+
+    return run_demo(base_url=args.base_url, record=args.record, agent_id=args.agent_id)
+
+
+def _doctor(_: argparse.Namespace, root: Root) -> int:
+    from cursor_cloud_agents.doctor import diagnose  # the commands load what only they need
+
+    return anyio.run(diagnose, root.env, root.open_client, sys.stdout.write)
+
+
+def _config(args: argparse.Namespace, _: Root) -> int:
+    from cursor_cloud_agents.clients import command_path, snippet
+
+    found = snippet(args.client, command_path())
+    sys.stdout.write(f"# {found.where}\n{found.text}\n# then check: {found.check}\n")
+    return 0
+
+
+def _verify(args: argparse.Namespace, root: Root) -> int:
+    from cursor_cloud_agents.terminal.ask import ask_on_terminal
+    from cursor_cloud_agents.verify.command import Io, Options, run_verify  # loaded by verify alone
+
+    options = Options(args.spend, args.yes, args.record, args.keep_text, args.show_identities)
+    io = Io(write=lambda text: (sys.stdout.write(text), sys.stdout.flush()), ask=ask_on_terminal)
+    return anyio.run(run_verify, root.env, options, root.open_client, io)
+
+
+def _simulate(args: argparse.Namespace, _: Root) -> int:
+    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, run_simulator
+
+    port: int = args.port
+    scenario: str = args.scenario
+    replay: Path | None = args.replay
+    setup_logging("INFO", Redactor())
+
+    def ready(base_url: str) -> None:
+        # The second line is for a shell: `GET /v1/me` with that key answers 200, any other key 401.
+        sys.stdout.write(
+            f"Cursor API simulator ({scenario if replay is None else f'replay of {replay}'}) at {base_url}"
+            "  (Ctrl-C to stop)\n"
+            f"export CURSOR_API_BASE_URL={base_url} CURSOR_API_KEY={SIMULATED_API_KEY}\n"
+        )
+        sys.stdout.flush()
+
+    anyio.run(lambda: run_simulator(port=port or None, scenario=scenario, speed=args.speed, ready=ready, replay=replay))
+    return 0
+
+
+def _agents(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal.agents import agents
+
+    return partial(agents, limit=args.limit, name=args.name, archived=args.all)
+
+
+def _watch(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal.watch import watch
+
+    return partial(watch, agent_id=args.agent, run_id=args.run)
+
+
+def _fleet(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal.fleet import fleet
+
+    return partial(fleet, interval=args.interval)
+
+
+def _run(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal import paid
+
+    order = paid.Order(args.prompt, args.repo, args.ref, args.model, tuple(args.images), args.yes)
+    return partial(paid.run, order=order, then="watch" if args.watch else "wait" if args.wait else None)
+
+
+def _followup(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal import paid
+
+    return partial(paid.followup, agent_id=args.agent, prompt=args.prompt, confirmed=args.yes)
+
+
+def _cancel(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal import actions
+
+    return partial(actions.cancel, agent_id=args.agent, run_id=args.run)
+
+
+def _archive(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal import actions
+
+    return partial(actions.archive, agent_id=args.agent)
+
+
+def _usage(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal import actions
+
+    return partial(actions.usage, agent_id=args.agent)
+
+
+def _artifacts(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal import actions
+
+    return partial(actions.artifacts, agent_id=args.agent, path=args.get, output=args.output)
+
+
+def _on_terminal(bind: Callable[[argparse.Namespace], Command]) -> Run:
+    """The row of a terminal command: its coroutine, bound by `bind`, run on this process's terminal."""
+
+    def run(args: argparse.Namespace, root: Root) -> int:
+        from cursor_cloud_agents.terminal.dispatch import run_command  # rich and the commands load only here
+
+        return run_command(args, root.env, root.open_client, bind(args))
+
+    return run
+
+
+COMMANDS: dict[str, Run] = {
+    "demo": _demo,
+    "doctor": _doctor,
+    "config": _config,
+    "simulate": _simulate,
+    "verify": _verify,
+    "agents": _on_terminal(_agents),
+    "watch": _on_terminal(_watch),
+    "fleet": _on_terminal(_fleet),
+    "run": _on_terminal(_run),
+    "followup": _on_terminal(_followup),
+    "cancel": _on_terminal(_cancel),
+    "archive": _on_terminal(_archive),
+    "usage": _on_terminal(_usage),
+    "artifacts": _on_terminal(_artifacts),
+}
+"""Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""
