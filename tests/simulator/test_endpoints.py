@@ -1,4 +1,4 @@
-"""Endpoint facts of CONTRACT.md §1-§3 over real HTTP: shapes, auth, paging, validations, errors."""
+"""Endpoint facts of docs/api-contract.md §1-§3 over real HTTP: shapes, auth, paging, validations, errors."""
 
 from __future__ import annotations
 

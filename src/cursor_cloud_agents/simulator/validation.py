@@ -1,4 +1,4 @@
-"""Validation of create-agent and follow-up bodies, with the documented limits (CONTRACT.md §3.6, §3.7).
+"""Validation of create-agent and follow-up bodies, with the documented limits (docs/api-contract.md §3.6, §3.7).
 
 Pure functions over the decoded JSON: they return normalised values or raise `ApiError`.
 Account-dependent checks (key kind, quirks, pools, environments) live in the world.
