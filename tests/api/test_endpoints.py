@@ -225,7 +225,7 @@ async def test_null_next_cursor_is_the_end() -> None:
 
 
 def test_request_bodies_serialise_only_the_keys_set() -> None:
-    """Contract §3.6: only send keys you set; never null, never invented."""
+    """docs/api-contract.md §3.6: only send keys you set; never null, never invented."""
     body = CreateAgentRequest(prompt=Prompt(text="hi"), name=None, auto_create_pr=True)
     assert body.wire() == {"prompt": {"text": "hi"}, "autoCreatePR": True}
 

@@ -118,7 +118,7 @@ async def test_the_cursor_stays_put_when_nothing_arrives(harness_factory: OpenHa
 
 
 async def test_an_error_event_is_a_stream_error_not_the_end_of_the_run(harness_factory: OpenHarness) -> None:
-    """Contract §3.11: an `error` frame is not proof the run ended; `finished` only from result/done."""
+    """docs/api-contract.md §3.11: an `error` frame is not proof the run ended; `finished` only from result/done."""
     world = scripted_world(RunScript())
     agent_id, run_id = only_run(world)
     run = world.agents[agent_id].runs[-1]
@@ -179,7 +179,7 @@ async def test_the_huge_scenario_stays_under_the_result_cap_in_both_modes(harnes
 
 
 async def test_an_expired_stream_answers_stream_expired(harness_factory: OpenHarness) -> None:
-    """Contract §3.11: after the retention (24 h) the stream answers 410 stream_expired."""
+    """docs/api-contract.md §3.11: after the retention (24 h) the stream answers 410 stream_expired."""
     world = scripted_world(RunScript(), created_ago=3 * 86_400)
     agent_id, run_id = only_run(world)
     async with harness_factory(world) as h:

@@ -48,5 +48,6 @@ class Quirks:
     simplified_frames_share_ids: bool = False
     """Each simplified frame (`assistant`, `thinking`, `tool_call`) carries the id of the `interaction_update`
     it comes from, as docs/api-contract.md §3.11 infers (M); False (the default): every frame but `done` has its own id.
-    A `Last-Event-ID` still sends only the frames with a greater id (§3.11: "events after that id"), the reading
+    A `Last-Event-ID` still sends only the frames with a greater id (docs/api-contract.md §3.11: "events after that
+    id"), the reading
     hardest for a client: one resuming after the first of two frames sharing an id never gets the second."""
