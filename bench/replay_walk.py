@@ -1,7 +1,7 @@
 """Bench: walk a 16 MiB run replay over loopback HTTP keeping the last 50 events.
 
 A small HTTP/1.1 server in a child process serves a pre-encoded replay of realistic events
-(CONTRACT.md shapes: mostly `interaction_update`, `assistant` fragments and `tool_call` pairs, ids
+(docs/api-contract.md shapes: mostly `interaction_update`, `assistant` fragments and `tool_call` pairs, ids
 `<ms>-<seq>`, ending with `result` + `done`) as a chunked `text/event-stream`. The parent walks it
 with `CursorClient.walk_replay` and a `TailCollector(50)`, five times, and prints the median
 throughput (MB/s, 10^6 bytes) and the peak Python memory growth of one walk (tracemalloc, a

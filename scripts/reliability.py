@@ -1,4 +1,4 @@
-"""The reliability catalogue as tests: each case of shared/design/RELIABILITY.md §2 and the tests that name it.
+"""The reliability catalogue as tests: each case of docs/reliability.md §2 and the tests that name it.
 
 A test names a case in its name or its docstring (`F-14`, `SL-01`, ...). The table printed here lists
 every case with its tests, or with the reason it has none (`tests/reliability.json`, "reasons"), or as
@@ -20,7 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CATALOGUE = ROOT.parent / "shared" / "design" / "RELIABILITY.md"
+CATALOGUE = ROOT / "docs" / "reliability.md"
 RECORD = ROOT / "tests" / "reliability.json"
 CASE_ROW = re.compile(r"^\| ((?:F|S|B|SL|D|P|R|L)-\d{2}) \|", re.MULTILINE)
 CASE_NAME = re.compile(r"\b((?:F|S|B|SL|D|P|R|L)-\d{2})\b")

@@ -1,4 +1,4 @@
-"""The catalogue every client reads: rules each tool obeys (STYLE.md §2.10 layer 5, tool contract 9)."""
+"""The catalogue every client reads: rules each tool obeys (docs/architecture.md §6.4 layer 5, tool contract 9)."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ def test_an_empty_or_uninterpolated_key_is_refused_without_being_quoted(value: s
 
 
 def test_the_key_is_a_secret_that_never_shows_in_a_repr() -> None:
-    """RELIABILITY SL-05: repr(Settings) shows ***."""
+    """docs/reliability.md SL-05: repr(Settings) shows ***."""
     settings = Settings.from_env({"CURSOR_API_KEY": "key_abcdefghijklmnop"})
     assert settings.api_key == Secret("key_abcdefghijklmnop")
     assert "key_abcdefghijklmnop" not in repr(settings)
@@ -63,7 +63,7 @@ def test_forward_env_reads_only_the_named_variables_and_reports_missing_ones() -
 
 
 def test_forward_env_refuses_cursor_prefixed_names() -> None:
-    """CONTRACT §3.6: env var names may not start with CURSOR_."""
+    """docs/api-contract.md §3.6: env var names may not start with CURSOR_."""
     with pytest.raises(ConfigError):
         Settings.from_env({"CURSOR_MCP_FORWARD_ENV": "CURSOR_API_KEY"})
 

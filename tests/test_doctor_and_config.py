@@ -97,7 +97,7 @@ def test_config_prints_a_registration_each_client_can_read_with_writes_off_and_n
 
 
 def test_codex_gets_the_key_through_env_vars() -> None:
-    """MCP-SDK-AND-CLIENTS.md §4.2: Codex passes only whitelisted variables; the key must be in env_vars."""
+    """docs/clients.md (Codex): Codex passes only whitelisted variables; the key must be in env_vars."""
     parsed = tomllib.loads(snippet("codex", COMMAND).text)
     assert parsed["mcp_servers"]["cursor"]["env_vars"] == ["CURSOR_API_KEY"]
 

@@ -1,4 +1,4 @@
-"""The direction of imports (ARCHITECTURE.md, "Layers"), enforced by walking every module's AST.
+"""The direction of imports (docs/architecture.md, "Layers"), enforced by walking every module's AST.
 
 - `api` never imports `mcp`, `core`, `server` or `simulator`; `httpx2` is imported only by `api/_http.py`;
 - `core` (the delegation domain both faces share) never imports `mcp`, `server` or `terminal`, and never
@@ -81,7 +81,7 @@ def package_modules() -> list[Path]:
 
 @pytest.mark.parametrize("path", package_modules(), ids=lambda path: str(path.relative_to(PACKAGE)))
 def test_module_respects_the_layering_rules(path: Path) -> None:
-    """ARCHITECTURE.md: the layers and the direction of imports."""
+    """docs/architecture.md: the layers and the direction of imports."""
     relative = path.relative_to(PACKAGE).as_posix()
     assert violations(relative, path.read_text()) == []
 

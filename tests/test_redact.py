@@ -1,4 +1,4 @@
-"""The redactor: secrets masked in every form they travel in (ARCHITECTURE.md, tool contract 8)."""
+"""The redactor: secrets masked in every form they travel in (docs/architecture.md, tool contract 8)."""
 
 from __future__ import annotations
 
@@ -28,14 +28,14 @@ def forms(value: str) -> list[str]:
 
 
 def test_every_encoding_of_a_secret_is_masked() -> None:
-    """RELIABILITY §2.5: raw, base64, Basic-auth, URL-encoded and JSON-escaped forms."""
+    """docs/reliability.md §2.5: raw, base64, Basic-auth, URL-encoded and JSON-escaped forms."""
     redactor = Redactor([KEY])
     for form in forms(KEY):
         assert redactor.mask(f"before {form} after") == f"before {MASK} after", form
 
 
 def test_authorization_credentials_are_masked_even_when_unknown() -> None:
-    """RELIABILITY SL-02: an echoed Authorization header never shows its credential."""
+    """docs/reliability.md SL-02: an echoed Authorization header never shows its credential."""
     redactor = Redactor()
     text = redactor.mask("headers: Authorization: Bearer sk_live_unknown_token_123 and Basic dXNlcjpwYXNzd29yZA==")
     assert "sk_live_unknown_token_123" not in text and "dXNlcjpwYXNzd29yZA==" not in text

@@ -1,6 +1,6 @@
 """A raw-socket fault server on 127.0.0.1: reads one HTTP request, counts it, then misbehaves on purpose.
 
-Used to prove what httpx2 really does on a socket (RELIABILITY.md §1.12), which a MockTransport cannot.
+Used to prove what httpx2 really does on a socket (docs/reliability.md §1.12), which a MockTransport cannot.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import httpx2
 
 from cursor_cloud_agents.api import CursorClient
 
-EXAMPLES = Path("/work/shared/cursor-api/examples")
+EXAMPLES = Path(__file__).parent / "examples"
 BASE = "https://api.cursor.com"
 KEY = "key_test_5ecret_value"
 AGENT = "bc-00000000-0000-0000-0000-000000000001"
@@ -24,7 +24,7 @@ Handler = (
 
 
 def example(name: str) -> Any:
-    """A JSON example body from shared/cursor-api/examples/."""
+    """A JSON example body from tests/api/examples/."""
     return json.loads((EXAMPLES / name).read_text())
 
 

@@ -22,7 +22,8 @@ def _fold_blocks(data: bytes) -> ActivityFold:
 
 
 def test_background_shell_and_its_await_state_are_found() -> None:
-    """CONTRACT.md quirk 18 (observed 2026-10-06): `run_terminal_cmd` + `isBackground`, then `await` stillRunning."""
+    """docs/api-contract.md quirk 18 (observed 2026-10-06): `run_terminal_cmd` + `isBackground`, then `await`
+    stillRunning."""
     fold = _fold_blocks(BACKGROUND)
     task = fold.background_tasks["931367"]
     assert task.command == "bash ~/monitor.sh"
@@ -32,7 +33,7 @@ def test_background_shell_and_its_await_state_are_found() -> None:
 
 
 def test_assistant_fragments_merge_until_a_tool_call() -> None:
-    """CONTRACT.md §3.11: `assistant` frames are deltas; the text since the last tool call is merged."""
+    """docs/api-contract.md §3.11: `assistant` frames are deltas; the text since the last tool call is merged."""
     fold = ActivityFold()
     for text in ("Launching ", "the job."):
         fold(RawEvent("assistant", f'{{"text":"{text}"}}', "1-0"))
@@ -68,7 +69,7 @@ async def test_fold_and_per_event_path_agree() -> None:
 
 
 def test_thinking_closes_a_message_and_the_next_fragments_start_a_new_one() -> None:
-    """CONTRACT.md §3.11: assistant deltas between other frames belong to separate messages."""
+    """docs/api-contract.md §3.11: assistant deltas between other frames belong to separate messages."""
     fold = _fold_blocks(
         b'id: 1-0\nevent: assistant\ndata: {"text":"First."}\n\n'
         b'id: 2-0\nevent: thinking\ndata: {"text":"hmm"}\n\n'
@@ -79,7 +80,7 @@ def test_thinking_closes_a_message_and_the_next_fragments_start_a_new_one() -> N
 
 
 def test_a_launch_is_starting_until_its_shell_id_arrives() -> None:
-    """CONTRACT.md quirk 18: the running frame of a background command has no shell id yet."""
+    """docs/api-contract.md quirk 18: the running frame of a background command has no shell id yet."""
     fold = ActivityFold()
     launch = {"callId": "c1", "name": "run_terminal_cmd", "args": {"command": "make", "isBackground": True}}
     running = json.dumps(launch | {"status": "running"})
@@ -102,7 +103,8 @@ def test_a_launch_is_starting_until_its_shell_id_arrives() -> None:
 
 
 def test_errors_results_summaries_and_the_last_id_are_noted() -> None:
-    """CONTRACT.md §3.11: an `error` frame is kept (not an end); `result`/`done` end; heartbeats carry no liveness."""
+    """docs/api-contract.md §3.11: an `error` frame is kept (not an end); `result`/`done` end; heartbeats carry no
+    liveness."""
     fold = _fold_blocks(
         b'id: 5-0\nevent: interaction_update\ndata: {"type":"summary-started"}\n\n'
         b'id: 6-0\nevent: error\ndata: {"code":"stream_unavailable","message":"try later"}\n\n'

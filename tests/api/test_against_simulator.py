@@ -1,4 +1,5 @@
-"""The client against the simulator over loopback HTTP: every endpoint, a whole lifecycle (STYLE.md 2.9 contract)."""
+"""The client against the simulator over loopback HTTP: every endpoint, a whole lifecycle (docs/architecture.md §5
+contract)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, World,
 
 @pytest.mark.anyio
 async def test_a_whole_agent_lifecycle_against_the_simulator() -> None:
-    """CONTRACT.md §3: create, run to the end, read everything, stream, follow up, cancel, archive, delete."""
+    """docs/api-contract.md §3: create, run to the end, read everything, stream, follow up, cancel, archive, delete."""
     clock = ManualClock()
     async with serve(World(clock)) as sim:
         async with CursorClient(sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True) as client:

@@ -1,4 +1,5 @@
-"""Presigned artifact URLs: checked, fetched without the Cursor key, no redirects, size capped (RELIABILITY §2.8)."""
+"""Presigned artifact URLs: checked, fetched without the Cursor key, no redirects, size capped (docs/reliability.md
+§2.8)."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def _client(artifacts: Recorder, *, dns: FakeDNS | None = None, **kwargs: object
 
 @pytest.mark.anyio
 async def test_artifact_is_fetched_without_the_cursor_key() -> None:
-    """RELIABILITY R-07 / CONTRACT.md §3.14: no Authorization (or cookie) goes to the artifact host."""
+    """docs/reliability.md R-07 / docs/api-contract.md §3.14: no Authorization (or cookie) goes to the artifact host."""
     artifacts = Recorder(httpx2.Response(200, content=b"PNG..."))
     async with _client(artifacts) as client:
         assert await client.download_artifact(S3, max_bytes=1024) == b"PNG..."
@@ -79,7 +80,7 @@ async def test_artifact_is_fetched_without_the_cursor_key() -> None:
     ],
 )
 async def test_artifact_urls_outside_the_policy_are_refused_before_any_connection(url: str) -> None:
-    """RELIABILITY R-01, R-02, R-04: refused, 0 connects; the message never carries the query string."""
+    """docs/reliability.md R-01, R-02, R-04: refused, 0 connects; the message never carries the query string."""
     artifacts = Recorder(httpx2.Response(200, content=b"x"))
     async with _client(artifacts) as client:
         with pytest.raises(ArtifactURLRefusedError) as caught:
@@ -108,7 +109,7 @@ async def test_configured_host_suffixes_replace_the_default() -> None:
 
 @pytest.mark.anyio
 async def test_an_artifact_redirect_is_refused() -> None:
-    """RELIABILITY R-06: a redirect is not followed."""
+    """docs/reliability.md R-06: a redirect is not followed."""
     artifacts = Recorder(httpx2.Response(302, headers={"location": "http://169.254.169.254/latest/meta-data"}))
     async with _client(artifacts) as client:
         with pytest.raises(ArtifactURLRefusedError, match="redirect"):
@@ -118,7 +119,7 @@ async def test_an_artifact_redirect_is_refused() -> None:
 
 @pytest.mark.anyio
 async def test_an_artifact_over_its_cap_is_refused() -> None:
-    """RELIABILITY R-08: declared or actual size over the cap stops the read."""
+    """docs/reliability.md R-08: declared or actual size over the cap stops the read."""
     artifacts = Recorder(httpx2.Response(200, content=b"x" * 2000))
     async with _client(artifacts) as client:
         with pytest.raises(ResponseTooLargeError) as caught:
@@ -156,7 +157,7 @@ PRIVATE_ANSWERS = [
 @pytest.mark.anyio
 @pytest.mark.parametrize("address", PRIVATE_ANSWERS)
 async def test_an_allowed_host_resolving_to_a_private_address_is_refused_before_any_connection(address: str) -> None:
-    """RELIABILITY R-03 (issue 13): the name is on the allow-list but resolves to loopback, private,
+    """docs/reliability.md R-03 (issue 13): the name is on the allow-list but resolves to loopback, private,
     link-local (metadata), multicast, reserved or IPv4-mapped space: refused after resolution, 0 connects."""
     artifacts = Recorder(httpx2.Response(200, content=b"x"))
     async with _client(artifacts, dns=FakeDNS([S3_ADDRESS, address])) as client:
@@ -170,7 +171,7 @@ async def test_an_allowed_host_resolving_to_a_private_address_is_refused_before_
 
 @pytest.mark.anyio
 async def test_the_download_connects_to_the_address_checked_and_never_resolves_again() -> None:
-    """RELIABILITY R-05 (DNS rebinding): the first answer is public, a second would be 127.0.0.1; the host is
+    """docs/reliability.md R-05 (DNS rebinding): the first answer is public, a second would be 127.0.0.1; the host is
     resolved once and the connection goes to the checked address, naming the host in Host and TLS (SNI)."""
     artifacts = Recorder(httpx2.Response(200, content=b"PNG"))
     dns = FakeDNS([S3_ADDRESS], ["127.0.0.1"])

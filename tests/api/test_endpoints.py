@@ -1,4 +1,4 @@
-"""Every endpoint sends the exact request of CONTRACT.md §3 and parses the documented answer."""
+"""Every endpoint sends the exact request of docs/api-contract.md §3 and parses the documented answer."""
 
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ CASES = [
 @pytest.mark.anyio
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 async def test_endpoint_sends_exact_request_and_parses_documented_answer(case: Case) -> None:
-    """CONTRACT.md §3: method, path, query, Bearer key only in its header, JSON body; docs example parses."""
+    """docs/api-contract.md §3: method, path, query, Bearer key only in its header, JSON body; docs example parses."""
     recorder = Recorder(json_response(case.status, case.answer))
     async with make_client(recorder) as client:
         result = await case.call(client)
@@ -176,7 +176,7 @@ async def test_endpoint_sends_exact_request_and_parses_documented_answer(case: C
 
 @pytest.mark.anyio
 async def test_example_bodies_parse_with_the_models() -> None:
-    """Every example body of shared/cursor-api/examples/docs parses, and fields keep their values."""
+    """Every example body of tests/api/examples/docs parses, and fields keep their values."""
     agents = await _call(lambda c: c.list_agents(), example("docs/list-agents.response.200.json"))
     assert agents.items[0].latest_run_id == RUN
     assert agents.next_cursor == "bc-00000000-0000-0000-0000-000000000002"
@@ -202,7 +202,7 @@ async def _call(call: Callable[[CursorClient], Awaitable[Any]], body: Any, statu
 
 @pytest.mark.anyio
 async def test_unknown_fields_and_unknown_status_are_kept() -> None:
-    """CONTRACT.md §2: lenient to new fields; statuses are open strings (an unknown one never crashes)."""
+    """docs/api-contract.md §2: lenient to new fields; statuses are open strings (an unknown one never crashes)."""
     body = {**example("docs/get-run.response.200.json"), "status": "PAUSED_FOR_REVIEW", "newField": {"x": 1}}
     run = await _call(lambda c: c.get_run(AGENT, RUN), body)
     assert run.status == "PAUSED_FOR_REVIEW"
@@ -212,20 +212,20 @@ async def test_unknown_fields_and_unknown_status_are_kept() -> None:
 
 @pytest.mark.anyio
 async def test_old_models_shape_with_bare_ids_still_parses() -> None:
-    """CONTRACT.md version drift: April 2026 `GET /v1/models` returned a list of ids."""
+    """docs/api-contract.md version drift: April 2026 `GET /v1/models` returned a list of ids."""
     models = await _call(lambda c: c.list_models(), {"items": ["default", "gpt-5"]})
     assert [model.id for model in models] == ["default", "gpt-5"]
 
 
 @pytest.mark.anyio
 async def test_null_next_cursor_is_the_end() -> None:
-    """CONTRACT.md §1 paging: `nextCursor` omitted at the end; the old `null` is accepted too."""
+    """docs/api-contract.md §1 paging: `nextCursor` omitted at the end; the old `null` is accepted too."""
     page = await _call(lambda c: c.list_runs(AGENT), {"items": [], "nextCursor": None})
     assert page.next_cursor is None
 
 
 def test_request_bodies_serialise_only_the_keys_set() -> None:
-    """Contract §3.6: only send keys you set; never null, never invented."""
+    """docs/api-contract.md §3.6: only send keys you set; never null, never invented."""
     body = CreateAgentRequest(prompt=Prompt(text="hi"), name=None, auto_create_pr=True)
     assert body.wire() == {"prompt": {"text": "hi"}, "autoCreatePR": True}
 
@@ -238,7 +238,7 @@ def test_request_models_refuse_unknown_keywords() -> None:
 
 @pytest.mark.anyio
 async def test_create_agent_mints_an_agent_id_when_absent() -> None:
-    """ARCHITECTURE.md paid mutations: the agent id is minted before the POST so an unknown outcome can be read."""
+    """docs/architecture.md paid mutations: the agent id is minted before the POST so an unknown outcome can be read."""
     recorder = Recorder(json_response(201, example("docs/create-agent.response.201.json")))
     async with make_client(recorder) as client:
         with pytest.raises(Exception) as caught:
@@ -251,7 +251,7 @@ async def test_create_agent_mints_an_agent_id_when_absent() -> None:
 
 @pytest.mark.anyio
 async def test_create_agent_with_env_vars_sends_no_agent_id() -> None:
-    """CONTRACT.md §3.6: `envVars` cannot be combined with `agentId`; the name is the lookup key then."""
+    """docs/api-contract.md §3.6: `envVars` cannot be combined with `agentId`; the name is the lookup key then."""
     recorder = Recorder(json_response(201, example("docs/create-agent.response.201.json")))
     async with make_client(recorder) as client:
         await client.create_agent(CreateAgentRequest(prompt=Prompt(text="hi"), env_vars={"A": "1"}, name="job-1"))
@@ -260,7 +260,7 @@ async def test_create_agent_with_env_vars_sends_no_agent_id() -> None:
 
 @pytest.mark.anyio
 async def test_uppercase_ids_are_sent_lowercase() -> None:
-    """CONTRACT.md quirk 15: uppercase hex accepted, the API answers lowercase."""
+    """docs/api-contract.md quirk 15: uppercase hex accepted, the API answers lowercase."""
     recorder = Recorder(json_response(200, example("docs/get-agent.response.200.json")))
     async with make_client(recorder) as client:
         await client.get_agent(AGENT.upper().replace("BC-", "bc-"))
@@ -272,7 +272,7 @@ async def test_uppercase_ids_are_sent_lowercase() -> None:
     "bad", ["bc-1", "../v1/me", f"{AGENT}/archive", f"{AGENT}?x=1", "run-00000000-0000-0000-0000-000000000001", ""]
 )
 async def test_malformed_ids_are_refused_before_any_request(bad: str) -> None:
-    """ARCHITECTURE.md tool contract 1: ids that go into URL paths match their pattern first."""
+    """docs/architecture.md tool contract 1: ids that go into URL paths match their pattern first."""
     recorder = Recorder(json_response(200, {}))
     async with make_client(recorder) as client:
         with pytest.raises(ValueError):
@@ -284,7 +284,7 @@ async def test_malformed_ids_are_refused_before_any_request(bad: str) -> None:
 
 @pytest.mark.anyio
 async def test_artifact_download_refuses_paths_outside_artifacts() -> None:
-    """CONTRACT.md §3.13: artifact paths are relative and start with `artifacts/`."""
+    """docs/api-contract.md §3.13: artifact paths are relative and start with `artifacts/`."""
     recorder = Recorder(json_response(200, {}))
     async with make_client(recorder) as client:
         for path in ("/opt/cursor/artifacts/a.png", "artifacts/../secrets", "other/a"):
@@ -295,7 +295,7 @@ async def test_artifact_download_refuses_paths_outside_artifacts() -> None:
 
 @pytest.mark.anyio
 async def test_no_api_key_sends_nothing() -> None:
-    """STYLE.md 2.3: a missing key is a configuration error; no request leaves."""
+    """docs/architecture.md §6.2: a missing key is a configuration error; no request leaves."""
     recorder = Recorder(json_response(200, {}))
     client = CursorClient("https://api.cursor.com", None, transport=httpx2.MockTransport(recorder))
     async with client:
@@ -314,7 +314,7 @@ def test_base_url_must_be_https_without_credentials(url: str) -> None:
 
 
 def test_loopback_http_base_url_is_accepted_for_the_simulator() -> None:
-    """ARCHITECTURE.md: the simulator is chosen by another base URL."""
+    """docs/architecture.md: the simulator is chosen by another base URL."""
     CursorClient("http://127.0.0.1:8765", "k")
 
 
@@ -327,7 +327,7 @@ def test_api_key_with_a_newline_is_refused_without_echoing_it() -> None:
 
 @pytest.mark.anyio
 async def test_one_long_lived_connection_pool_serves_every_call() -> None:
-    """STYLE.md 2.4: one AsyncClient for the client's life, not one per request."""
+    """docs/architecture.md §6.3: one AsyncClient for the client's life, not one per request."""
     recorder = Recorder(json_response(200, example("docs/me.user-key.response.200.json")))
     async with make_client(recorder) as client:
         first = client._engine.session  # pyright: ignore[reportPrivateUsage] -- identity check only

@@ -1,4 +1,4 @@
-"""The one status/code → class map, over every code of CONTRACT.md §4 and the three body shapes."""
+"""The one status/code → class map, over every code of docs/api-contract.md §4 and the three body shapes."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from cursor_cloud_agents.api import (
 )
 from tests.api.helpers import KEY, Recorder, example, json_response, make_client
 
-# (code, status, class) for every row of CONTRACT.md §4; inferred statuses as the contract infers them.
+# (code, status, class) for every row of docs/api-contract.md §4; inferred statuses as the contract infers them.
 CATALOGUE: list[tuple[str, int, type[CursorError]]] = [
     ("unauthorized", 401, AuthenticationError),
     ("api_key_not_found", 401, AuthenticationError),
@@ -80,7 +80,7 @@ def _shapes(code: str, message: str) -> list[bytes]:
 def test_every_catalogued_code_maps_to_its_class_in_both_object_shapes(
     code: str, status: int, cls: type[CursorError]
 ) -> None:
-    """CONTRACT.md §4: every code, nested envelope and flat `{code, message}`; request id carried."""
+    """docs/api-contract.md §4: every code, nested envelope and flat `{code, message}`; request id carried."""
     for body in _shapes(code, "went wrong"):
         error = error_from_response(status, body, request_id="req-1")
         assert type(error) is cls
@@ -92,7 +92,7 @@ def test_every_catalogued_code_maps_to_its_class_in_both_object_shapes(
 
 
 def test_nested_envelope_keeps_help_url_and_provider() -> None:
-    """CONTRACT.md §1 error envelope: `helpUrl`/`provider` on integration_not_connected."""
+    """docs/api-contract.md §1 error envelope: `helpUrl`/`provider` on integration_not_connected."""
     error = error_from_response(400, _shapes("integration_not_connected", "connect GitHub")[0])
     assert isinstance(error, APIStatusError)
     assert error.details == {"helpUrl": "https://h", "provider": "github"}
@@ -105,7 +105,7 @@ def test_nested_envelope_keeps_help_url_and_provider() -> None:
      (422, APIStatusError)],
 )  # fmt: skip
 def test_string_error_shape_maps_by_status(status: int, cls: type[CursorError]) -> None:
-    """CONTRACT.md §1: the third shape `{"error": "<string>", "message"?}` (other Cursor APIs, v0)."""
+    """docs/api-contract.md §1: the third shape `{"error": "<string>", "message"?}` (other Cursor APIs, v0)."""
     error = error_from_response(status, b'{"error": "Too Many Requests", "message": "slow down"}')
     assert type(error) is cls
     assert isinstance(error, APIStatusError) and error.code is None
@@ -115,7 +115,7 @@ def test_string_error_shape_maps_by_status(status: int, cls: type[CursorError]) 
 
 
 def test_observed_included_usage_exhaustion_is_a_usage_limit() -> None:
-    """CONTRACT.md quirk 11: exhausted usage arrived as 429 rate_limit_exceeded; waiting will not help."""
+    """docs/api-contract.md quirk 11: exhausted usage arrived as 429 rate_limit_exceeded; waiting will not help."""
     body = json.dumps(example("observed/error-429-included-usage-exhausted.json")).encode()
     error = error_from_response(429, body, retry_after=3.0)
     assert isinstance(error, UsageLimitExceededError)
@@ -159,7 +159,7 @@ def test_the_plans_concurrent_agents_limit_is_recognised_by_its_code_or_a_messag
 
 @pytest.mark.parametrize("status", [200, 400, 404, 409])
 def test_html_or_text_body_is_an_incompatible_response(status: int) -> None:
-    """RELIABILITY F-26: an HTML page (e.g. a wrong base URL) is a typed incompatible answer."""
+    """docs/reliability.md F-26: an HTML page (e.g. a wrong base URL) is a typed incompatible answer."""
     error = error_from_response(status, b"<html><body>Not here</body></html>", request_id="r")
     assert isinstance(error, IncompatibleResponseError)
     assert error.status_code == status
@@ -168,20 +168,20 @@ def test_html_or_text_body_is_an_incompatible_response(status: int) -> None:
 
 @pytest.mark.parametrize(("status", "cls"), [(401, AuthenticationError), (429, RateLimitError), (502, ServerError)])
 def test_gateway_statuses_keep_their_meaning_with_a_text_body(status: int, cls: type[CursorError]) -> None:
-    """CONTRACT.md §1 auth: a keyless /v1/me answered 401 with text; proxies send HTML 429/5xx."""
+    """docs/api-contract.md §1 auth: a keyless /v1/me answered 401 with text; proxies send HTML 429/5xx."""
     error = error_from_response(status, b"Invalid User API Key")
     assert type(error) is cls
 
 
 def test_long_vendor_messages_are_clipped() -> None:
-    """RELIABILITY F-26: no raw body over 2 KiB echoed."""
+    """docs/reliability.md F-26: no raw body over 2 KiB echoed."""
     error = error_from_response(400, json.dumps({"error": {"code": "x", "message": "y" * 10_000}}).encode())
     assert len(error.message) < 700
 
 
 @pytest.mark.anyio
 async def test_request_id_is_read_from_each_documented_header() -> None:
-    """CONTRACT.md §1 headers: x-request-id, request-id, x-cursor-request-id."""
+    """docs/api-contract.md §1 headers: x-request-id, request-id, x-cursor-request-id."""
     for header in ("x-request-id", "request-id", "x-cursor-request-id"):
         answer = json_response(404, {"error": {"code": "agent_not_found", "message": "no"}}, {header: "rid-9"})
         async with make_client(Recorder(answer)) as client:
@@ -192,7 +192,7 @@ async def test_request_id_is_read_from_each_documented_header() -> None:
 
 @pytest.mark.anyio
 async def test_a_vendor_message_echoing_the_key_is_masked() -> None:
-    """ARCHITECTURE.md tool contract 8: the key never leaves in an error (defence in depth)."""
+    """docs/architecture.md tool contract 8: the key never leaves in an error (defence in depth)."""
     answer = json_response(401, {"error": {"code": "unauthorized", "message": f"bad key {KEY}"}})
     async with make_client(Recorder(answer)) as client:
         with pytest.raises(AuthenticationError) as caught:
@@ -203,7 +203,7 @@ async def test_a_vendor_message_echoing_the_key_is_masked() -> None:
 
 @pytest.mark.anyio
 async def test_a_redirect_is_refused_not_followed() -> None:
-    """CONTRACT.md §1: no redirects expected; a 3xx is an error and the Location is never requested."""
+    """docs/api-contract.md §1: no redirects expected; a 3xx is an error and the Location is never requested."""
     import httpx2
 
     recorder = Recorder(httpx2.Response(302, headers={"location": "https://evil.example/steal"}))

@@ -30,7 +30,7 @@ def _body() -> CreateAgentRequest:
     [("close", "F-01"), ("reset", "F-02"), ("cut_mid_body", "F-03")],
 )
 async def test_create_against_a_faulty_socket_is_sent_once_and_outcome_unknown(mode: Mode, case: str) -> None:
-    """RELIABILITY F-01 (close after request), F-02 (RST), F-03 (headers then cut mid-body): exactly 1 POST."""
+    """docs/reliability.md F-01 (close after request), F-02 (RST), F-03 (headers then cut mid-body): exactly 1 POST."""
     async with fault_server(mode) as server:
         async with CursorClient(f"http://127.0.0.1:{server.port}", KEY) as client:
             with deadline_after(20), pytest.raises(MutationOutcomeUnknownError) as caught:
@@ -43,7 +43,7 @@ async def test_create_against_a_faulty_socket_is_sent_once_and_outcome_unknown(m
 
 @pytest.mark.anyio
 async def test_a_dripping_server_cannot_hold_a_create_past_the_total_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """RELIABILITY F-05: drip one byte every 50 ms; the total deadline fires; outcome unknown; 1 POST."""
+    """docs/reliability.md F-05: drip one byte every 50 ms; the total deadline fires; outcome unknown; 1 POST."""
     monkeypatch.setattr(_core, "MIN_MUTATION_SECONDS", 0.2)  # the 5 s floor, shrunk so the test takes 0.6 s
     async with fault_server("drip", drip_interval=0.05) as server:
         async with CursorClient(f"http://127.0.0.1:{server.port}", KEY) as client:
@@ -58,7 +58,7 @@ async def test_a_dripping_server_cannot_hold_a_create_past_the_total_deadline(mo
 
 @pytest.mark.anyio
 async def test_a_silent_server_times_out_as_outcome_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
-    """RELIABILITY F-04: no answer at all; unknown within the deadline; 1 POST."""
+    """docs/reliability.md F-04: no answer at all; unknown within the deadline; 1 POST."""
     monkeypatch.setattr(_core, "MIN_MUTATION_SECONDS", 0.2)  # the 5 s floor, shrunk so the test takes 0.5 s
     async with fault_server("hang") as server:
         async with CursorClient(f"http://127.0.0.1:{server.port}", KEY) as client:
@@ -69,7 +69,7 @@ async def test_a_silent_server_times_out_as_outcome_unknown(monkeypatch: pytest.
 
 @pytest.mark.anyio
 async def test_connect_refused_is_nothing_happened() -> None:
-    """RELIABILITY F-06 (first half): a refused connection never sent the POST."""
+    """docs/reliability.md F-06 (first half): a refused connection never sent the POST."""
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]

@@ -46,7 +46,7 @@ def _ours(data: bytes, split: int) -> list[tuple[str, str, str | None]]:
 
 @pytest.mark.parametrize("name", list(STREAMS))
 def test_fast_decoder_matches_httpx2_at_every_split_point(name: str) -> None:
-    """RELIABILITY S-08 and the walk's speed: same events as httpx2's decoder, whatever the chunking."""
+    """docs/reliability.md S-08 and the walk's speed: same events as httpx2's decoder, whatever the chunking."""
     data = STREAMS[name]
     reference = _httpx2_events(data)
     assert reference
@@ -64,7 +64,7 @@ def test_fast_decoder_matches_with_one_byte_chunks() -> None:
 
 
 def test_a_leading_bom_is_dropped_even_when_split() -> None:
-    """RELIABILITY S-08: a BOM at stream start (WHATWG: stripped)."""
+    """docs/reliability.md S-08: a BOM at stream start (WHATWG: stripped)."""
     data = b"\xef\xbb\xbfevent: done\ndata: {}\n\n"
     for split in range(len(data)):
         decoder = FrameDecoder(1024)
@@ -73,7 +73,7 @@ def test_a_leading_bom_is_dropped_even_when_split() -> None:
 
 
 def test_fast_decoder_refuses_an_oversized_frame_pending_or_complete() -> None:
-    """RELIABILITY S-05/S-06: a frame past the cap is refused, whether it arrives whole or in pieces."""
+    """docs/reliability.md S-05/S-06: a frame past the cap is refused, whether it arrives whole or in pieces."""
     with pytest.raises(FrameTooLargeError):
         FrameDecoder(100).feed(b"data: " + b"a" * 200 + b"\n\n")
     decoder = FrameDecoder(100)

@@ -1,4 +1,4 @@
-"""Mutations are sent once; any failure after sending is "outcome unknown" with every id (RELIABILITY §2.1)."""
+"""Mutations are sent once; any failure after sending is "outcome unknown" with every id (docs/reliability.md §2.1)."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ AFTER_SENDING: list[tuple[str, Exception | httpx2.Response]] = [
 async def test_failure_after_sending_is_outcome_unknown_with_every_id(
     name: str, call: Callable[[CursorClient], Awaitable[Any]], ids: dict[str, str], fault: str, answer: Any
 ) -> None:
-    """RELIABILITY F-01..F-04, F-10, F-26: one request, MutationOutcomeUnknownError carrying the ids."""
+    """docs/reliability.md F-01..F-04, F-10, F-26: one request, MutationOutcomeUnknownError carrying the ids."""
     recorder = Recorder(answer)
     async with make_client(recorder) as client:
         with pytest.raises(MutationOutcomeUnknownError) as caught:
@@ -100,7 +100,7 @@ async def test_failure_after_sending_is_outcome_unknown_with_every_id(
 async def test_connect_refused_is_a_connection_error_and_nothing_is_retried(
     name: str, call: Callable[[CursorClient], Awaitable[Any]], ids: dict[str, str]
 ) -> None:
-    """RELIABILITY §1.12: a failure that provably happened before sending means nothing happened."""
+    """docs/reliability.md §1.12: a failure that provably happened before sending means nothing happened."""
     recorder = Recorder(httpx2.ConnectError("refused", request=_REQ), json_response(201, CREATED))
     async with make_client(recorder) as client:
         with pytest.raises(APIConnectionError):
@@ -113,7 +113,7 @@ async def test_connect_refused_is_a_connection_error_and_nothing_is_retried(
 async def test_mutation_with_less_than_five_seconds_left_sends_nothing(
     name: str, call: Callable[[CursorClient], Awaitable[Any]], ids: dict[str, str]
 ) -> None:
-    """ARCHITECTURE.md tool contract 3: a mutation is not sent when too little time is left to read its answer."""
+    """docs/architecture.md tool contract 3: a mutation is not sent when too little time is left to read its answer."""
     recorder = Recorder(json_response(201, CREATED))
     async with make_client(recorder) as client:
         with deadline_after(4.9), pytest.raises(DeadlineTooShortError):
@@ -123,7 +123,7 @@ async def test_mutation_with_less_than_five_seconds_left_sends_nothing(
 
 @pytest.mark.anyio
 async def test_429_on_create_is_not_retried() -> None:
-    """RELIABILITY F-07/F-08: the client never replays a POST; the caller decides."""
+    """docs/reliability.md F-07/F-08: the client never replays a POST; the caller decides."""
     recorder = Recorder(
         json_response(429, {"error": {"code": "rate_limit_exceeded", "message": "m"}}, {"retry-after": "2"}),
         json_response(201, CREATED),
@@ -137,7 +137,7 @@ async def test_429_on_create_is_not_retried() -> None:
 
 @pytest.mark.anyio
 async def test_agent_id_conflict_is_typed() -> None:
-    """CONTRACT.md §3.6: re-POST of an existing agentId → 409 agent_id_conflict (an earlier try succeeded)."""
+    """docs/api-contract.md §3.6: re-POST of an existing agentId → 409 agent_id_conflict (an earlier try succeeded)."""
     recorder = Recorder(json_response(409, {"error": {"code": "agent_id_conflict", "message": "exists"}}))
     async with make_client(recorder) as client:
         with pytest.raises(AgentIdConflictError):
@@ -146,7 +146,7 @@ async def test_agent_id_conflict_is_typed() -> None:
 
 @pytest.mark.anyio
 async def test_agent_busy_on_follow_up_is_typed_and_not_retried() -> None:
-    """RELIABILITY F-11: 409 agent_busy, no retry loop."""
+    """docs/reliability.md F-11: 409 agent_busy, no retry loop."""
     recorder = Recorder(json_response(409, {"error": {"code": "agent_busy", "message": "busy"}}))
     async with make_client(recorder) as client:
         with pytest.raises(AgentBusyError):
@@ -166,7 +166,7 @@ async def test_answer_naming_another_agent_is_outcome_unknown() -> None:
 
 @pytest.mark.anyio
 async def test_oversized_mutation_answer_is_outcome_unknown() -> None:
-    """RELIABILITY F-27 on a mutation: the body cap stops the read; the outcome is unknown."""
+    """docs/reliability.md F-27 on a mutation: the body cap stops the read; the outcome is unknown."""
     recorder = Recorder(httpx2.Response(201, content=b"x" * (8 * 1024 * 1024 + 1)))
     async with make_client(recorder) as client:
         with pytest.raises(MutationOutcomeUnknownError) as caught:
@@ -176,7 +176,7 @@ async def test_oversized_mutation_answer_is_outcome_unknown() -> None:
 
 @pytest.mark.anyio
 async def test_successful_create_returns_agent_and_run() -> None:
-    """CONTRACT.md §3.6: 201 {agent, run}."""
+    """docs/api-contract.md §3.6: 201 {agent, run}."""
     async with make_client(Recorder(json_response(201, CREATED))) as client:
         created = await _create(client)
     assert created.agent.id == AGENT
@@ -185,7 +185,7 @@ async def test_successful_create_returns_agent_and_run() -> None:
 
 @pytest.mark.anyio
 async def test_follow_up_returns_the_new_run() -> None:
-    """CONTRACT.md §3.7: 201 {run}."""
+    """docs/api-contract.md §3.7: 201 {run}."""
     async with make_client(Recorder(json_response(201, RUN_CREATED))) as client:
         run = await _follow_up(client)
     assert run.id == "run-00000000-0000-0000-0000-000000000002"

@@ -1,4 +1,4 @@
-"""The prompt's images as the client sends them (CONTRACT.md §3.6): inline data with its type, or a URL."""
+"""The prompt's images as the client sends them (docs/api-contract.md §3.6): inline data with its type, or a URL."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from cursor_cloud_agents.api import ImageDimension, Prompt, PromptImage
 
 
 def test_images_go_on_the_wire_in_camel_case_with_only_what_was_set() -> None:
-    """CONTRACT §3.6: `{data, mimeType, dimension?}` or `{url}`."""
+    """docs/api-contract.md §3.6: `{data, mimeType, dimension?}` or `{url}`."""
     prompt = Prompt(
         text="Fix the layout",
         images=[
@@ -48,6 +48,6 @@ def test_an_image_that_is_neither_inline_nor_linked_is_refused_before_sending(fi
 
 
 def test_a_prompt_takes_at_most_five_images() -> None:
-    """CONTRACT §3.6: ≤ 5 images."""
+    """docs/api-contract.md §3.6: ≤ 5 images."""
     with pytest.raises(ValidationError):
         Prompt(text="x", images=[PromptImage(url="https://example.com/a.png")] * 6)

@@ -41,7 +41,7 @@ def _status(code: int, headers: dict[str, str] | None = None) -> httpx2.Response
 
 
 def test_retry_after_reads_seconds_and_http_dates() -> None:
-    """RFC 9110 §10.2.3 (RELIABILITY F-07): delay-seconds or HTTP date; a past date is 0."""
+    """RFC 9110 §10.2.3 (docs/reliability.md F-07): delay-seconds or HTTP date; a past date is 0."""
     now = 1_790_000_000.0
     assert parse_retry_after("2", now=now) == 2.0
     assert parse_retry_after(" 1.5 ", now=now) == 1.5
@@ -55,13 +55,13 @@ def test_retry_after_reads_seconds_and_http_dates() -> None:
 
 
 def test_backoff_is_capped_exponential_with_full_jitter() -> None:
-    """RELIABILITY F-20: base 0.5 s, cap 8 s, full jitter."""
+    """docs/reliability.md F-20: base 0.5 s, cap 8 s, full jitter."""
     assert [backoff_seconds(n, rand=lambda: 1.0) for n in (1, 2, 3, 4, 5, 6, 10)] == [0.5, 1, 2, 4, 8, 8, 8]
     assert backoff_seconds(3, rand=lambda: 0.0) == 0.0
 
 
 def test_retry_budget_allows_a_tenth_of_first_attempts() -> None:
-    """RELIABILITY §1.9 / F-22: a retry quota, so a 429 storm is not amplified."""
+    """docs/reliability.md §1.9 / F-22: a retry quota, so a 429 storm is not amplified."""
     budget = RetryBudget()
     spent = 0
     for _ in range(1000):
@@ -81,7 +81,7 @@ def test_token_bucket_spaces_requests_at_the_rate() -> None:
 
 
 def test_repositories_gate_enforces_one_per_minute_and_thirty_per_hour() -> None:
-    """CONTRACT.md §3.3: 1 request/user/minute and 30/user/hour."""
+    """docs/api-contract.md §3.3: 1 request/user/minute and 30/user/hour."""
     gate = SlidingWindowGate(limits=((1, 60.0), (30, 3600.0)))
     now = 0.0
     for _ in range(30):
@@ -99,7 +99,7 @@ def test_repositories_gate_enforces_one_per_minute_and_thirty_per_hour() -> None
 
 @pytest.mark.anyio
 async def test_get_retries_503_twice_then_succeeds() -> None:
-    """RELIABILITY F-20: GET 503, 503, 200 succeeds with capped backoff; attempts ≤ 4."""
+    """docs/reliability.md F-20: GET 503, 503, 200 succeeds with capped backoff; attempts ≤ 4."""
     time = FakeTime()
     recorder = Recorder(_status(503), _status(503), json_response(200, ME))
     async with make_client(recorder, time=time) as client:
@@ -111,7 +111,7 @@ async def test_get_retries_503_twice_then_succeeds() -> None:
 
 @pytest.mark.anyio
 async def test_get_gives_up_after_four_attempts() -> None:
-    """RELIABILITY F-20: at most 4 attempts; the last error is raised with its status."""
+    """docs/reliability.md F-20: at most 4 attempts; the last error is raised with its status."""
     recorder = Recorder(_status(500))
     async with make_client(recorder) as client:
         with pytest.raises(ServerError):
@@ -121,7 +121,7 @@ async def test_get_gives_up_after_four_attempts() -> None:
 
 @pytest.mark.anyio
 async def test_429_retry_after_is_honoured_when_it_fits_the_deadline() -> None:
-    """RELIABILITY F-21: waits ≥ Retry-After (2 s) then succeeds."""
+    """docs/reliability.md F-21: waits ≥ Retry-After (2 s) then succeeds."""
     time = FakeTime()
     recorder = Recorder(_status(429, {"retry-after": "2"}), json_response(200, ME))
     async with make_client(recorder, time=time) as client:
@@ -157,7 +157,7 @@ async def test_three_transient_errors_in_a_row_are_absorbed() -> None:
 
 @pytest.mark.anyio
 async def test_three_reads_in_a_row_each_needing_every_retry_all_succeed() -> None:
-    """RELIABILITY F-22 (issue 13): the retry budget (RETRY_BUDGET) holds a short storm: three reads that
+    """docs/reliability.md F-22 (issue 13): the retry budget (RETRY_BUDGET) holds a short storm: three reads that
     each meet three transient errors in a row all succeed (with a budget of 3, the fourth error failed)."""
     transient = [_status(503), _status(429, {"retry-after": "1"}), _status(503)]
     recorder = Recorder(*(transient + [json_response(200, ME)]) * 3)
@@ -170,7 +170,7 @@ async def test_three_reads_in_a_row_each_needing_every_retry_all_succeed() -> No
 
 @pytest.mark.anyio
 async def test_429_retry_after_past_the_deadline_raises_with_retry_after() -> None:
-    """RELIABILITY F-21: Retry-After 600 → RateLimitError(retry_after=600), no sleep past the deadline."""
+    """docs/reliability.md F-21: Retry-After 600 → RateLimitError(retry_after=600), no sleep past the deadline."""
     time = FakeTime()
     recorder = Recorder(_status(429, {"retry-after": "600"}))
     async with make_client(recorder, time=time) as client:
@@ -183,7 +183,7 @@ async def test_429_retry_after_past_the_deadline_raises_with_retry_after() -> No
 
 @pytest.mark.anyio
 async def test_usage_limit_is_never_retried() -> None:
-    """RELIABILITY F-08: 429 usage_limit_exceeded: no retry, no wait."""
+    """docs/reliability.md F-08: 429 usage_limit_exceeded: no retry, no wait."""
     recorder = Recorder(
         json_response(429, {"error": {"code": "usage_limit_exceeded", "message": "m"}}, {"retry-after": "1"})
     )
@@ -195,7 +195,7 @@ async def test_usage_limit_is_never_retried() -> None:
 
 @pytest.mark.anyio
 async def test_4xx_reads_are_not_retried() -> None:
-    """Only 429 and 5xx are transient (RELIABILITY §1.10)."""
+    """Only 429 and 5xx are transient (docs/reliability.md §1.10)."""
     recorder = Recorder(json_response(404, {"error": {"code": "agent_not_found", "message": "m"}}))
     async with make_client(recorder) as client:
         with pytest.raises(Exception, match="agent_not_found"):
@@ -205,7 +205,7 @@ async def test_4xx_reads_are_not_retried() -> None:
 
 @pytest.mark.anyio
 async def test_connect_failure_before_sending_is_retried_for_reads() -> None:
-    """RELIABILITY §1.12: a ConnectError means nothing was sent, so a read may try again."""
+    """docs/reliability.md §1.12: a ConnectError means nothing was sent, so a read may try again."""
     request = httpx2.Request("GET", "https://api.cursor.com/v1/me")
     recorder = Recorder(httpx2.ConnectError("refused", request=request), json_response(200, ME))
     async with make_client(recorder) as client:
@@ -248,7 +248,7 @@ async def test_a_read_that_keeps_breaking_after_sending_ends_read_failed() -> No
 
 @pytest.mark.anyio
 async def test_retry_waits_stop_when_the_deadline_is_near() -> None:
-    """STYLE.md 2.4 deadlines: a tool never outlives its budget inside a retry loop."""
+    """docs/architecture.md §6.3 deadlines: a tool never outlives its budget inside a retry loop."""
     recorder = Recorder(_status(503))
     async with make_client(recorder) as client:
         with deadline_after(0.4), pytest.raises(ServerError):
@@ -268,7 +268,7 @@ async def test_a_read_with_no_time_left_sends_nothing() -> None:
 
 @pytest.mark.anyio
 async def test_each_request_timeout_is_the_time_left() -> None:
-    """ARCHITECTURE.md tool contract 3: every request's timeout = min(cap, time left)."""
+    """docs/architecture.md tool contract 3: every request's timeout = min(cap, time left)."""
     seen: list[float] = []
 
     def handler(request: httpx2.Request) -> httpx2.Response:
@@ -286,7 +286,7 @@ async def test_each_request_timeout_is_the_time_left() -> None:
 
 @pytest.mark.anyio
 async def test_a_429_storm_stays_under_the_limiter_and_the_retry_budget() -> None:
-    """RELIABILITY F-22: 30% of requests answer 429 Retry-After 1; rate ≤ limit; retries ≤ 10% + initial."""
+    """docs/reliability.md F-22: 30% of requests answer 429 Retry-After 1; rate ≤ limit; retries ≤ 10% + initial."""
     time = FakeTime()
     stamps: list[float] = []
     counter = {"n": 0}
@@ -334,7 +334,7 @@ async def test_limiter_refuses_instead_of_waiting_past_the_deadline() -> None:
 
 @pytest.mark.anyio
 async def test_repositories_are_cached_for_five_minutes() -> None:
-    """CONTRACT.md §3.3: 1/min and 30/h; served from a 5-minute cache."""
+    """docs/api-contract.md §3.3: 1/min and 30/h; served from a 5-minute cache."""
     time = FakeTime()
     recorder = Recorder(json_response(200, REPOS))
     async with make_client(recorder, time=time) as client:
@@ -349,7 +349,7 @@ async def test_repositories_are_cached_for_five_minutes() -> None:
 
 @pytest.mark.anyio
 async def test_repositories_limiter_refuses_with_retry_after_and_never_hangs() -> None:
-    """CONTRACT.md §3.3: when the local limit refuses, RateLimitError with retry_after, nothing sent."""
+    """docs/api-contract.md §3.3: when the local limit refuses, RateLimitError with retry_after, nothing sent."""
     time = FakeTime()
     recorder = Recorder(_status(500), json_response(200, REPOS))
     async with make_client(recorder, time=time) as client:

@@ -68,7 +68,7 @@ def _frame(event: str, data: str, event_id: str | None = None) -> bytes:
 @pytest.mark.anyio
 @pytest.mark.parametrize("name", EXAMPLE_STREAMS)
 async def test_example_streams_decode_the_same_at_every_chunk_split_point(name: str) -> None:
-    """STYLE.md 2.10: the SSE decoder at every split point of the example streams gives the same events."""
+    """docs/architecture.md §6.4: the SSE decoder at every split point of the example streams gives the same events."""
     data = (EXAMPLES / name).read_bytes()
     state: dict[str, int] = {"split": 0}
 
@@ -86,7 +86,8 @@ async def test_example_streams_decode_the_same_at_every_chunk_split_point(name: 
 
 @pytest.mark.anyio
 async def test_docs_example_stream_gives_typed_events() -> None:
-    """CONTRACT.md §3.11: leading status without id; tool_call running/completed; result and done share an id."""
+    """docs/api-contract.md §3.11: leading status without id; tool_call running/completed; result and done share an
+    id."""
     data = (EXAMPLES / "docs/stream-run.example.sse").read_bytes()
     async with make_client(sse_response([data])) as client:
         events = await _typed(client)
@@ -102,7 +103,7 @@ async def test_docs_example_stream_gives_typed_events() -> None:
 
 @pytest.mark.anyio
 async def test_truncated_tool_fields_are_flagged_not_invented() -> None:
-    """CONTRACT.md quirk 14: oversized args/result omitted with `truncated` flags."""
+    """docs/api-contract.md quirk 14: oversized args/result omitted with `truncated` flags."""
     data = (EXAMPLES / "observed/stream-tool-fields-omitted.2026-10-09.sse").read_bytes()
     async with make_client(sse_response([data])) as client:
         events = await _typed(client)
@@ -113,7 +114,7 @@ async def test_truncated_tool_fields_are_flagged_not_invented() -> None:
 
 @pytest.mark.anyio
 async def test_line_endings_unknown_types_and_bad_json_are_handled() -> None:
-    """RELIABILITY S-08: CRLF and CR endings, unknown event types kept, invalid JSON skipped and counted."""
+    """docs/reliability.md S-08: CRLF and CR endings, unknown event types kept, invalid JSON skipped and counted."""
     body = (
         b'event: status\r\ndata: {"status":"RUNNING"}\r\n\r\n'
         b'id: 1-0\revent: assistant\rdata: {"text":"caf\xc3\xa9"}\r\r'
@@ -133,7 +134,7 @@ async def test_line_endings_unknown_types_and_bad_json_are_handled() -> None:
 
 
 def test_event_ids_parse_to_milliseconds_and_sequence() -> None:
-    """CONTRACT.md §3.11: ids look like Redis stream ids `<ms>-<seq>`."""
+    """docs/api-contract.md §3.11: ids look like Redis stream ids `<ms>-<seq>`."""
     assert parse_event_id("1713033005000-0") == (1713033005000, 0)
     assert parse_event_id("1791251293024-12") == (1791251293024, 12)
     for bad in (None, "", "abc", "1-", "-1", "1-2-3", "12 -3"):
@@ -143,7 +144,7 @@ def test_event_ids_parse_to_milliseconds_and_sequence() -> None:
 
 @pytest.mark.anyio
 async def test_a_256_mib_event_is_refused_with_bounded_memory() -> None:
-    """RELIABILITY S-05: one 256 MiB event, generated lazily, is refused; memory growth stays small."""
+    """docs/reliability.md S-05: one 256 MiB event, generated lazily, is refused; memory growth stays small."""
     mib = b"a" * (1024 * 1024)
     sent = {"bytes": 0}
 
@@ -171,7 +172,7 @@ async def test_a_256_mib_event_is_refused_with_bounded_memory() -> None:
 
 @pytest.mark.anyio
 async def test_a_stream_cut_mid_way_reports_where_to_resume() -> None:
-    """RELIABILITY S-01: a cut after event 1-1 raises StreamError with last_event_id 1-1."""
+    """docs/reliability.md S-01: a cut after event 1-1 raises StreamError with last_event_id 1-1."""
 
     async def cut() -> AsyncIterator[bytes]:
         yield _frame("assistant", '{"text":"a"}', "1-0") + _frame("assistant", '{"text":"b"}', "1-1")
@@ -196,7 +197,7 @@ async def test_a_stream_cut_mid_way_reports_where_to_resume() -> None:
 
 @pytest.mark.anyio
 async def test_resume_sends_last_event_id_and_reads_retention() -> None:
-    """CONTRACT.md §3.11: resume with `Last-Event-ID`; `X-Cursor-Stream-Retention-Seconds` exposed."""
+    """docs/api-contract.md §3.11: resume with `Last-Event-ID`; `X-Cursor-Stream-Retention-Seconds` exposed."""
     seen: list[httpx2.Request] = []
 
     def handler(request: httpx2.Request) -> httpx2.Response:
@@ -221,7 +222,8 @@ async def test_resume_sends_last_event_id_and_reads_retention() -> None:
     [(400, "invalid_last_event_id", InvalidLastEventIdError), (410, "stream_expired", StreamExpiredError)],
 )
 async def test_stream_refusals_are_typed(status: int, code: str, cls: type[Exception]) -> None:
-    """CONTRACT.md §3.11 / RELIABILITY S-04: 400 invalid_last_event_id and 410 stream_expired, one request."""
+    """docs/api-contract.md §3.11 / docs/reliability.md S-04: 400 invalid_last_event_id and 410 stream_expired, one
+    request."""
     recorder = Recorder(json_response(status, {"error": {"code": code, "message": "m"}}))
     async with make_client(recorder) as client:
         with pytest.raises(cls):
@@ -272,7 +274,7 @@ async def _walk(handler: Callable[[httpx2.Request], httpx2.Response], **kwargs: 
 
 @pytest.mark.anyio
 async def test_walk_ends_on_result() -> None:
-    """CONTRACT.md quirk 4: a finished run's replay ends with result (then done)."""
+    """docs/api-contract.md quirk 4: a finished run's replay ends with result (then done)."""
     frames = [*_replay(100), _frame("result", '{"status":"FINISHED"}', _old(100)), _frame("done", "{}", _old(100))]
     outcome, tail = await _walk(sse_response(frames))
     assert outcome.ended_by == "result"
@@ -284,7 +286,7 @@ async def test_walk_ends_on_result() -> None:
 
 @pytest.mark.anyio
 async def test_walk_ends_on_the_first_event_newer_than_the_connection() -> None:
-    """CONTRACT.md quirk 4: an event whose id time is after the connection is live: the replay is over."""
+    """docs/api-contract.md quirk 4: an event whose id time is after the connection is live: the replay is over."""
     live = _frame("assistant", '{"text":"now"}', "1790000000500-0")
     outcome, tail = await _walk(sse_response([*_replay(10), live], then_hang=True))
     assert outcome.ended_by == "live"
@@ -295,7 +297,7 @@ async def test_walk_ends_on_the_first_event_newer_than_the_connection() -> None:
 
 @pytest.mark.anyio
 async def test_walk_ends_on_the_first_heartbeat() -> None:
-    """CONTRACT.md quirk 4: the first heartbeat comes after the replay."""
+    """docs/api-contract.md quirk 4: the first heartbeat comes after the replay."""
     outcome, _ = await _walk(sse_response([*_replay(10), _frame("heartbeat", "{}")], then_hang=True))
     assert outcome.ended_by == "heartbeat"
     assert outcome.events == 12
@@ -303,7 +305,7 @@ async def test_walk_ends_on_the_first_heartbeat() -> None:
 
 @pytest.mark.anyio
 async def test_walk_never_decides_on_a_silence() -> None:
-    """CONTRACT.md quirk 4: a pause inside a replay is not its end; only a signal is."""
+    """docs/api-contract.md quirk 4: a pause inside a replay is not its end; only a signal is."""
     silence = anyio.Event()
     outcomes: list[Any] = []
 
@@ -340,7 +342,7 @@ async def test_walk_that_runs_out_of_time_says_so() -> None:
 
 @pytest.mark.anyio
 async def test_a_stream_of_only_heartbeat_comments_ends_at_its_time_bound_and_is_closed() -> None:
-    """RELIABILITY S-07: after the status, only `:` comments keep the connection busy (so no read timeout
+    """docs/reliability.md S-07: after the status, only `:` comments keep the connection busy (so no read timeout
     fires); the walk still ends at its time bound, says `timeout` (replay not complete) and closes the stream."""
     closed = anyio.Event()
 

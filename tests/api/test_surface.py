@@ -30,7 +30,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_api_never_imports_mcp_server_or_simulator() -> None:
-    """ARCHITECTURE.md layers: `api` could be published on its own."""
+    """docs/architecture.md layers: `api` could be published on its own."""
     for path in API_DIR.rglob("*.py"):
         for name in _imports(path):
             assert name.split(".")[0] != "mcp", path
@@ -38,7 +38,7 @@ def test_api_never_imports_mcp_server_or_simulator() -> None:
 
 
 def test_httpx2_is_imported_by_exactly_one_module_and_httpx_by_none() -> None:
-    """ARCHITECTURE.md dependencies: one HTTP stack, in `api/_http.py`."""
+    """docs/architecture.md dependencies: one HTTP stack, in `api/_http.py`."""
     importers = {
         path.name for path in API_DIR.rglob("*.py") if any(n.split(".")[0] == "httpx2" for n in _imports(path))
     }
@@ -47,14 +47,14 @@ def test_httpx2_is_imported_by_exactly_one_module_and_httpx_by_none() -> None:
 
 
 def test_api_never_reads_the_environment() -> None:
-    """ARCHITECTURE.md: only config.py reads os.environ; the client takes explicit arguments."""
+    """docs/architecture.md: only config.py reads os.environ; the client takes explicit arguments."""
     for path in API_DIR.rglob("*.py"):
         source = path.read_text()
         assert "os.environ" not in source and "getenv" not in source, path
 
 
 def test_all_lists_exactly_the_public_names() -> None:
-    """STYLE.md habit 8: a deliberate, tested public surface."""
+    """docs/architecture.md §6.5: a deliberate, tested public surface."""
     assert len(api.__all__) == len(set(api.__all__))
     for name in api.__all__:
         assert hasattr(api, name), name
@@ -64,14 +64,14 @@ def test_all_lists_exactly_the_public_names() -> None:
 
 
 def test_modules_stay_small() -> None:
-    """STYLE.md 2.1: modules ≤ ~400 lines."""
+    """docs/architecture.md §6.1: modules ≤ ~400 lines."""
     for path in API_DIR.rglob("*.py"):
         assert len(path.read_text().splitlines()) <= 420, path
 
 
 @pytest.mark.anyio
 async def test_a_100_mib_json_answer_is_aborted_at_the_cap_with_bounded_memory() -> None:
-    """RELIABILITY F-27: 100 MiB on a GET stops at the 8 MiB cap; memory growth stays small."""
+    """docs/reliability.md F-27: 100 MiB on a GET stops at the 8 MiB cap; memory growth stays small."""
     sent = {"bytes": 0}
 
     async def endless() -> AsyncIterator[bytes]:
@@ -98,7 +98,7 @@ async def test_a_100_mib_json_answer_is_aborted_at_the_cap_with_bounded_memory()
 
 @pytest.mark.anyio
 async def test_fifty_concurrent_calls_complete_on_one_client() -> None:
-    """RELIABILITY F-28: 50 concurrent calls on one client, no hang; in-flight requests counted."""
+    """docs/reliability.md F-28: 50 concurrent calls on one client, no hang; in-flight requests counted."""
     in_flight = {"now": 0, "max": 0}
 
     async def handler(request: httpx2.Request) -> httpx2.Response:
@@ -125,7 +125,7 @@ async def test_fifty_concurrent_calls_complete_on_one_client() -> None:
 
 @pytest.mark.anyio
 async def test_no_request_url_ever_carries_userinfo_or_the_key() -> None:
-    """RELIABILITY SL-03: the key is the Authorization header only; a base URL with credentials is refused
+    """docs/reliability.md SL-03: the key is the Authorization header only; a base URL with credentials is refused
     without naming them, and every URL built (ids, queries, cursors) has no userinfo and no trace of the key."""
     for base in (f"https://{KEY}:@api.cursor.com", f"https://u:{KEY}@api.cursor.com"):
         with pytest.raises(ValueError) as refused:

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_me_for_a_user_key_names_the_key_and_its_user(client: CursorClient) -> None:
-    """CONTRACT.md §3.1: a user key answers apiKeyName, userId, createdAt, email and names."""
+    """docs/api-contract.md §3.1: a user key answers apiKeyName, userId, createdAt, email and names."""
     me = await client.me()
     assert me.api_key_name == "Simulated API Key" and me.user_id == 42
     assert me.user_email and me.user_first_name and me.user_last_name
@@ -23,7 +23,7 @@ async def test_me_for_a_user_key_names_the_key_and_its_user(client: CursorClient
 async def test_me_for_a_service_account_key_omits_the_user_fields(
     sim: RunningSimulator, clock: ManualClock, sleeps: Sleeps
 ) -> None:
-    """CONTRACT.md §3.1: service-account keys carry only apiKeyName and createdAt."""
+    """docs/api-contract.md §3.1: service-account keys carry only apiKeyName and createdAt."""
     async with make_client(sim, clock, sleeps, SERVICE_ACCOUNT_KEY) as service:
         me = await service.me()
     assert me.api_key_name and me.created_at
@@ -31,7 +31,7 @@ async def test_me_for_a_service_account_key_omits_the_user_fields(
 
 
 async def test_a_bad_key_is_401_unauthorized(sim: RunningSimulator, clock: ManualClock, sleeps: Sleeps) -> None:
-    """CONTRACT.md §1 Auth: an unknown key → 401 `unauthorized` "Invalid User API Key", not retried."""
+    """docs/api-contract.md §1 Auth: an unknown key → 401 `unauthorized` "Invalid User API Key", not retried."""
     async with make_client(sim, clock, sleeps, "not-a-real-key") as stranger:
         with pytest.raises(AuthenticationError) as caught:
             await stranger.me()
@@ -42,7 +42,7 @@ async def test_a_bad_key_is_401_unauthorized(sim: RunningSimulator, clock: Manua
 async def test_the_client_sends_bearer_and_the_key_never_appears_in_the_url(
     client: CursorClient, sim: RunningSimulator
 ) -> None:
-    """CONTRACT.md §1 Auth: `Authorization: Bearer <key>`; the key is not in the path or query."""
+    """docs/api-contract.md §1 Auth: `Authorization: Bearer <key>`; the key is not in the path or query."""
     await client.me()
     record = sim.requests[-1]
     assert record.headers["authorization"] == "Bearer <redacted>"
@@ -50,7 +50,8 @@ async def test_the_client_sends_bearer_and_the_key_never_appears_in_the_url(
 
 
 async def test_models_list_documented_models_with_string_parameter_values(client: CursorClient) -> None:
-    """CONTRACT.md §3.2: `items: Model[]` with parameters, variants (isDefault) and aliases; values are strings."""
+    """docs/api-contract.md §3.2: `items: Model[]` with parameters, variants (isDefault) and aliases; values are
+    strings."""
     models = {model.id: model for model in await client.list_models()}
     composer = models["composer-2"]
     assert composer.aliases and "composer" in composer.aliases
@@ -60,7 +61,7 @@ async def test_models_list_documented_models_with_string_parameter_values(client
 
 
 async def test_repositories_list_github_urls(client: CursorClient) -> None:
-    """CONTRACT.md §3.3: `{items: [{url}]}`, no paging."""
+    """docs/api-contract.md §3.3: `{items: [{url}]}`, no paging."""
     repos = await client.list_repositories()
     assert repos and all(r.url.startswith("https://github.com/") for r in repos)
 
@@ -68,7 +69,7 @@ async def test_repositories_list_github_urls(client: CursorClient) -> None:
 async def test_repositories_twice_within_a_minute_is_refused_by_the_client_without_sending(
     client: CursorClient, sim: RunningSimulator, clock: ManualClock
 ) -> None:
-    """CONTRACT.md §3.3 (1/min): within 5 min the cache answers; past it, the client's own gate refuses."""
+    """docs/api-contract.md §3.3 (1/min): within 5 min the cache answers; past it, the client's own gate refuses."""
     first = await client.list_repositories()
     assert await client.list_repositories() == first  # cached: nothing sent
     clock.advance(30)
@@ -79,7 +80,8 @@ async def test_repositories_twice_within_a_minute_is_refused_by_the_client_witho
 async def test_repositories_over_one_per_minute_is_429_with_retry_after_and_rate_limit_headers(
     sim: RunningSimulator, clock: ManualClock, sleeps: Sleeps
 ) -> None:
-    """CONTRACT.md §1 Rate limits: a second call within 60 s → 429 `rate_limit_exceeded`, Retry-After, not retried."""
+    """docs/api-contract.md §1 Rate limits: a second call within 60 s → 429 `rate_limit_exceeded`, Retry-After, not
+    retried."""
     async with make_client(sim, clock, sleeps) as first, make_client(sim, clock, sleeps) as second:
         await first.list_repositories()
         clock.advance(20)
@@ -91,7 +93,7 @@ async def test_repositories_over_one_per_minute_is_429_with_retry_after_and_rate
 
 
 async def test_repositories_over_thirty_per_hour_is_429_even_a_minute_apart(world: World, clock: ManualClock) -> None:
-    """CONTRACT.md §3.3 (30/hour): the 31st call within an hour is refused although a minute passed."""
+    """docs/api-contract.md §3.3 (30/hour): the 31st call within an hour is refused although a minute passed."""
     limiter = world.repository_limiter
     for _ in range(30):
         limiter.check("k", clock.now())
@@ -112,7 +114,7 @@ async def test_repositories_without_the_rate_limit_answer_every_call(
 async def test_repositories_without_the_github_integration_is_integration_not_connected(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md §3.3: 400 `integration_not_connected` carrying `helpUrl` and `provider`."""
+    """docs/api-contract.md §3.3: 400 `integration_not_connected` carrying `helpUrl` and `provider`."""
     world.disconnected_providers.add("github")
     with pytest.raises(BadRequestError) as caught:
         await client.list_repositories()

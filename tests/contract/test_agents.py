@@ -49,7 +49,8 @@ def create_body(**fields: object) -> CreateAgentRequest:
 async def test_a_created_agent_is_active_with_a_creating_run_that_becomes_running_then_finished(
     client: CursorClient, clock: ManualClock
 ) -> None:
-    """CONTRACT.md §3.6, §2a: 201 {agent ACTIVE with latestRunId, run CREATING}; then RUNNING, FINISHED, agent IDLE."""
+    """docs/api-contract.md §3.6, §2a: 201 {agent ACTIVE with latestRunId, run CREATING}; then RUNNING, FINISHED, agent
+    IDLE."""
     created = await client.create_agent(create_body())
     agent, run = created.agent, created.run
     assert (agent.status, run.status, agent.latest_run_id) == ("ACTIVE", "CREATING", run.id)
@@ -64,20 +65,20 @@ async def test_a_created_agent_is_active_with_a_creating_run_that_becomes_runnin
 async def test_create_sends_a_client_minted_agent_id_and_the_agent_has_it(
     client: CursorClient, sim: RunningSimulator
 ) -> None:
-    """CONTRACT.md §3.6 `agentId`: the client mints `bc-<uuid>` before the POST; the API uses it."""
+    """docs/api-contract.md §3.6 `agentId`: the client mints `bc-<uuid>` before the POST; the API uses it."""
     created = await client.create_agent(create_body())
     sent = sim.requests[-1].json()
     assert sent["agentId"] == created.agent.id and created.agent.id.startswith("bc-")
 
 
 async def test_a_created_agent_is_named_from_the_prompt_when_no_name_is_given(client: CursorClient) -> None:
-    """CONTRACT.md §2 Agent `name`: auto-derived from the prompt."""
+    """docs/api-contract.md §2 Agent `name`: auto-derived from the prompt."""
     created = await client.create_agent(create_body())
     assert created.agent.name == "Add a README with setup instructions"
 
 
 async def test_create_with_an_existing_agent_id_is_agent_id_conflict(client: CursorClient) -> None:
-    """CONTRACT.md §3.6: re-POST of an existing `agentId` → 409 `agent_id_conflict` (the idempotency key)."""
+    """docs/api-contract.md §3.6: re-POST of an existing `agentId` → 409 `agent_id_conflict` (the idempotency key)."""
     agent_id = f"bc-{uuid.uuid4()}"
     await client.create_agent(create_body(agent_id=agent_id))
     with pytest.raises(AgentIdConflictError) as caught:
@@ -86,7 +87,7 @@ async def test_create_with_an_existing_agent_id_is_agent_id_conflict(client: Cur
 
 
 async def test_agent_id_with_env_vars_is_a_validation_error(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.6, quirk 7: `envVars` cannot be combined with `agentId` → 400."""
+    """docs/api-contract.md §3.6, quirk 7: `envVars` cannot be combined with `agentId` → 400."""
     body = create_body(agent_id=f"bc-{uuid.uuid4()}", env_vars={"TOKEN": "x"})
     with pytest.raises(BadRequestError) as caught:
         await client.create_agent(body)
@@ -96,26 +97,26 @@ async def test_agent_id_with_env_vars_is_a_validation_error(client: CursorClient
 async def test_env_vars_without_agent_id_create_an_agent_whose_id_the_client_did_not_mint(
     client: CursorClient, sim: RunningSimulator
 ) -> None:
-    """CONTRACT.md §3.6: with `envVars` the client sends no `agentId`; the server mints one."""
+    """docs/api-contract.md §3.6: with `envVars` the client sends no `agentId`; the server mints one."""
     created = await client.create_agent(create_body(env_vars={"TOKEN": "x"}))
     assert "agentId" not in sim.requests[-1].json() and created.agent.id.startswith("bc-")
 
 
 async def test_env_var_names_starting_with_cursor_are_refused(client: CursorClient) -> None:
-    """CONTRACT.md §3.6 `envVars`: names must not start with `CURSOR_` → 400."""
+    """docs/api-contract.md §3.6 `envVars`: names must not start with `CURSOR_` → 400."""
     with pytest.raises(BadRequestError, match="CURSOR_"):
         await client.create_agent(create_body(env_vars={"CURSOR_TOKEN": "x"}))
 
 
 async def test_an_unknown_model_is_invalid_model(client: CursorClient) -> None:
-    """CONTRACT.md §3.2: unknown model id on create → 400 `invalid_model`."""
+    """docs/api-contract.md §3.2: unknown model id on create → 400 `invalid_model`."""
     with pytest.raises(BadRequestError) as caught:
         await client.create_agent(create_body(model=ModelSelection(id="gpt-0")))
     assert caught.value.code == "invalid_model"
 
 
 async def test_an_unknown_model_parameter_is_a_validation_error(client: CursorClient) -> None:
-    """CONTRACT.md §3.2: parameters come from `/v1/models`; an unknown one → 400 `validation_error`."""
+    """docs/api-contract.md §3.2: parameters come from `/v1/models`; an unknown one → 400 `validation_error`."""
     model = ModelSelection(id="composer-2", params=[ModelParam(id="turbo", value="true")])
     with pytest.raises(BadRequestError) as caught:
         await client.create_agent(create_body(model=model))
@@ -125,7 +126,7 @@ async def test_an_unknown_model_parameter_is_a_validation_error(client: CursorCl
 async def test_a_known_model_with_a_valid_variant_is_accepted_and_never_returned(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md §2, quirk 8: the model is kept by the API but never returned on agent or run."""
+    """docs/api-contract.md §2, quirk 8: the model is kept by the API but never returned on agent or run."""
     model = ModelSelection(id="composer-2", params=[ModelParam(id="fast", value="false")])
     created = await client.create_agent(create_body(model=model))
     assert world.agents[created.agent.id].model == {"id": "composer-2", "params": [{"id": "fast", "value": "false"}]}
@@ -134,21 +135,21 @@ async def test_a_known_model_with_a_valid_variant_is_accepted_and_never_returned
 
 @pytest.mark.parametrize("quirks", [Quirks(accept_full_sha_starting_ref=True)])
 async def test_a_full_sha_starting_ref_is_accepted_as_observed_on_2026_10_19(client: CursorClient) -> None:
-    """CONTRACT.md quirk 1 (accepted side): a 40-hex `startingRef` → 201."""
+    """docs/api-contract.md quirk 1 (accepted side): a 40-hex `startingRef` → 201."""
     created = await client.create_agent(create_body(repos=[RepoSpec(url=REPO, starting_ref=SHA)]))
     assert created.agent.repos and created.agent.repos[0].starting_ref == SHA
 
 
 @pytest.mark.parametrize("quirks", [Quirks(accept_full_sha_starting_ref=False)])
 async def test_a_full_sha_starting_ref_is_refused_as_observed_on_2026_10_01(client: CursorClient) -> None:
-    """CONTRACT.md quirk 1 (refused side): a 40-hex `startingRef` → 400 `invalid_branch_name`."""
+    """docs/api-contract.md quirk 1 (refused side): a 40-hex `startingRef` → 400 `invalid_branch_name`."""
     with pytest.raises(BadRequestError) as caught:
         await client.create_agent(create_body(repos=[RepoSpec(url=REPO, starting_ref=SHA)]))
     assert caught.value.code == "invalid_branch_name"
 
 
 async def test_a_named_cloud_environment_with_repositories_is_refused(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.6 `env`: a named cloud env is mutually exclusive with `repos` → 400."""
+    """docs/api-contract.md §3.6 `env`: a named cloud env is mutually exclusive with `repos` → 400."""
     name = environments(world.origin)[0]["name"]
     with pytest.raises(BadRequestError) as caught:
         await client.create_agent(create_body(env=EnvSpec(type="cloud", name=name)))
@@ -158,7 +159,7 @@ async def test_a_named_cloud_environment_with_repositories_is_refused(client: Cu
 async def test_a_named_cloud_environment_from_the_environment_list_is_accepted(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md §3.17: an environment's `name` is what goes in `env.name` for `type: cloud`."""
+    """docs/api-contract.md §3.17: an environment's `name` is what goes in `env.name` for `type: cloud`."""
     name = (await client.list_environments()).items[0].name
     created = await client.create_agent(create_body(repos=None, env=EnvSpec(type="cloud", name=name)))
     assert created.agent.env is not None and (created.agent.env.type, created.agent.env.name) == ("cloud", name)
@@ -166,7 +167,7 @@ async def test_a_named_cloud_environment_from_the_environment_list_is_accepted(
 
 
 async def test_an_unknown_named_cloud_environment_is_a_validation_error(client: CursorClient) -> None:
-    """CONTRACT.md §3.17: `env.name` must name one of the account's environments → 400 `validation_error`."""
+    """docs/api-contract.md §3.17: `env.name` must name one of the account's environments → 400 `validation_error`."""
     with pytest.raises(BadRequestError, match="Unknown environment") as caught:
         await client.create_agent(create_body(repos=None, env=EnvSpec(type="cloud", name="no-such-env")))
     assert caught.value.code == "validation_error"
@@ -176,14 +177,15 @@ async def test_an_unknown_named_cloud_environment_is_a_validation_error(client: 
 async def test_several_repositories_on_a_machine_or_the_default_pool_are_refused(
     client: CursorClient, env: EnvSpec
 ) -> None:
-    """CONTRACT.md §3.6 `repos`: machines and the default pool take exactly one repo → 400 with the documented text."""
+    """docs/api-contract.md §3.6 `repos`: machines and the default pool take exactly one repo → 400 with the documented
+    text."""
     repos = [RepoSpec(url=REPO), RepoSpec(url="https://github.com/acme/api")]
     with pytest.raises(BadRequestError, match="accept one repo in repos"):
         await client.create_agent(create_body(env=env, repos=repos))
 
 
 async def test_an_unknown_pool_is_refused(client: CursorClient) -> None:
-    """CONTRACT.md §3.6 `env`: unknown pool → 400."""
+    """docs/api-contract.md §3.6 `env`: unknown pool → 400."""
     with pytest.raises(BadRequestError, match="Unknown pool"):
         await client.create_agent(create_body(env=EnvSpec(type="pool", name="nope")))
 
@@ -191,7 +193,7 @@ async def test_an_unknown_pool_is_refused(client: CursorClient) -> None:
 async def test_more_than_twenty_repositories_are_refused_by_the_client_before_sending(
     client: CursorClient, sim: RunningSimulator, world: World
 ) -> None:
-    """CONTRACT.md §3.6 `repos` ≤ 20: the client's request model refuses 21; the simulator would answer 400."""
+    """docs/api-contract.md §3.6 `repos` ≤ 20: the client's request model refuses 21; the simulator would answer 400."""
     with pytest.raises(ValueError, match="20"):
         create_body(repos=[RepoSpec(url=f"{REPO}{n}") for n in range(21)])
     assert sim.requests == [] and world.agents == {}
@@ -200,7 +202,7 @@ async def test_more_than_twenty_repositories_are_refused_by_the_client_before_se
 async def test_a_repository_without_the_scm_integration_is_integration_not_connected(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md §3.6: 400 `integration_not_connected` with `helpUrl` and `provider`; nothing created."""
+    """docs/api-contract.md §3.6: 400 `integration_not_connected` with `helpUrl` and `provider`; nothing created."""
     world.disconnected_providers.add("gitlab")
     with pytest.raises(BadRequestError) as caught:
         await client.create_agent(create_body(repos=[RepoSpec(url="https://gitlab.com/acme/web")]))
@@ -211,7 +213,7 @@ async def test_a_repository_without_the_scm_integration_is_integration_not_conne
 async def test_a_no_repo_agent_with_a_repository_scoped_key_is_forbidden(
     sim: RunningSimulator, clock: ManualClock, sleeps: Sleeps
 ) -> None:
-    """Issue 4 §2 (from CONTRACT.md §3.6): no `repos` and no `env` with a repository-scoped key → 403."""
+    """Issue 4 §2 (from docs/api-contract.md §3.6): no `repos` and no `env` with a repository-scoped key → 403."""
     async with make_client(sim, clock, sleeps, REPOSITORY_SCOPED_KEY) as scoped:
         with pytest.raises(PermissionDeniedError) as caught:
             await scoped.create_agent(create_body(repos=None))
@@ -219,7 +221,7 @@ async def test_a_no_repo_agent_with_a_repository_scoped_key_is_forbidden(
 
 
 async def test_a_no_repo_agent_is_created_where_the_account_allows_it(client: CursorClient) -> None:
-    """CONTRACT.md §3.6: omit `repos` and `env` for a no-repo agent (enabled side of the switch)."""
+    """docs/api-contract.md §3.6: omit `repos` and `env` for a no-repo agent (enabled side of the switch)."""
     created = await client.create_agent(create_body(repos=None))
     assert created.agent.repos == [] and created.run.status == "CREATING"
 
@@ -236,7 +238,8 @@ async def test_a_no_repo_agent_where_the_account_has_it_disabled_is_forbidden(cl
 async def test_exhausted_usage_is_429_rate_limit_exceeded_and_the_client_knows_waiting_will_not_help(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md quirk 11 (observed): 429 `rate_limit_exceeded` "used all included…" → UsageLimitExceededError."""
+    """docs/api-contract.md quirk 11 (observed): 429 `rate_limit_exceeded` "used all included…" →
+    UsageLimitExceededError."""
     world.usage_exhausted = True
     with pytest.raises(UsageLimitExceededError) as caught:
         await client.create_agent(create_body())
@@ -245,7 +248,7 @@ async def test_exhausted_usage_is_429_rate_limit_exceeded_and_the_client_knows_w
 
 @pytest.mark.parametrize("quirks", [Quirks(exhausted_usage_as_rate_limit=False)])
 async def test_exhausted_usage_as_documented_is_429_usage_limit_exceeded(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §1 Rate limits (documented side): 429 `usage_limit_exceeded`."""
+    """docs/api-contract.md §1 Rate limits (documented side): 429 `usage_limit_exceeded`."""
     world.usage_exhausted = True
     with pytest.raises(UsageLimitExceededError) as caught:
         await client.create_agent(create_body())
@@ -254,14 +257,15 @@ async def test_exhausted_usage_as_documented_is_429_usage_limit_exceeded(client:
 
 
 async def test_idempotency_key_is_ignored_so_two_creates_make_two_agents(client: CursorClient, world: World) -> None:
-    """CONTRACT.md quirk 6: the server ignores `Idempotency-Key`; only `agentId` deduplicates."""
+    """docs/api-contract.md quirk 6: the server ignores `Idempotency-Key`; only `agentId` deduplicates."""
     await client.create_agent(create_body())
     await client.create_agent(create_body())
     assert len(world.agents) == 2
 
 
 async def test_get_agent_returns_the_full_record(client: CursorClient) -> None:
-    """CONTRACT.md §2 Agent: the full record adds repos, workOnCurrentBranch, autoCreatePR; url is /agents/<id>."""
+    """docs/api-contract.md §2 Agent: the full record adds repos, workOnCurrentBranch, autoCreatePR; url is
+    /agents/<id>."""
     created = await client.create_agent(create_body(auto_create_pr=True))
     agent = await client.get_agent(created.agent.id)
     assert agent.repos and agent.repos[0].url == REPO
@@ -270,14 +274,14 @@ async def test_get_agent_returns_the_full_record(client: CursorClient) -> None:
 
 
 async def test_get_an_unknown_agent_is_agent_not_found(client: CursorClient) -> None:
-    """CONTRACT.md §3.5: 404 `agent_not_found`."""
+    """docs/api-contract.md §3.5: 404 `agent_not_found`."""
     with pytest.raises(NotFoundError) as caught:
         await client.get_agent(f"bc-{uuid.uuid4()}")
     assert (caught.value.status_code, caught.value.code) == (404, "agent_not_found")
 
 
 async def test_list_agents_items_carry_only_the_summary_fields(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §2: list items carry only id, name, status, env, url, createdAt, updatedAt, latestRunId."""
+    """docs/api-contract.md §2: list items carry only id, name, status, env, url, createdAt, updatedAt, latestRunId."""
     world.add_agent(created_ago=3600)
     page = await client.list_agents()
     item = page.items[0]
@@ -286,7 +290,7 @@ async def test_list_agents_items_carry_only_the_summary_fields(client: CursorCli
 
 
 async def test_list_agents_omits_next_cursor_on_the_last_page(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §1 Paging: `nextCursor` while more pages follow, omitted (never null) on the last one."""
+    """docs/api-contract.md §1 Paging: `nextCursor` while more pages follow, omitted (never null) on the last one."""
     for index in range(5):
         world.add_agent(f"task {index}", created_ago=3600 - index)
     first = await client.list_agents(limit=3)
@@ -297,7 +301,7 @@ async def test_list_agents_omits_next_cursor_on_the_last_page(client: CursorClie
 
 
 async def test_list_agents_default_limit_is_twenty(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §1 Paging: `limit` defaults to 20."""
+    """docs/api-contract.md §1 Paging: `limit` defaults to 20."""
     for index in range(21):
         world.add_agent(f"task {index}")
     page = await client.list_agents()
@@ -305,7 +309,7 @@ async def test_list_agents_default_limit_is_twenty(client: CursorClient, world: 
 
 
 async def test_list_agents_limit_out_of_range_is_a_validation_error(client: CursorClient) -> None:
-    """CONTRACT.md §1 Paging: limit 1-100; 101 → 400 `validation_error` (inferred, L)."""
+    """docs/api-contract.md §1 Paging: limit 1-100; 101 → 400 `validation_error` (inferred, L)."""
     with pytest.raises(BadRequestError) as caught:
         await client.list_agents(limit=101)
     assert caught.value.code == "validation_error"
@@ -314,7 +318,7 @@ async def test_list_agents_limit_out_of_range_is_a_validation_error(client: Curs
 async def test_list_agents_includes_archived_by_default_and_hides_them_on_request(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md §3.4: `includeArchived` defaults to true; false hides ARCHIVED agents."""
+    """docs/api-contract.md §3.4: `includeArchived` defaults to true; false hides ARCHIVED agents."""
     kept = world.add_agent("kept", created_ago=3600)
     archived = world.add_agent("old", created_ago=7200, archived=True)
     assert {a.id for a in (await client.list_agents()).items} == {kept.id, archived.id}
@@ -322,7 +326,7 @@ async def test_list_agents_includes_archived_by_default_and_hides_them_on_reques
 
 
 async def test_list_agents_by_pr_url_returns_only_the_linked_agent(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.4: `prUrl` returns only the agent(s) linked to that PR."""
+    """docs/api-contract.md §3.4: `prUrl` returns only the agent(s) linked to that PR."""
     linked = world.add_agent("with a PR", created_ago=3600, auto_create_pr=True)
     world.add_agent("without", created_ago=3600)
     git = linked.git(world.now())
@@ -332,7 +336,7 @@ async def test_list_agents_by_pr_url_returns_only_the_linked_agent(client: Curso
 
 
 async def test_archive_and_unarchive_are_idempotent_and_return_the_agent_id(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.15: 200 `{id}`; re-archiving is a no-op 200; archived agents stay readable."""
+    """docs/api-contract.md §3.15: 200 `{id}`; re-archiving is a no-op 200; archived agents stay readable."""
     agent = world.add_agent(created_ago=3600)
     assert await client.archive_agent(agent.id) == agent.id
     assert await client.archive_agent(agent.id) == agent.id
@@ -343,7 +347,7 @@ async def test_archive_and_unarchive_are_idempotent_and_return_the_agent_id(clie
 
 
 async def test_a_follow_up_on_an_archived_agent_is_agent_archived(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.7: 409 `agent_archived`; after unarchive the follow-up is accepted."""
+    """docs/api-contract.md §3.7: 409 `agent_archived`; after unarchive the follow-up is accepted."""
     agent = world.add_agent(created_ago=3600, archived=True)
     body = CreateRunRequest(prompt=Prompt(text="again"))
     with pytest.raises(AgentArchivedError) as caught:
@@ -354,7 +358,7 @@ async def test_a_follow_up_on_an_archived_agent_is_agent_archived(client: Cursor
 
 
 async def test_a_deleted_agent_reads_as_agent_not_found(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.16: DELETE → 200 `{id}`; later reads → 404 `agent_not_found`."""
+    """docs/api-contract.md §3.16: DELETE → 200 `{id}`; later reads → 404 `agent_not_found`."""
     agent = world.add_agent(created_ago=3600)
     assert await client.delete_agent(agent.id) == agent.id
     with pytest.raises(NotFoundError) as caught:
@@ -363,7 +367,8 @@ async def test_a_deleted_agent_reads_as_agent_not_found(client: CursorClient, wo
 
 
 async def test_a_deleted_agent_id_cannot_be_reused(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.6 `agentId`: an id once used conflicts even after delete (so a lost create stays resolvable)."""
+    """docs/api-contract.md §3.6 `agentId`: an id once used conflicts even after delete (so a lost create stays
+    resolvable)."""
     agent_id = f"bc-{uuid.uuid4()}"
     await client.create_agent(create_body(agent_id=agent_id))
     await client.delete_agent(agent_id)
@@ -374,7 +379,7 @@ async def test_a_deleted_agent_id_cannot_be_reused(client: CursorClient, world: 
 async def test_an_uppercase_agent_id_reaches_the_same_agent_in_lowercase(
     client: CursorClient, world: World, sim: RunningSimulator
 ) -> None:
-    """CONTRACT.md §1 Ids, quirk 15: uppercase hex accepted, answered in lowercase."""
+    """docs/api-contract.md §1 Ids, quirk 15: uppercase hex accepted, answered in lowercase."""
     agent = world.add_agent(created_ago=3600)
     fetched = await client.get_agent(agent.id.upper().replace("BC-", "bc-"))
     assert fetched.id == agent.id and sim.requests[-1].path == f"/v1/agents/{agent.id}"

@@ -1,4 +1,5 @@
-"""Contract: the error map (CONTRACT.md §1 Error envelope, §4), each code from the simulator to its client class."""
+"""Contract: the error map (docs/api-contract.md §1 Error envelope, §4), each code from the simulator to its client
+class."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Fault, Faults, Runn
 
 pytestmark = pytest.mark.anyio
 
-# Every code of CONTRACT.md §4 with its status (documented or inferred there) and the client's class.
+# Every code of docs/api-contract.md §4 with its status (documented or inferred there) and the client's class.
 CODES: list[tuple[int, str, type[APIStatusError]]] = [
     (401, "unauthorized", AuthenticationError),
     (401, "api_key_not_found", AuthenticationError),
@@ -69,7 +70,8 @@ CODES: list[tuple[int, str, type[APIStatusError]]] = [
 async def test_each_error_code_reaches_the_client_as_its_class_with_code_status_and_request_id(
     client: CursorClient, sim: RunningSimulator, faults: Faults, status: int, code: str, cls: type[APIStatusError]
 ) -> None:
-    """CONTRACT.md §4: the documented envelope `{error: {code, message}}` maps to one class; the request id is kept."""
+    """docs/api-contract.md §4: the documented envelope `{error: {code, message}}` maps to one class; the request id is
+    kept."""
     faults.inject("GET", "/v1/me", Fault.error(status, code, f"simulated {code}"), times=None)
     with pytest.raises(APIStatusError) as caught:
         await client.me()
@@ -80,14 +82,14 @@ async def test_each_error_code_reaches_the_client_as_its_class_with_code_status_
 
 
 async def test_a_flat_error_body_is_understood(client: CursorClient, faults: Faults) -> None:
-    """CONTRACT.md §1 Error envelope: the SDK also accepts a flat `{code, message}`."""
+    """docs/api-contract.md §1 Error envelope: the SDK also accepts a flat `{code, message}`."""
     faults.inject("GET", "/v1/me", Fault.raw(409, '{"code":"agent_busy","message":"busy"}'))
     with pytest.raises(AgentBusyError, match="busy"):
         await client.me()
 
 
 async def test_a_string_error_body_is_understood(client: CursorClient, faults: Faults) -> None:
-    """CONTRACT.md §1 Error envelope: `{error: "Too Many Requests", message}` (other Cursor APIs)."""
+    """docs/api-contract.md §1 Error envelope: `{error: "Too Many Requests", message}` (other Cursor APIs)."""
     faults.inject("GET", "/v1/me", Fault.raw(403, '{"error":"Forbidden","message":"not for you"}'))
     with pytest.raises(PermissionDeniedError, match="not for you") as caught:
         await client.me()
@@ -95,7 +97,8 @@ async def test_a_string_error_body_is_understood(client: CursorClient, faults: F
 
 
 async def test_a_plain_text_401_is_still_an_authentication_error(client: CursorClient, faults: Faults) -> None:
-    """CONTRACT.md §1 Auth: a keyless /v1/me answered text "Invalid User API Key"; the status alone is enough."""
+    """docs/api-contract.md §1 Auth: a keyless /v1/me answered text "Invalid User API Key"; the status alone is
+    enough."""
     faults.inject("GET", "/v1/me", Fault.raw(401, "Invalid User API Key", "text/plain"))
     with pytest.raises(AuthenticationError):
         await client.me()
@@ -104,7 +107,7 @@ async def test_a_plain_text_401_is_still_an_authentication_error(client: CursorC
 async def test_an_html_error_page_is_a_server_error_and_a_4xx_one_is_incompatible(
     client: CursorClient, faults: Faults
 ) -> None:
-    """RELIABILITY.md F-26: a proxy's HTML page is typed, never parsed as an answer."""
+    """docs/reliability.md F-26: a proxy's HTML page is typed, never parsed as an answer."""
     faults.inject("GET", "/v1/me", Fault.html(502), times=None)
     with pytest.raises(ServerError):
         await client.me()
@@ -116,14 +119,14 @@ async def test_an_html_error_page_is_a_server_error_and_a_4xx_one_is_incompatibl
 
 @pytest.mark.parametrize("fault", [Fault.malformed_json(), Fault.truncated_json()], ids=["malformed", "truncated"])
 async def test_a_2xx_body_that_is_not_json_is_incompatible(client: CursorClient, faults: Faults, fault: Fault) -> None:
-    """RELIABILITY.md F-26: non-JSON or truncated JSON on a 200 → IncompatibleResponseError."""
+    """docs/reliability.md F-26: non-JSON or truncated JSON on a 200 → IncompatibleResponseError."""
     faults.inject("GET", "/v1/agents", fault)
     with pytest.raises(IncompatibleResponseError):
         await client.list_agents()
 
 
 async def test_an_oversized_body_is_cut_at_the_cap(client: CursorClient, faults: Faults) -> None:
-    """RELIABILITY.md F-27: a body over the 8 MiB JSON cap is refused, not read whole."""
+    """docs/reliability.md F-27: a body over the 8 MiB JSON cap is refused, not read whole."""
     faults.inject("GET", "/v1/agents", Fault.oversized(9 * 1024 * 1024))
     with pytest.raises(IncompatibleResponseError, match="cap"):
         await client.list_agents()
@@ -132,7 +135,7 @@ async def test_an_oversized_body_is_cut_at_the_cap(client: CursorClient, faults:
 async def test_an_error_echoing_the_authorization_header_never_shows_the_key(
     client: CursorClient, faults: Faults
 ) -> None:
-    """RELIABILITY.md SL-02: an upstream that echoes Authorization; the client masks the key."""
+    """docs/reliability.md SL-02: an upstream that echoes Authorization; the client masks the key."""
     faults.inject("GET", "/v1/me", Fault.echo_auth(400))
     with pytest.raises(CursorError) as caught:
         await client.me()
@@ -140,7 +143,7 @@ async def test_an_error_echoing_the_authorization_header_never_shows_the_key(
 
 
 async def test_a_conflict_code_the_client_does_not_know_stays_a_conflict(client: CursorClient, faults: Faults) -> None:
-    """CONTRACT.md §4: codes refine the status class; an unknown 409 code keeps ConflictError."""
+    """docs/api-contract.md §4: codes refine the status class; an unknown 409 code keeps ConflictError."""
     faults.inject("GET", "/v1/me", Fault.error(409, "brand_new_conflict"))
     with pytest.raises(ConflictError) as caught:
         await client.me()

@@ -1,4 +1,5 @@
-"""Contract: the run stream (CONTRACT.md §3.11) and its faults (RELIABILITY.md §2.3), client against simulator."""
+"""Contract: the run stream (docs/api-contract.md §3.11) and its faults (docs/reliability.md §2.3), client against
+simulator."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def ids_of(events: list[StreamEvent]) -> list[str]:
 async def test_a_finished_run_replays_from_its_start_and_the_stream_closes_after_done(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md §3.11 Replay: no Last-Event-ID → the whole run from its start; result then done; closed."""
+    """docs/api-contract.md §3.11 Replay: no Last-Event-ID → the whole run from its start; result then done; closed."""
     agent = world.add_agent(created_ago=3600)
     events = await read_all(client, agent)
     assert isinstance(events[0], StatusEvent) and isinstance(events[1], StatusEvent)
@@ -66,7 +67,7 @@ async def test_a_finished_run_replays_from_its_start_and_the_stream_closes_after
 
 
 async def test_the_leading_status_frame_has_no_id(client: CursorClient, world: World) -> None:
-    """CONTRACT.md quirk 5: the leading `status` frame has no `id` and carries the current status."""
+    """docs/api-contract.md quirk 5: the leading `status` frame has no `id` and carries the current status."""
     agent = world.add_agent(created_ago=3600)
     first = (await read_all(client, agent))[0]
     assert isinstance(first, StatusEvent) and first.event_id is None and first.status == "FINISHED"
@@ -75,7 +76,7 @@ async def test_the_leading_status_frame_has_no_id(client: CursorClient, world: W
 async def test_event_ids_are_ms_seq_and_strictly_increasing_except_result_and_done_sharing_one(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md §3.11 Event ids: `<ms>-<seq>`, increasing; `result` and `done` share an id."""
+    """docs/api-contract.md §3.11 Event ids: `<ms>-<seq>`, increasing; `result` and `done` share an id."""
     agent = world.add_agent(created_ago=3600)
     events = await read_all(client, agent)
     keys = [k for k in map(parse_event_id, ids_of(events)) if k is not None]
@@ -87,7 +88,7 @@ async def test_event_ids_are_ms_seq_and_strictly_increasing_except_result_and_do
 async def test_assistant_text_arrives_as_word_fragments_with_thinking_and_interaction_updates(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md §3.11 Event types: `assistant` deltas, `thinking` deltas, `interaction_update` by `type`."""
+    """docs/api-contract.md §3.11 Event types: `assistant` deltas, `thinking` deltas, `interaction_update` by `type`."""
     agent = world.add_agent(created_ago=3600)
     events = await read_all(client, agent)
     texts = [e.text for e in events if isinstance(e, AssistantEvent)]
@@ -98,7 +99,7 @@ async def test_assistant_text_arrives_as_word_fragments_with_thinking_and_intera
 
 
 async def test_a_tool_call_is_sent_running_then_completed_with_one_call_id(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.11 `tool_call`: `running` then `completed`, same `callId`; result on completion."""
+    """docs/api-contract.md §3.11 `tool_call`: `running` then `completed`, same `callId`; result on completion."""
     agent = world.add_agent(created_ago=3600)
     calls = [e for e in await read_all(client, agent) if isinstance(e, ToolCallEvent)]
     assert [(c.status, c.call_id, c.name) for c in calls] == [
@@ -109,7 +110,7 @@ async def test_a_tool_call_is_sent_running_then_completed_with_one_call_id(clien
 
 
 async def test_an_oversized_tool_result_is_omitted_and_flagged_truncated(client: CursorClient, world: World) -> None:
-    """CONTRACT.md quirk 14: big `result` omitted, `truncated: {result: true}` (observed 2026-10-09)."""
+    """docs/api-contract.md quirk 14: big `result` omitted, `truncated: {result: true}` (observed 2026-10-09)."""
     big = ToolCall("run_terminal_cmd", {"command": "yes | head -c 8000000"}, truncated_result=True)
     agent = world.add_agent(script=RunScript(tool_calls=(big,)), created_ago=3600)
     completed = [e for e in await read_all(client, agent) if isinstance(e, ToolCallEvent) and e.status == "completed"]
@@ -119,7 +120,8 @@ async def test_an_oversized_tool_result_is_omitted_and_flagged_truncated(client:
 async def test_a_background_shell_is_run_terminal_cmd_with_is_background_then_await_polls(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md §3.11 tool shapes, quirk 18: `run_terminal_cmd` isBackground, then `await` stillRunning polls."""
+    """docs/api-contract.md §3.11 tool shapes, quirk 18: `run_terminal_cmd` isBackground, then `await` stillRunning
+    polls."""
     agent = world.add_agent(script=RunScript(background=BackgroundTaskScript(polls=2)), created_ago=3600)
     calls = [e for e in await read_all(client, agent) if isinstance(e, ToolCallEvent) and e.status == "completed"]
     shell = next(c for c in calls if c.name == "run_terminal_cmd")
@@ -129,7 +131,7 @@ async def test_a_background_shell_is_run_terminal_cmd_with_is_background_then_aw
 
 
 async def test_the_stream_names_its_retention_in_seconds(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.11: `X-Cursor-Stream-Retention-Seconds` (86400 for the claimed 24 h)."""
+    """docs/api-contract.md §3.11: `X-Cursor-Stream-Retention-Seconds` (86400 for the claimed 24 h)."""
     agent = world.add_agent(created_ago=3600)
     with anyio.fail_after(5):
         async with client.stream_run(agent.id, agent.runs[0].id) as stream:
@@ -137,7 +139,7 @@ async def test_the_stream_names_its_retention_in_seconds(client: CursorClient, w
 
 
 async def test_resume_with_last_event_id_replays_only_later_events(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.11 Resume: a new leading `status`, then exactly the events after that id."""
+    """docs/api-contract.md §3.11 Resume: a new leading `status`, then exactly the events after that id."""
     agent = world.add_agent(created_ago=3600)
     full = await read_all(client, agent)
     middle = ids_of(full)[10]
@@ -147,14 +149,14 @@ async def test_resume_with_last_event_id_replays_only_later_events(client: Curso
 
 
 async def test_a_made_up_well_formed_last_event_id_gives_no_past_events(client: CursorClient, world: World) -> None:
-    """CONTRACT.md quirk 4: a made-up (well-formed) id returns no past events (checked 2026-10-06)."""
+    """docs/api-contract.md quirk 4: a made-up (well-formed) id returns no past events (checked 2026-10-06)."""
     agent = world.add_agent(created_ago=3600)
     resumed = await read_all(client, agent, last_event_id="1700000000000-7")
     assert [type(e) for e in resumed] == [StatusEvent]
 
 
 async def test_a_last_event_id_of_another_run_is_invalid_last_event_id(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.11: an id that does not belong to the run → 400 `invalid_last_event_id`."""
+    """docs/api-contract.md §3.11: an id that does not belong to the run → 400 `invalid_last_event_id`."""
     other = world.add_agent("other", created_ago=7200)
     agent = world.add_agent(created_ago=3600)
     foreign = ids_of(await read_all(client, other))[3]
@@ -165,14 +167,14 @@ async def test_a_last_event_id_of_another_run_is_invalid_last_event_id(client: C
 
 
 async def test_a_malformed_last_event_id_is_invalid_last_event_id(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §6.5: a malformed id → 400 `invalid_last_event_id` (inferred)."""
+    """docs/api-contract.md §6 (item 5): a malformed id → 400 `invalid_last_event_id` (inferred)."""
     agent = world.add_agent(created_ago=3600)
     with pytest.raises(InvalidLastEventIdError):
         await read_all(client, agent, last_event_id="not-an-id")
 
 
 async def test_stream_of_an_expired_run_is_stream_expired(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.11, quirk 17: a run that ended longer ago than the retention → 410 `stream_expired`."""
+    """docs/api-contract.md §3.11, quirk 17: a run that ended longer ago than the retention → 410 `stream_expired`."""
     agent = world.add_agent(created_ago=2 * 86400)
     with pytest.raises(StreamExpiredError) as caught:
         await read_all(client, agent)
@@ -181,7 +183,7 @@ async def test_stream_of_an_expired_run_is_stream_expired(client: CursorClient, 
 
 @pytest.mark.parametrize("quirks", [Quirks(stream_retention_seconds=600)])
 async def test_a_shorter_retention_expires_streams_sooner_and_is_announced(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §7 (retention value unknown): the header follows the setting, and 410 after it."""
+    """docs/api-contract.md §7 (retention value unknown): the header follows the setting, and 410 after it."""
     fresh = world.add_agent("fresh", created_ago=300)
     old = world.add_agent("old", created_ago=3600)
     with anyio.fail_after(5):
@@ -192,7 +194,7 @@ async def test_a_shorter_retention_expires_streams_sooner_and_is_announced(clien
 
 
 async def test_stream_of_an_unknown_run_is_run_not_found(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.11 errors: 404 for an unknown run."""
+    """docs/api-contract.md §3.11 errors: 404 for an unknown run."""
     agent = world.add_agent()
     with pytest.raises(NotFoundError) as caught, anyio.fail_after(5):
         async with client.stream_run(agent.id, f"run-{uuid.uuid4()}"):
@@ -203,7 +205,7 @@ async def test_stream_of_an_unknown_run_is_run_not_found(client: CursorClient, w
 async def test_a_live_stream_progresses_as_the_clock_advances_until_done(
     client: CursorClient, world: World, clock: ManualClock
 ) -> None:
-    """CONTRACT.md §3.11: a running run's stream stays open and delivers events as they happen, then closes."""
+    """docs/api-contract.md §3.11: a running run's stream stays open and delivers events as they happen, then closes."""
     agent = world.add_agent(script=RunScript(running_seconds=60))
     run = agent.runs[0]
     received: list[StreamEvent] = []
@@ -232,7 +234,7 @@ async def test_a_live_stream_progresses_as_the_clock_advances_until_done(
 async def test_the_first_heartbeat_comes_30_to_36_seconds_after_connecting_when_idle(
     client: CursorClient, world: World, clock: ManualClock
 ) -> None:
-    """CONTRACT.md §3.11 `heartbeat`, quirk 4: first one 30-36 s after connecting, after the replay."""
+    """docs/api-contract.md §3.11 `heartbeat`, quirk 4: first one 30-36 s after connecting, after the replay."""
     agent = world.add_agent(script=RunScript(running_seconds=7200, interaction_updates=False))
     clock.advance(100)  # RUNNING, a few events replayed; the next one is minutes away
     with anyio.fail_after(5):
@@ -250,7 +252,7 @@ async def test_the_first_heartbeat_comes_30_to_36_seconds_after_connecting_when_
 
 
 async def test_walking_a_finished_replay_ends_on_result(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.11 No end-of-replay marker: `result`/`done` says the run is over."""
+    """docs/api-contract.md §3.11 No end-of-replay marker: `result`/`done` says the run is over."""
     agent = world.add_agent(created_ago=3600)
     tail = TailCollector(3)
     with anyio.fail_after(5):
@@ -276,7 +278,7 @@ class AdvanceWhenCaughtUp:
 async def test_walking_a_running_replay_ends_on_the_first_heartbeat(
     client: CursorClient, world: World, clock: ManualClock
 ) -> None:
-    """CONTRACT.md §3.11 No end-of-replay marker: for a live run, the first heartbeat ends the replay."""
+    """docs/api-contract.md §3.11 No end-of-replay marker: for a live run, the first heartbeat ends the replay."""
     agent = world.add_agent(script=RunScript(running_seconds=7200, interaction_updates=False))
     clock.advance(100)
     run = agent.runs[0]
@@ -289,7 +291,7 @@ async def test_walking_a_running_replay_ends_on_the_first_heartbeat(
 async def test_walking_a_running_replay_ends_on_the_first_event_newer_than_the_connection(
     client: CursorClient, world: World, clock: ManualClock
 ) -> None:
-    """CONTRACT.md §3.11 No end-of-replay marker: an event whose id time is after the connection is live."""
+    """docs/api-contract.md §3.11 No end-of-replay marker: an event whose id time is after the connection is live."""
     agent = world.add_agent(script=RunScript(running_seconds=600, interaction_updates=False))
     clock.advance(100)
     run = agent.runs[0]
@@ -304,7 +306,8 @@ async def test_walking_a_running_replay_ends_on_the_first_event_newer_than_the_c
 async def test_a_stream_cut_mid_body_resumes_from_the_last_id_without_duplicates_or_gaps(
     client: CursorClient, world: World, faults: Faults
 ) -> None:
-    """RELIABILITY.md S-01: a cut mid-stream → StreamError with `last_event_id`; resuming from it completes the run."""
+    """docs/reliability.md S-01: a cut mid-stream → StreamError with `last_event_id`; resuming from it completes the
+    run."""
     agent = world.add_agent(created_ago=3600)
     full = ids_of(await read_all(client, agent))
     faults.inject("GET", "/v1/agents/*/runs/*/stream", Fault.cut_mid_body(after_bytes=3000))
@@ -321,7 +324,7 @@ async def test_a_stream_cut_mid_body_resumes_from_the_last_id_without_duplicates
 async def test_a_single_huge_event_is_refused_with_bounded_memory(
     client: CursorClient, world: World, faults: Faults
 ) -> None:
-    """RELIABILITY.md S-05: one 256 MiB event → StreamError naming the size cap; the client stops reading early."""
+    """docs/reliability.md S-05: one 256 MiB event → StreamError naming the size cap; the client stops reading early."""
     agent = world.add_agent(created_ago=3600)
     faults.inject("GET", "/v1/agents/*/runs/*/stream", Fault.huge_event())
     read = 0
@@ -336,7 +339,7 @@ async def test_a_single_huge_event_is_refused_with_bounded_memory(
 
 
 async def test_crlf_line_endings_give_the_same_events(client: CursorClient, world: World, faults: Faults) -> None:
-    """RELIABILITY.md S-08: `\\r\\n` line endings are legal SSE and decode to the same events."""
+    """docs/reliability.md S-08: `\\r\\n` line endings are legal SSE and decode to the same events."""
     agent = world.add_agent(created_ago=3600)
     plain = await read_all(client, agent)
     faults.inject("GET", "/v1/agents/*/runs/*/stream", Fault.crlf_line_endings())
@@ -346,7 +349,7 @@ async def test_crlf_line_endings_give_the_same_events(client: CursorClient, worl
 async def test_invalid_json_in_a_data_line_is_skipped_and_counted(
     client: CursorClient, world: World, faults: Faults
 ) -> None:
-    """RELIABILITY.md S-08: a bad event is skipped and counted; the stream continues."""
+    """docs/reliability.md S-08: a bad event is skipped and counted; the stream continues."""
     agent = world.add_agent(created_ago=3600)
     plain = await read_all(client, agent)
     faults.inject("GET", "/v1/agents/*/runs/*/stream", Fault.invalid_json_event())
@@ -360,7 +363,7 @@ async def test_invalid_json_in_a_data_line_is_skipped_and_counted(
 async def test_a_stream_without_ids_leaves_nothing_to_resume_from(
     client: CursorClient, world: World, faults: Faults
 ) -> None:
-    """RELIABILITY.md S-03: without ids the client has no resume cursor (no silent replay from the start)."""
+    """docs/reliability.md S-03: without ids the client has no resume cursor (no silent replay from the start)."""
     agent = world.add_agent(created_ago=3600)
     faults.inject("GET", "/v1/agents/*/runs/*/stream", Fault.without_event_ids())
     with anyio.fail_after(5):
@@ -373,7 +376,7 @@ async def test_a_stream_without_ids_leaves_nothing_to_resume_from(
 async def test_a_retry_field_is_tolerated_and_the_events_are_unchanged(
     client: CursorClient, world: World, faults: Faults
 ) -> None:
-    """RELIABILITY.md S-02: a `retry:` field in the stream does not disturb decoding."""
+    """docs/reliability.md S-02: a `retry:` field in the stream does not disturb decoding."""
     agent = world.add_agent(created_ago=3600)
     plain = await read_all(client, agent)
     faults.inject("GET", "/v1/agents/*/runs/*/stream", Fault.sse_retry(500))
@@ -383,7 +386,7 @@ async def test_a_retry_field_is_tolerated_and_the_events_are_unchanged(
 async def test_fifty_concurrent_replays_each_arrive_whole_in_order_without_duplicates(
     client: CursorClient, world: World, sim: RunningSimulator
 ) -> None:
-    """RELIABILITY L-02 (scaled for the suite: 50 streams of about 200 KB of 1 KiB-scale events at once): every
+    """docs/reliability.md L-02 (scaled for the suite: 50 streams of about 200 KB of 1 KiB-scale events at once): every
     stream keeps its order with no duplicate, and at most 8 requests are ever in flight at the simulator."""
     script = RunScript(replay_bytes=200_000, running_seconds=600)
     agents = [world.add_agent(f"stream {index}", script=script, created_ago=3600) for index in range(50)]

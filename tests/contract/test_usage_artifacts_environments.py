@@ -20,7 +20,8 @@ def _seconds(iso: str) -> float:
 
 
 async def test_usage_with_cost_lists_every_run_and_sums_tokens(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.12: per-run usage and cost (floats), `totalTokens` the sum of the four counts, totals summed."""
+    """docs/api-contract.md §3.12: per-run usage and cost (floats), `totalTokens` the sum of the four counts, totals
+    summed."""
     agent = world.add_agent(scripts=[RunScript()], created_ago=3 * 3600)
     usage = await client.get_usage(agent.id)
     assert [r.id for r in usage.runs] == [agent.runs[1].id, agent.runs[0].id]
@@ -38,7 +39,7 @@ async def test_usage_with_cost_lists_every_run_and_sums_tokens(client: CursorCli
 async def test_usage_cost_arrives_late_after_the_run_ends(
     client: CursorClient, world: World, clock: ManualClock
 ) -> None:
-    """CONTRACT.md §3.12: cost is eventually consistent: absent right after the end, present later."""
+    """docs/api-contract.md §3.12: cost is eventually consistent: absent right after the end, present later."""
     agent = world.add_agent(script=RunScript(running_seconds=30))
     clock.advance(33)
     early = await client.get_usage(agent.id)
@@ -51,35 +52,35 @@ async def test_usage_cost_arrives_late_after_the_run_ends(
 async def test_usage_cost_without_lag_is_there_as_soon_as_the_run_ends(
     client: CursorClient, world: World, clock: ManualClock
 ) -> None:
-    """CONTRACT.md §3.12 (cost lag switch off): cost present the moment the run is terminal."""
+    """docs/api-contract.md §3.12 (cost lag switch off): cost present the moment the run is terminal."""
     agent = world.add_agent(script=RunScript(running_seconds=30))
     clock.advance(32)
     assert (await client.get_usage(agent.id)).runs[0].cost is not None
 
 
 async def test_usage_without_cost_omits_cost_for_request_priced_runs(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.12: `cost` is optional ("backends that predate cost still parse")."""
+    """docs/api-contract.md §3.12: `cost` is optional ("backends that predate cost still parse")."""
     agent = world.add_agent(script=RunScript(cost_cents=None), created_ago=3600)
     usage = await client.get_usage(agent.id)
     assert usage.cost is None and usage.runs[0].cost is None and usage.runs[0].usage is not None
 
 
 async def test_a_run_without_usage_yet_appears_with_zeros_and_no_usage_uuid(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.12: runs with no recorded usage appear with zeros; `usageUuid` omitted."""
+    """docs/api-contract.md §3.12: runs with no recorded usage appear with zeros; `usageUuid` omitted."""
     agent = world.add_agent(script=RunScript(running_seconds=600))
     run = (await client.get_usage(agent.id)).runs[0]
     assert run.usage_uuid is None and run.usage is not None and run.usage.total_tokens == 0
 
 
 async def test_usage_of_one_run_by_run_id(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.12 `runId`: only that run."""
+    """docs/api-contract.md §3.12 `runId`: only that run."""
     agent = world.add_agent(scripts=[RunScript()], created_ago=3 * 3600)
     usage = await client.get_usage(agent.id, run_id=agent.runs[0].id)
     assert [r.id for r in usage.runs] == [agent.runs[0].id]
 
 
 async def test_usage_of_an_unknown_run_is_run_not_found(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.12: unknown `runId` → 404 `run_not_found`."""
+    """docs/api-contract.md §3.12: unknown `runId` → 404 `run_not_found`."""
     agent = world.add_agent(created_ago=3600)
     with pytest.raises(NotFoundError) as caught:
         await client.get_usage(agent.id, run_id=f"run-{uuid.uuid4()}")
@@ -88,7 +89,7 @@ async def test_usage_of_an_unknown_run_is_run_not_found(client: CursorClient, wo
 
 @pytest.mark.parametrize("quirks", [Quirks(usage_endpoint_available=False)])
 async def test_usage_switched_off_is_feature_unavailable(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.12: early access → 403 `feature_unavailable`."""
+    """docs/api-contract.md §3.12: early access → 403 `feature_unavailable`."""
     agent = world.add_agent(created_ago=3600)
     with pytest.raises(PermissionDeniedError) as caught:
         await client.get_usage(agent.id)
@@ -96,7 +97,7 @@ async def test_usage_switched_off_is_feature_unavailable(client: CursorClient, w
 
 
 async def test_artifacts_are_listed_with_path_size_and_time(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.13: `{items: [{path: "artifacts/…", sizeBytes, updatedAt}]}`."""
+    """docs/api-contract.md §3.13: `{items: [{path: "artifacts/…", sizeBytes, updatedAt}]}`."""
     agent = world.add_agent(script=RunScript(artifacts=(SHOT,)), created_ago=3600)
     [artifact] = await client.list_artifacts(agent.id)
     assert (artifact.path, artifact.size_bytes) == (SHOT.path, SHOT.size_bytes) and artifact.updated_at
@@ -105,7 +106,7 @@ async def test_artifacts_are_listed_with_path_size_and_time(client: CursorClient
 async def test_an_artifact_download_url_expires_in_fifteen_minutes_and_serves_the_bytes(
     client: CursorClient, world: World, sim: RunningSimulator
 ) -> None:
-    """CONTRACT.md §3.14: `{url, expiresAt: now+15 min}`; fetched without the Cursor key (loopback allowed)."""
+    """docs/api-contract.md §3.14: `{url, expiresAt: now+15 min}`; fetched without the Cursor key (loopback allowed)."""
     agent = world.add_agent(script=RunScript(artifacts=(SHOT,)), created_ago=3600)
     link = await client.artifact_download(agent.id, SHOT.path)
     assert link.expires_at is not None and _seconds(link.expires_at) - world.now() == 15 * 60
@@ -117,7 +118,7 @@ async def test_an_artifact_download_url_expires_in_fifteen_minutes_and_serves_th
 async def test_an_expired_artifact_url_is_refused_by_the_storage_host(
     client: CursorClient, world: World, clock: ManualClock
 ) -> None:
-    """CONTRACT.md §3.14: the presigned URL lasts 15 minutes; after that the host answers 403."""
+    """docs/api-contract.md §3.14: the presigned URL lasts 15 minutes; after that the host answers 403."""
     agent = world.add_agent(script=RunScript(artifacts=(SHOT,)), created_ago=3600)
     link = await client.artifact_download(agent.id, SHOT.path)
     clock.advance(16 * 60)
@@ -130,7 +131,7 @@ async def test_an_expired_artifact_url_is_refused_by_the_storage_host(
 async def test_an_unlisted_artifact_is_missing_from_the_list_and_downloads_as_artifact_not_found(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md quirk 10 (observed side): the file was written, the list is empty, download → 404."""
+    """docs/api-contract.md quirk 10 (observed side): the file was written, the list is empty, download → 404."""
     agent = world.add_agent(script=RunScript(artifacts=(HIDDEN,)), created_ago=3600)
     assert await client.list_artifacts(agent.id) == []
     with pytest.raises(NotFoundError) as caught:
@@ -142,7 +143,7 @@ async def test_an_unlisted_artifact_is_missing_from_the_list_and_downloads_as_ar
 async def test_with_the_empty_list_quirk_off_every_written_artifact_is_listed(
     client: CursorClient, world: World
 ) -> None:
-    """CONTRACT.md quirk 10 (switch off): written files are listed and downloadable."""
+    """docs/api-contract.md quirk 10 (switch off): written files are listed and downloadable."""
     agent = world.add_agent(script=RunScript(artifacts=(HIDDEN,)), created_ago=3600)
     assert [a.path for a in await client.list_artifacts(agent.id)] == [HIDDEN.path]
     assert (await client.artifact_download(agent.id, HIDDEN.path)).url
@@ -151,7 +152,8 @@ async def test_with_the_empty_list_quirk_off_every_written_artifact_is_listed(
 async def test_an_artifact_path_outside_artifacts_is_refused_before_sending(
     client: CursorClient, world: World, sim: RunningSimulator
 ) -> None:
-    """CONTRACT.md §3.14: paths are relative under `artifacts/`; the client refuses others (the API answers 400)."""
+    """docs/api-contract.md §3.14: paths are relative under `artifacts/`; the client refuses others (the API answers
+    400)."""
     agent = world.add_agent(created_ago=3600)
     with pytest.raises(ValueError, match="artifacts/"):
         await client.artifact_download(agent.id, "/opt/cursor/artifacts/x.png")
@@ -159,7 +161,7 @@ async def test_an_artifact_path_outside_artifacts_is_refused_before_sending(
 
 
 async def test_an_artifact_that_does_not_exist_is_artifact_not_found(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.14: 404 `artifact_not_found`."""
+    """docs/api-contract.md §3.14: 404 `artifact_not_found`."""
     agent = world.add_agent(created_ago=3600)
     with pytest.raises(NotFoundError) as caught:
         await client.artifact_download(agent.id, "artifacts/none.txt")
@@ -167,7 +169,8 @@ async def test_an_artifact_that_does_not_exist_is_artifact_not_found(client: Cur
 
 
 async def test_environments_page_with_an_opaque_cursor_omitted_at_the_end(client: CursorClient) -> None:
-    """CONTRACT.md §1 Paging, §3.17: `{items, nextCursor?}`; items `{id, name, owner, repos, createdAt, updatedAt}`."""
+    """docs/api-contract.md §1 Paging, §3.17: `{items, nextCursor?}`; items `{id, name, owner, repos, createdAt,
+    updatedAt}`."""
     first = await client.list_environments()
     assert len(first.items) == 20 and first.next_cursor == "MjA"  # base64("20"), the docs example
     rest = await client.list_environments(cursor=first.next_cursor)
@@ -177,14 +180,14 @@ async def test_environments_page_with_an_opaque_cursor_omitted_at_the_end(client
 
 
 async def test_an_environment_by_id_adds_its_details(client: CursorClient) -> None:
-    """CONTRACT.md §3.17: `GET /v1/environments/{id}` adds `environmentJson`, `versionId`, `repoFile`."""
+    """docs/api-contract.md §3.17: `GET /v1/environments/{id}` adds `environmentJson`, `versionId`, `repoFile`."""
     listed = (await client.list_environments(limit=1)).items[0]
     env = await client.get_environment(listed.id)
     assert env.id == listed.id and env.environment_json and env.version_id
 
 
 async def test_the_v0_conversation_lists_prompts_and_final_replies(client: CursorClient, world: World) -> None:
-    """CONTRACT.md §3.17: legacy `GET /v0/agents/{id}/conversation` → `{id, messages: [{id, type, text}]}`."""
+    """docs/api-contract.md §3.17: legacy `GET /v0/agents/{id}/conversation` → `{id, messages: [{id, type, text}]}`."""
     agent = world.add_agent(created_ago=3600)
     conversation = await client.get_conversation(agent.id)
     assert conversation.id == agent.id

@@ -1,4 +1,4 @@
-"""The stdio wire (RELIABILITY B-02, B-04): requests whose id MCP does not allow, and over-long lines
+"""The stdio wire (docs/reliability.md B-02, B-04): requests whose id MCP does not allow, and over-long lines
 written the way the TypeScript SDK writes them (`{...request, jsonrpc, id}`: the id last), are
 answered for the right id.
 

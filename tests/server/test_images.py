@@ -185,7 +185,7 @@ def test_a_url_other_than_a_plain_https_one_is_refused_without_quoting_it(value:
 
 
 def test_six_images_are_refused_before_any_is_read(tmp_path: Path) -> None:
-    """Issue 12 and CONTRACT §3.6: at most 5 images."""
+    """Issue 12 and docs/api-contract.md §3.6: at most 5 images."""
     assert "6 images were given; a prompt takes at most 5" in refusal([str(tmp_path / "absent.png")] * 6, [tmp_path])
 
 
@@ -217,7 +217,7 @@ WEBP_3X2 = b"RIFF\x24\x00\x00\x00WEBPVP8 \x18\x00\x00\x00" + b"\x00" * 3 + b"\x9
 def test_recognise_accepts_exactly_the_four_types_a_prompt_takes_with_a_readable_header(
     data: bytes, expected: str | None
 ) -> None:
-    """CONTRACT §3.6: png, jpeg, gif, webp; a magic number alone (three letters for GIF) is not enough."""
+    """docs/api-contract.md §3.6: png, jpeg, gif, webp; a magic number alone (three letters for GIF) is not enough."""
     image = recognise(data)
     assert (image and image.mime_type) == expected
     if image is not None:

@@ -1,4 +1,4 @@
-"""The cursor a `tail` hands back never skips a frame that may still come (CONTRACT.md §3.11, inferred: an
+"""The cursor a `tail` hands back never skips a frame that may still come (docs/api-contract.md §3.11, inferred: an
 `interaction_update` and the simplified frame repeating it share one id, and a resume gets only later ids)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tool contract (ARCHITECTURE.md, points 1 to 11), proved once on the toolkit with test tools."""
+"""The tool contract (docs/architecture.md, points 1 to 11), proved once on the toolkit with test tools."""
 
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ async def test_bad_arguments_are_refused_as_validation_and_the_tool_never_runs(a
 
 
 async def test_an_id_that_does_not_match_its_pattern_is_refused_before_the_tool_runs() -> None:
-    """Tool contract 1: ids that go into URL paths match their pattern first (RELIABILITY B-08)."""
+    """Tool contract 1: ids that go into URL paths match their pattern first (docs/reliability.md B-08)."""
     kit, calls = make_kit(allow_writes=True)
     result = await call(kit, "cursor_make", {"agent_id": "../../v1/me"})
     assert body(result)["code"] == "VALIDATION"
@@ -256,7 +256,7 @@ async def test_a_bug_becomes_a_generic_internal_error_and_its_traceback_goes_to_
     ids=["raw", "base64", "basic-auth", "url-encoded", "json-escaped", "bearer-header"],
 )
 async def test_a_secret_inside_an_upstream_error_is_masked_in_every_form(form: str) -> None:
-    """Tool contract 8 (RELIABILITY SL-02): the upstream echoed the key; the model never sees it."""
+    """Tool contract 8 (docs/reliability.md SL-02): the upstream echoed the key; the model never sees it."""
     kit, _ = make_kit()
     result = await call(kit, "cursor_upstream", {"form": form})
     text = result.content[0].text  # type: ignore[union-attr]
@@ -269,7 +269,7 @@ async def test_a_secret_inside_an_upstream_error_is_masked_in_every_form(form: s
 
 
 async def test_a_failure_message_is_masked_whole_before_it_is_clipped() -> None:
-    """Tool contract 8 (RELIABILITY SL-02): clipping a long message never leaves the start of a secret."""
+    """Tool contract 8 (docs/reliability.md SL-02): clipping a long message never leaves the start of a secret."""
     kit, _ = make_kit()
 
     @kit.tool(title="Long failure")
@@ -284,7 +284,7 @@ async def test_a_failure_message_is_masked_whole_before_it_is_clipped() -> None:
 
 
 async def test_invisible_and_bidi_characters_in_agent_text_are_stripped() -> None:
-    """Tool contract 7 (RELIABILITY P-02): hidden characters never reach the model."""
+    """Tool contract 7 (docs/reliability.md P-02): hidden characters never reach the model."""
     kit, _ = make_kit()
     hidden = "ok\u200b\u202eevil\u2066\U000e0041\x1b[31m\ufeff done\n\tend"
     data = body(await call(kit, "cursor_agent_text", {"text": hidden}))
@@ -389,7 +389,7 @@ async def test_an_expected_failure_raised_inside_a_task_group_keeps_its_code() -
     ids=["markdown-image", "javascript-link", "html-img", "code-and-web-link-kept"],
 )
 async def test_agent_text_that_would_fetch_or_run_when_rendered_is_made_inert(text: str, inert: str) -> None:
-    """RELIABILITY P-03 (issue 13): a rendered Markdown image fetches its URL, which can carry data out."""
+    """docs/reliability.md P-03 (issue 13): a rendered Markdown image fetches its URL, which can carry data out."""
     kit, _ = make_kit()
     data = body(await call(kit, "cursor_agent_text", {"text": text}))
     assert data["result"] == inert

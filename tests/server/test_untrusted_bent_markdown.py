@@ -1,5 +1,5 @@
 """No Markdown image survives the cleaning of agent text, however its syntax is bent, and the
-cleaning stays idempotent (RELIABILITY P-03)."""
+cleaning stays idempotent (docs/reliability.md P-03)."""
 
 from __future__ import annotations
 

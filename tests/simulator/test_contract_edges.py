@@ -1,4 +1,4 @@
-"""Where the simulator answered hostile or edge input otherwise than the API would (CONTRACT.md §1, §3.6).
+"""Where the simulator answered hostile or edge input otherwise than the API would (docs/api-contract.md §1, §3.6).
 
 Each case used to crash the simulator (a 500, sometimes after the world had changed) or to accept
 what the API's own JSON parser and schema refuse.

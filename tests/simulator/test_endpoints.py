@@ -1,4 +1,4 @@
-"""Endpoint facts of CONTRACT.md §1-§3 over real HTTP: shapes, auth, paging, validations, errors."""
+"""Endpoint facts of docs/api-contract.md §1-§3 over real HTTP: shapes, auth, paging, validations, errors."""
 
 from __future__ import annotations
 
@@ -158,7 +158,8 @@ BAD_CREATES: list[tuple[str, dict[str, Any], str]] = [
 async def test_create_validations_are_400_with_the_documented_codes(
     client: httpx2.AsyncClient, case: str, body: dict[str, Any], code: str
 ) -> None:
-    """§3.6 limits: agentId+envVars, CURSOR_ names, >20 repos, env/repos combinations, images, models."""
+    """docs/api-contract.md §3.6 limits: agentId+envVars, CURSOR_ names, >20 repos, env/repos combinations, images,
+    models."""
     await _error(await client.post("/v1/agents", json=body), 400, code)
 
 

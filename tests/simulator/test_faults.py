@@ -1,4 +1,4 @@
-"""Faults (issue 4 §7, RELIABILITY.md §2.1-2.3): HTTP-level and socket-level, per route and count, with the log."""
+"""Faults (issue 4 §7, docs/reliability.md §2.1-2.3): HTTP-level and socket-level, per route and count, with the log."""
 
 from __future__ import annotations
 

@@ -88,7 +88,7 @@ BAD_IMAGES = [
 async def test_the_simulator_refuses_what_the_api_would_of_a_prompt_image(
     client: httpx2.AsyncClient, image: dict[str, Any], message: str
 ) -> None:
-    """CONTRACT §3.6: each image `{data, mimeType}` or `{url}`, ≤ 15 MB, dimension ints ≥ 1; else 400."""
+    """docs/api-contract.md §3.6: each image `{data, mimeType}` or `{url}`, ≤ 15 MB, dimension ints ≥ 1; else 400."""
     response = await client.post("/v1/agents", json=body_with(image))
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "validation_error" and message in response.json()["error"]["message"]
@@ -111,7 +111,7 @@ async def test_the_simulator_accepts_an_inline_image_of_exactly_15_mib(client: h
 async def test_a_follow_up_takes_images_by_the_same_rules(
     world: World, client: httpx2.AsyncClient, image: dict[str, Any]
 ) -> None:
-    """CONTRACT §3.7: `prompt.images` on a follow-up, as on a creation."""
+    """docs/api-contract.md §3.7: `prompt.images` on a follow-up, as on a creation."""
     runs = f"/v1/agents/{world.add_agent('Add a README', created_ago=3600).id}/runs"
     refused = await client.post(runs, json=body_with({"data": "@@@@", "mimeType": "image/png"}))
     followed = await client.post(runs, json=body_with(image))

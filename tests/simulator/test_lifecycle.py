@@ -1,4 +1,4 @@
-"""Lifecycle facts of CONTRACT.md §2a, checked on the world with a manual clock (no HTTP)."""
+"""Lifecycle facts of docs/api-contract.md §2a, checked on the world with a manual clock (no HTTP)."""
 
 from __future__ import annotations
 

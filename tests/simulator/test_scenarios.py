@@ -115,7 +115,7 @@ async def test_a_seeded_16_mib_replay_is_served_whole_and_ends_with_result_and_d
 
 
 def test_the_simulator_imports_neither_the_client_nor_the_server_nor_reads_the_environment() -> None:
-    """ARCHITECTURE.md: the simulator speaks the wire format on its own and never reads os.environ."""
+    """docs/architecture.md: the simulator speaks the wire format on its own and never reads os.environ."""
     for module in PACKAGE.glob("*.py"):
         tree = ast.parse(module.read_text())
         for node in ast.walk(tree):

@@ -1,4 +1,4 @@
-"""Stream faults (RELIABILITY.md §2.3): the bytes each `Fault` puts on the run stream route."""
+"""Stream faults (docs/reliability.md §2.3): the bytes each `Fault` puts on the run stream route."""
 
 from __future__ import annotations
 

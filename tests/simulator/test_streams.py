@@ -1,4 +1,4 @@
-"""Run streams (CONTRACT.md §3.11): framing, ids, replay, resume, live progress, heartbeats, retention."""
+"""Run streams (docs/api-contract.md §3.11): framing, ids, replay, resume, live progress, heartbeats, retention."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Usage (§3.12) and artifacts (§3.13, §3.14) over HTTP, with their quirks under both settings."""
+"""Usage (docs/api-contract.md §3.12) and artifacts (§3.13, §3.14) over HTTP, with their quirks under both settings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`watch` when an `interaction_update` and its simplified frame share one id (CONTRACT.md §3.11, inferred)."""
+"""`watch` when an `interaction_update` and its simplified frame share one id (docs/api-contract.md §3.11, inferred)."""
 
 from __future__ import annotations
 
@@ -55,8 +55,8 @@ async def watched_documents(rig_factory: RigFactory, faults: Faults | None) -> t
 async def test_watch_cut_between_an_update_and_its_shared_id_frame_shows_every_event_once_contract_3_11(
     rig_factory: RigFactory,
 ) -> None:
-    """CONTRACT §3.11: the stream cut right after an `interaction_update` whose `assistant` copy shares its id;
-    resuming after that id would lose the copy (the API sends only later ids), so `watch` resumes before it and
+    """docs/api-contract.md §3.11: the stream cut right after an `interaction_update` whose `assistant` copy shares its
+    id; resuming after that id would lose the copy (the API sends only later ids), so `watch` resumes before it and
     shows the same events, each once, as a watch without the cut."""
     _, _, run = ended_run(RunScript(text=TEXT, running_seconds=60.0))
     faults = Faults()

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_get_account_shows_the_key_owner_and_the_server_permissions(harness: Harness) -> None:
-    """Issue 2: the first tool end to end (CONTRACT §3.1, user-key shape)."""
+    """Issue 2: the first tool end to end (docs/api-contract.md §3.1, user-key shape)."""
     reply = await harness.call("cursor_get_account")
     assert not reply.is_error
     assert reply.data["key"]["name"]

@@ -84,7 +84,8 @@ async def test_list_agents_by_pull_request_uses_the_api_filter(harness_factory: 
 
 
 async def test_get_agent_shows_the_full_record_and_unknown_ids_answer_not_found(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.5: the full agent; 404 agent_not_found becomes NOT_FOUND; a malformed id sends nothing."""
+    """docs/api-contract.md §3.5: the full agent; 404 agent_not_found becomes NOT_FOUND; a malformed id sends
+    nothing."""
     world = World(ManualClock())
     agent = world.add_agent("task", created_ago=3600)
     async with harness_factory(world) as h:
@@ -122,7 +123,8 @@ async def test_create_agent_mints_the_id_once_and_answers_ids_and_url_without_wa
 async def test_create_agent_uses_the_callers_id_and_a_repeat_is_a_conflict_not_a_second_agent(
     harness: Harness,
 ) -> None:
-    """Reference: the caller's bc-<uuid> is used; CONTRACT §3.6: re-POST of an existing id is 409, nothing new."""
+    """Reference: the caller's bc-<uuid> is used; docs/api-contract.md §3.6: re-POST of an existing id is 409, nothing
+    new."""
     first = await create(harness, agent_id=AGENT_ID, auto_create_pr=True)
     again = await create(harness, agent_id=AGENT_ID)
     assert first.data["agent_id"] == AGENT_ID
@@ -142,7 +144,7 @@ async def test_create_agent_with_one_repository_sends_its_starting_ref(harness: 
 
 
 async def test_create_agent_with_several_repositories_on_an_any_repo_pool(harness: Harness) -> None:
-    """CONTRACT §3.6: several repositories need an any-repo pool (or a hosted VM)."""
+    """docs/api-contract.md §3.6: several repositories need an any-repo pool (or a hosted VM)."""
     repositories = [
         {"url": "https://github.com/acme/web", "starting_ref": "dev"},
         {"url": "https://github.com/acme/api"},
@@ -184,7 +186,8 @@ async def test_create_agent_with_several_repositories_on_an_any_repo_pool(harnes
 async def test_create_agent_refuses_bad_combinations_with_zero_posts(
     harness: Harness, arguments: dict[str, Any]
 ) -> None:
-    """Reference and CONTRACT §3.6: documented combinations and the model's variants are checked before any POST."""
+    """Reference and docs/api-contract.md §3.6: documented combinations and the model's variants are checked before any
+    POST."""
     reply = await create(harness, **arguments)
     assert reply.code == "VALIDATION"
     assert posts(harness) == []
@@ -219,7 +222,8 @@ async def test_create_agent_with_writes_off_is_read_only_and_reaches_nothing(har
 async def test_a_lost_create_answer_is_outcome_unknown_with_the_minted_id_and_one_post(
     harness: Harness, fault: Fault
 ) -> None:
-    """RELIABILITY F-01/F-02/F-03: exactly one POST; MUTATION_OUTCOME_UNKNOWN carries the id; reading it finds it."""
+    """docs/reliability.md F-01/F-02/F-03: exactly one POST; MUTATION_OUTCOME_UNKNOWN carries the id; reading it finds
+    it."""
     harness.sim.faults.inject("POST", "/v1/agents", fault)
     reply = await create(harness)
     assert reply.code == "MUTATION_OUTCOME_UNKNOWN"
@@ -232,7 +236,7 @@ async def test_a_lost_create_answer_is_outcome_unknown_with_the_minted_id_and_on
 
 
 async def test_a_create_failing_with_5xx_is_outcome_unknown_never_retried(harness: Harness) -> None:
-    """RELIABILITY F-10: a 5xx on create is outcome unknown; one POST, no automatic retry."""
+    """docs/reliability.md F-10: a 5xx on create is outcome unknown; one POST, no automatic retry."""
     harness.sim.faults.inject("POST", "/v1/agents", Fault.server_error(502, "upstream_error"))
     reply = await create(harness, agent_id=AGENT_ID)
     assert reply.code == "MUTATION_OUTCOME_UNKNOWN"
@@ -241,7 +245,8 @@ async def test_a_create_failing_with_5xx_is_outcome_unknown_never_retried(harnes
 
 
 async def test_exhausted_usage_on_create_answers_quota_at_once_with_one_post(harness: Harness) -> None:
-    """RELIABILITY F-08 / CONTRACT quirk 11: usage exhausted (a 429) is QUOTA, not retried, with the minted id."""
+    """docs/reliability.md F-08 / docs/api-contract.md quirk 11: usage exhausted (a 429) is QUOTA, not retried, with the
+    minted id."""
     harness.world.usage_exhausted = True
     reply = await create(harness)
     assert reply.code == "QUOTA"
@@ -290,7 +295,7 @@ async def test_a_lost_create_with_variables_is_resolved_by_name(harness: Harness
 
 
 async def test_archive_is_reversible_and_hides_the_agent_from_lists(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.15: archive and unarchive are idempotent; archived agents are hidden from lists."""
+    """docs/api-contract.md §3.15: archive and unarchive are idempotent; archived agents are hidden from lists."""
     world = World(ManualClock())
     agent = world.add_agent("task", created_ago=3600)
     async with harness_factory(world) as h:
@@ -306,7 +311,7 @@ async def test_archive_is_reversible_and_hides_the_agent_from_lists(harness_fact
 
 
 async def test_a_lost_archive_answer_is_resolved_by_reading_the_agent(harness_factory: OpenHarness) -> None:
-    """RELIABILITY F-24: archive is idempotent in effect; a read that shows ARCHIVED confirms it."""
+    """docs/reliability.md F-24: archive is idempotent in effect; a read that shows ARCHIVED confirms it."""
     world = World(ManualClock())
     agent = world.add_agent("task", created_ago=3600)
     async with harness_factory(world) as h:
@@ -345,7 +350,7 @@ async def test_delete_needs_both_switches_and_the_confirmation_then_removes_the_
 
 
 async def test_a_lost_delete_answer_is_confirmed_by_the_agent_being_gone(harness_factory: OpenHarness) -> None:
-    """RELIABILITY F-23: a cut DELETE whose agent reads 404 is reported deleted (confirmed absent)."""
+    """docs/reliability.md F-23: a cut DELETE whose agent reads 404 is reported deleted (confirmed absent)."""
     world = World(ManualClock())
     agent = world.add_agent("task", created_ago=3600)
     async with harness_factory(world, allow_delete=True) as h:
@@ -366,7 +371,7 @@ async def test_a_lost_delete_answer_with_the_agent_still_there_stays_unknown(har
 
 
 async def test_agent_tools_declare_their_access_in_the_annotations(harness: Harness) -> None:
-    """RELIABILITY D-02: create not idempotent; archive destructive and idempotent; delete destructive."""
+    """docs/reliability.md D-02: create not idempotent; archive destructive and idempotent; delete destructive."""
     tools = {tool.name: tool.annotations for tool in (await harness.mcp.list_tools()).tools}
     hints = {
         name: (a.read_only_hint, a.destructive_hint, a.idempotent_hint)

@@ -73,7 +73,8 @@ async def test_list_repositories_filters_locally_and_reports_the_total(harness: 
 
 
 async def test_list_repositories_is_served_from_the_clients_five_minute_cache(harness: Harness) -> None:
-    """CONTRACT §3.3: 1 call per minute; the client's 5-minute cache answers the next calls without a request."""
+    """docs/api-contract.md §3.3: 1 call per minute; the client's 5-minute cache answers the next calls without a
+    request."""
     first = await harness.call("cursor_list_repositories", {"limit": 2})
     assert first.data["repositories"] == ["https://github.com/your-org/your-repo", "https://github.com/acme/web"]
     assert first.data["next_offset"] == 2
@@ -83,7 +84,7 @@ async def test_list_repositories_is_served_from_the_clients_five_minute_cache(ha
 
 
 async def test_a_rate_limited_repository_list_answers_quota_at_once_with_the_wait(harness: Harness) -> None:
-    """Reference: a rate limit answers QUOTA with retry_after_seconds, never a hang (RELIABILITY F-21)."""
+    """Reference: a rate limit answers QUOTA with retry_after_seconds, never a hang (docs/reliability.md F-21)."""
     harness.sim.faults.inject("GET", "/v1/repositories", Fault.rate_limited(42))
     with anyio.fail_after(5):
         reply = await harness.call("cursor_list_repositories")

@@ -42,7 +42,7 @@ def serve_agent_as(h: Harness, agent: Agent, **changes: Any) -> None:
 
 
 async def test_a_follow_up_on_an_idle_agent_starts_a_new_run_of_the_same_agent(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.7: one POST, the agent's latest run becomes the new run; the agent is read first."""
+    """docs/api-contract.md §3.7: one POST, the agent's latest run becomes the new run; the agent is read first."""
     world, agent = idle_world()
     previous = agent.runs[-1].id
     async with harness_factory(world) as h:
@@ -90,7 +90,8 @@ async def test_a_follow_up_with_an_unpublished_model_choice_is_refused_with_zero
 
 
 async def test_a_busy_agent_answers_agent_busy_with_the_active_run(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.7 / RELIABILITY F-11: 409 agent_busy is returned as AGENT_BUSY with the run id, no retry."""
+    """docs/api-contract.md §3.7 / docs/reliability.md F-11: 409 agent_busy is returned as AGENT_BUSY with the run id,
+    no retry."""
     world, agent = busy_world()
     async with harness_factory(world) as h:
         reply = await follow_up(h, agent)
@@ -195,7 +196,7 @@ async def test_a_follow_up_with_writes_off_is_read_only_and_reaches_nothing(harn
 
 
 async def test_a_follow_up_on_an_unknown_agent_answers_not_found(harness: Harness) -> None:
-    """CONTRACT §3.5: 404 agent_not_found; nothing sent."""
+    """docs/api-contract.md §3.5: 404 agent_not_found; nothing sent."""
     reply = await harness.call(
         "cursor_create_run", {"agent_id": "bc-00000000-0000-4000-8000-000000000009", "prompt": "hello"}
     )
@@ -209,7 +210,7 @@ async def test_a_follow_up_on_an_unknown_agent_answers_not_found(harness: Harnes
 async def test_a_lost_follow_up_answer_is_outcome_unknown_with_one_post(
     harness_factory: OpenHarness, fault: Fault
 ) -> None:
-    """RELIABILITY F-01..F-03 on follow-up: one POST; the ids to resolve it; the agent's latest run tells."""
+    """docs/reliability.md F-01..F-03 on follow-up: one POST; the ids to resolve it; the agent's latest run tells."""
     world, agent = idle_world()
     previous = agent.runs[-1].id
     async with harness_factory(world) as h:

@@ -67,7 +67,7 @@ async def test_a_created_agent_gets_a_file_a_data_url_and_an_https_url_as_the_ap
 
 
 async def test_a_follow_up_carries_its_images(harness_factory: OpenHarness, workdir: Path) -> None:
-    """Issue 12 and CONTRACT §3.7: the follow-up's prompt takes images by the same rules."""
+    """Issue 12 and docs/api-contract.md §3.7: the follow-up's prompt takes images by the same rules."""
     world = World(ManualClock())
     agent = world.add_agent("Add a README", created_ago=3600)
     async with harness_factory(world) as h:

@@ -1,6 +1,6 @@
 """The creation journal: a paid creation whose answer is lost before it reaches the model is never paid twice.
 
-RELIABILITY F-12/F-14: the client cancels the call (or the process dies) after the POST left; the
+docs/reliability.md F-12/F-14: the client cancels the call (or the process dies) after the POST left; the
 model never learns the minted id. An identical creation asked again is resolved by reading first.
 """
 
@@ -35,7 +35,7 @@ CREATE_SECONDS = 14.0
 
 
 def slow_world() -> World:
-    """A world where a creation lands CREATE_SECONDS after its POST arrived (CONTRACT.md quirk 16)."""
+    """A world where a creation lands CREATE_SECONDS after its POST arrived (docs/api-contract.md quirk 16)."""
     return World(ManualClock(), quirks=Quirks(creation_seconds=CREATE_SECONDS))
 
 
@@ -261,7 +261,7 @@ async def test_a_settled_creation_is_not_resumed_and_may_be_asked_again(harness_
 
 
 async def test_the_journal_holds_no_prompt_nor_secret_and_only_its_owner_can_read_it(tmp_path: Path) -> None:
-    """RELIABILITY §2.5: files the server writes carry no secret; the store of paid acts is private (0600)."""
+    """docs/reliability.md §2.5: files the server writes carry no secret; the store of paid acts is private (0600)."""
     body = {"prompt": {"text": "deploy with hunter2"}, "envVars": {"DB_PASSWORD": SECRET_VALUE}, "agentId": "bc-x"}
     await Store(tmp_path).write(sent(1000.0, fingerprint(body), "bc-x", "deploy"), now=1000.0)
     path = tmp_path / FILE_NAME

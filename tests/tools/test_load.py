@@ -1,4 +1,4 @@
-"""Load and soak on one MCP session against the simulator (RELIABILITY §2.9), scaled to stay quick in the suite.
+"""Load and soak on one MCP session against the simulator (docs/reliability.md §2.9), scaled to stay quick in the suite.
 
 Memory is read as the process's resident size (Linux `/proc/self/status`), after a first round has
 built what is built once (imports, caches, lazily made models); a leak shows as growth across rounds.
@@ -45,7 +45,7 @@ async def supervise_pass(h: Harness) -> tuple[int, int]:
 async def test_a_500_agent_fleet_supervised_for_30_simulated_minutes_stays_bounded(
     harness_factory: OpenHarness,
 ) -> None:
-    """RELIABILITY L-01: 500 agents supervised every 10 simulated minutes for 30: every pass sees every agent,
+    """docs/reliability.md L-01: 500 agents supervised every 10 simulated minutes for 30: every pass sees every agent,
     0 errors, at most 8 requests in flight upstream, resident memory grows by at most 50 MiB."""
     world = World(ManualClock())
     for index in range(500):
@@ -81,7 +81,7 @@ def mixed_call(index: int, agent_id: str, run_id: str) -> tuple[str, dict[str, A
 
 
 async def test_a_soak_of_mixed_calls_shows_no_memory_trend(harness_factory: OpenHarness) -> None:
-    """RELIABILITY L-03 (scaled: 500 calls): resident memory over the last tenth of the calls minus the first
+    """docs/reliability.md L-03 (scaled: 500 calls): resident memory over the last tenth of the calls minus the first
     tenth stays within 10 MiB, and no call fails."""
     world = World(ManualClock())
     agents = [world.add_agent(f"soak {index}", script=RunScript(), created_ago=3600) for index in range(20)]

@@ -129,7 +129,7 @@ def test_a_choice_absent_from_the_published_variants_is_refused(
     ],
 )
 def test_a_branch_name_or_a_full_sha_is_a_valid_starting_ref(ref: str, sent: str) -> None:
-    """Issue 5 / CONTRACT quirk 1: a full SHA was accepted on 2026-10-19, so SHAs are no longer refused."""
+    """Issue 5 / docs/api-contract.md quirk 1: a full SHA was accepted on 2026-10-19, so SHAs are no longer refused."""
     assert creation.starting_ref(ref) == sent
 
 
@@ -153,14 +153,14 @@ def test_a_starting_ref_git_would_refuse_is_refused_locally(ref: str) -> None:
 def test_documented_environment_combinations_are_refused_before_sending(
     env_type: str | None, env_name: str | None, repos: int, expected: str
 ) -> None:
-    """CONTRACT §3.6: named cloud env + repos; several repos on a machine or the default pool."""
+    """docs/api-contract.md §3.6: named cloud env + repos; several repos on a machine or the default pool."""
     with pytest.raises(ToolFailure) as refused:
         creation.environment(env_type, env_name, repos)
     assert expected in refusal(refused)
 
 
 def test_allowed_environment_combinations_pass() -> None:
-    """CONTRACT §3.6: a named any-repo pool takes several repos; a hosted VM took two on 2026-10-19."""
+    """docs/api-contract.md §3.6: a named any-repo pool takes several repos; a hosted VM took two on 2026-10-19."""
     assert creation.environment("pool", "any-repo", 3) is not None
     assert creation.environment(None, None, 2) is None
     env = creation.environment("cloud", None, 2)
@@ -195,7 +195,7 @@ def test_forward_env_takes_values_from_the_settings_and_refuses_other_names_with
 
 
 def test_variables_need_a_name_and_forbid_a_caller_agent_id() -> None:
-    """CONTRACT §3.6: the API forbids agentId with envVars, so `name` is the lookup key instead."""
+    """docs/api-contract.md §3.6: the API forbids agentId with envVars, so `name` is the lookup key instead."""
     given = creation.Variables({"A": "b"})
     creation.identity(None, "nightly export", given)
     creation.identity("bc-00000000-0000-4000-8000-000000000001", None, creation.Variables({}))

@@ -1,6 +1,6 @@
 """`NaN` and `Infinity` in an API answer (Python's parser accepts them; JSON has no such numbers) read as absent.
 
-CONTRACT.md: costs are eventually consistent and may be missing; a missing cost counts as unknown. A `NaN` kept
+docs/api-contract.md: costs are eventually consistent and may be missing; a missing cost counts as unknown. A `NaN` kept
 as a number would pass every comparison with the spend limit, and our answer's text would no longer be JSON.
 """
 

@@ -34,7 +34,7 @@ def artifact_content(path: str, size: int) -> str:
 
 
 async def test_usage_shows_tokens_and_cents_in_total_and_per_run(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.12: tokens and cost (rawCostCents, chargedCents) copied as given, total and per run."""
+    """docs/api-contract.md §3.12: tokens and cost (rawCostCents, chargedCents) copied as given, total and per run."""
     world, agent_id = world_with(RunScript(), RunScript(cost_cents=(20.1, 21.8)))
     async with harness_factory(world) as h:
         reply = await h.call("cursor_get_usage", {"agent_id": agent_id})
@@ -50,7 +50,7 @@ async def test_usage_shows_tokens_and_cents_in_total_and_per_run(harness_factory
 
 
 async def test_usage_cost_arriving_late_stays_missing_then_appears(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.12: cost is eventually consistent; a missing cost stays missing (never a zero)."""
+    """docs/api-contract.md §3.12: cost is eventually consistent; a missing cost stays missing (never a zero)."""
     world, agent_id = world_with(RunScript(creating_seconds=2, running_seconds=30), created_ago=35)
     async with harness_factory(world) as h:
         early = await h.call("cursor_get_usage", {"agent_id": agent_id})
@@ -63,7 +63,7 @@ async def test_usage_cost_arriving_late_stays_missing_then_appears(harness_facto
 
 
 async def test_usage_of_a_run_without_cost_record_says_the_cost_is_missing(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.12: cost is optional; its absence is reported, not filled in."""
+    """docs/api-contract.md §3.12: cost is optional; its absence is reported, not filled in."""
     world, agent_id = world_with(RunScript(cost_cents=None))
     async with harness_factory(world) as h:
         reply = await h.call("cursor_get_usage", {"agent_id": agent_id})
@@ -71,7 +71,7 @@ async def test_usage_of_a_run_without_cost_record_says_the_cost_is_missing(harne
 
 
 async def test_usage_for_one_run_sends_its_id_and_shows_that_run(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.12: `runId` narrows the usage to one run."""
+    """docs/api-contract.md §3.12: `runId` narrows the usage to one run."""
     world, agent_id = world_with(RunScript(), RunScript())
     first = world.agents[agent_id].runs[0].id
     async with harness_factory(world) as h:
@@ -82,7 +82,7 @@ async def test_usage_for_one_run_sends_its_id_and_shows_that_run(harness_factory
 
 
 async def test_usage_unavailable_for_the_account_is_said_plainly(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.12: 403 feature_unavailable (early access) is reported as such."""
+    """docs/api-contract.md §3.12: 403 feature_unavailable (early access) is reported as such."""
     world, agent_id = world_with(RunScript(), quirks=Quirks(usage_endpoint_available=False))
     async with harness_factory(world) as h:
         reply = await h.call("cursor_get_usage", {"agent_id": agent_id})
@@ -106,7 +106,7 @@ async def test_usage_of_many_runs_under_a_small_cap_counts_the_rows_left_out(har
 
 
 async def test_list_artifacts_shows_listed_files_only(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.13 and quirk 10: unlisted files are missing from the list."""
+    """docs/api-contract.md §3.13 and quirk 10: unlisted files are missing from the list."""
     artifacts = (ArtifactSpec("artifacts/report.md", 2048), ArtifactSpec("artifacts/hidden.png", 10, listed=False))
     world, agent_id = world_with(RunScript(artifacts=artifacts))
     async with harness_factory(world) as h:
@@ -125,7 +125,7 @@ async def test_an_empty_artifact_list_explains_what_to_do_instead(harness_factor
 
 
 async def test_a_long_artifact_list_under_a_small_cap_counts_what_is_left_out(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.13: up to 100 items and no paging; what does not fit is counted."""
+    """docs/api-contract.md §3.13: up to 100 items and no paging; what does not fit is counted."""
     artifacts = tuple(ArtifactSpec(f"artifacts/{'deep/' * 8}file-{n:03d}.txt", n) for n in range(100))
     world, agent_id = world_with(RunScript(artifacts=artifacts))
     async with harness_factory(world, max_result_bytes=4000) as h:
@@ -261,7 +261,7 @@ async def test_an_unlisted_artifact_404_is_explained_with_what_to_do(harness_fac
     ],
 )
 async def test_a_download_url_outside_the_allowlist_is_refused(harness_factory: OpenHarness, url: str) -> None:
-    """CONTRACT §3.14: the presigned URL must be https on an allowed host; nothing is fetched otherwise."""
+    """docs/api-contract.md §3.14: the presigned URL must be https on an allowed host; nothing is fetched otherwise."""
     path = "artifacts/report.md"
     world, agent_id, faults = download_answering(path, url)
     async with harness_factory(world, faults=faults) as h:
@@ -274,7 +274,7 @@ async def test_a_download_url_outside_the_allowlist_is_refused(harness_factory: 
 async def test_an_artifact_path_outside_artifacts_is_refused_before_sending(
     harness_factory: OpenHarness, path: str
 ) -> None:
-    """CONTRACT §3.13: paths are relative and start with artifacts/; anything else sends nothing."""
+    """docs/api-contract.md §3.13: paths are relative and start with artifacts/; anything else sends nothing."""
     world, agent_id = world_with(RunScript())
     async with harness_factory(world) as h:
         reply = await read_artifact(h, agent_id, path)
@@ -295,7 +295,7 @@ async def test_an_artifact_offset_past_the_end_is_refused(harness_factory: OpenH
 
 
 async def test_conversation_comes_in_windows_of_messages(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.17: the v0 conversation, user prompts and replies, read by offset and limit."""
+    """docs/api-contract.md §3.17: the v0 conversation, user prompts and replies, read by offset and limit."""
     world, agent_id = world_with(*[RunScript(result=f"reply {n}") for n in range(5)], created_ago=86400 * 2)
     async with harness_factory(world) as h:
         first = await h.call("cursor_read_conversation", {"agent_id": agent_id, "limit": 4})
@@ -363,7 +363,7 @@ async def test_a_conversation_offset_past_the_end_is_refused(harness_factory: Op
 async def test_an_artifact_path_with_newlines_drive_letters_or_backslashes_is_refused(
     harness_factory: OpenHarness, path: str
 ) -> None:
-    """RELIABILITY P-04: names and paths follow the file-name rules: newlines, drive letters, backslashes and
+    """docs/reliability.md P-04: names and paths follow the file-name rules: newlines, drive letters, backslashes and
     parent steps are refused before sending. (No tool saves an artifact to disk, so none can escape a folder.)"""
     world, agent_id = world_with(RunScript())
     async with harness_factory(world) as h:

@@ -31,7 +31,7 @@ def run_reads(requests: list[Any], run_id: str) -> int:
 
 
 async def test_list_runs_pages_with_an_exact_next_cursor_newest_first(harness_factory: OpenHarness) -> None:
-    """Reference: one page per call; has_more is false when nextCursor is absent (CONTRACT §3.8)."""
+    """Reference: one page per call; has_more is false when nextCursor is absent (docs/api-contract.md §3.8)."""
     world = World(ManualClock())
     agent = world.add_agent("Many runs", scripts=[RunScript()] * 6, created_ago=86400)
     expected = [run.id for run in reversed(agent.runs)]
@@ -84,7 +84,7 @@ async def test_list_runs_under_a_small_cap_asks_the_api_for_fewer_rows(harness_f
 
 
 async def test_list_runs_of_an_unknown_agent_is_not_found(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.8: 404 for an unknown agent, mapped to NOT_FOUND."""
+    """docs/api-contract.md §3.8: 404 for an unknown agent, mapped to NOT_FOUND."""
     async with harness_factory() as h:
         reply = await h.call("cursor_list_runs", {"agent_id": "bc-00000000-0000-4000-8000-000000000009"})
     assert reply.code == "NOT_FOUND"
@@ -96,7 +96,7 @@ async def test_list_runs_of_an_unknown_agent_is_not_found(harness_factory: OpenH
 async def test_get_run_shows_state_result_and_branches_as_the_agents_current_state(
     harness_factory: OpenHarness,
 ) -> None:
-    """CONTRACT §3.9 and quirk 9: git is per agent, without SHA; the answer says so and invents none."""
+    """docs/api-contract.md §3.9 and quirk 9: git is per agent, without SHA; the answer says so and invents none."""
     world, agent_id, run_id = world_with(RunScript(), created_ago=3600)
     async with harness_factory(world) as h:
         reply = await h.call("cursor_get_run", {"agent_id": agent_id, "run_id": run_id})
@@ -150,7 +150,7 @@ async def test_get_run_with_activity_true_adds_it_to_a_finished_run(harness_fact
 
 
 async def test_get_run_shows_the_runs_error_when_the_api_gives_one(harness_factory: OpenHarness) -> None:
-    """CONTRACT §2 Run.error: shown as {message, code} when present (quirk switched off)."""
+    """docs/api-contract.md §2 Run.error: shown as {message, code} when present (quirk switched off)."""
     quirks = Quirks(error_runs_without_cause=False)
     world, agent_id, run_id = world_with(RunScript(outcome="ERROR"), created_ago=3600, quirks=quirks)
     async with harness_factory(world) as h:
@@ -171,7 +171,7 @@ async def test_get_run_refuses_a_malformed_id_before_sending(harness_factory: Op
 
 
 async def test_get_run_of_an_unknown_run_is_not_found(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.9: 404 run_not_found."""
+    """docs/api-contract.md §3.9: 404 run_not_found."""
     world, agent_id, _ = world_with(RunScript(), created_ago=3600)
     async with harness_factory(world) as h:
         reply = await h.call(
@@ -286,7 +286,7 @@ async def test_a_result_offset_past_the_end_is_refused(harness_factory: OpenHarn
 
 
 async def test_a_secret_in_a_result_is_masked_whole_even_across_a_slice_boundary(harness_factory: OpenHarness) -> None:
-    """ARCHITECTURE point 8: the text is masked before it is cut, so no slice holds a piece of the key."""
+    """docs/architecture.md point 8: the text is masked before it is cut, so no slice holds a piece of the key."""
     result = "x" * 100 + SIMULATED_API_KEY + "y" * 100
     world, agent_id, run_id = world_with(RunScript(result=result), created_ago=3600)
     async with harness_factory(world) as h:
@@ -297,7 +297,7 @@ async def test_a_secret_in_a_result_is_masked_whole_even_across_a_slice_boundary
 
 
 async def test_hidden_characters_are_removed_before_slicing(harness_factory: OpenHarness) -> None:
-    """ARCHITECTURE point 7: invisible and bidi characters never reach the model; offsets count clean text."""
+    """docs/architecture.md point 7: invisible and bidi characters never reach the model; offsets count clean text."""
     world, agent_id, run_id = world_with(RunScript(result="a\u202eb\u200bc" * 10), created_ago=3600)
     async with harness_factory(world) as h:
         reply = await h.call("cursor_get_run", {"agent_id": agent_id, "run_id": run_id, "result_limit": 4})
@@ -350,7 +350,7 @@ async def test_cancel_racing_the_runs_own_end_reports_ended_without_cancel(harne
 
 
 async def test_cancel_of_an_ended_run_reads_it_and_reports_its_real_state(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.10: 409 run_not_cancellable for a terminal run; the tool says what state it is in."""
+    """docs/api-contract.md §3.10: 409 run_not_cancellable for a terminal run; the tool says what state it is in."""
     world, agent_id, run_id = world_with(RunScript(outcome="ERROR"), created_ago=3600)
     reply, posts, reads = await cancel(harness_factory, world, agent_id, run_id)
     assert not reply.is_error
@@ -370,7 +370,7 @@ async def test_cancel_reports_unknown_when_the_run_cannot_be_reread(harness_fact
 
 
 async def test_cancel_cut_after_sending_is_an_unknown_mutation_outcome(harness_factory: OpenHarness) -> None:
-    """ARCHITECTURE: a mutation cut after sending is MUTATION_OUTCOME_UNKNOWN with the ids, never retried."""
+    """docs/architecture.md: a mutation cut after sending is MUTATION_OUTCOME_UNKNOWN with the ids, never retried."""
     world, agent_id, run_id = world_with(RunScript(running_seconds=600), created_ago=60)
     faults = Faults()
     faults.inject("POST", "/v1/agents/{id}/runs/{runId}/cancel", Fault.cut_after_request())
@@ -415,7 +415,7 @@ async def test_the_result_slice_leaves_room_for_the_activity_summary(harness_fac
 async def test_a_cancel_asked_again_after_a_cut_reads_the_run_and_reports_it_cancelled(
     harness_factory: OpenHarness,
 ) -> None:
-    """RELIABILITY F-25: the first cancel is cut after it reached the API (outcome unknown, not retried); asked
+    """docs/reliability.md F-25: the first cancel is cut after it reached the API (outcome unknown, not retried); asked
     again, the API answers 409 run_not_cancellable, and the tool reads the run and reports its real state."""
     world, agent_id, run_id = world_with(RunScript(running_seconds=600), created_ago=60)
     faults = Faults()

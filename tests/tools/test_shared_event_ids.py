@@ -1,6 +1,6 @@
 """Reading a run whose `interaction_update` frames share their id with the simplified frames they repeat.
 
-CONTRACT.md §3.11 infers (M) that the API sends each underlying event twice with one id; the simulator does so
+docs/api-contract.md §3.11 infers (M) that the API sends each underlying event twice with one id; the simulator does so
 with `Quirks(simplified_frames_share_ids=True)` and answers `Last-Event-ID` with the frames after that id only.
 """
 
@@ -80,8 +80,8 @@ def assert_simplified_frames_share_ids(run: Run) -> None:
 async def test_paging_small_excerpts_with_after_event_id_returns_every_event_once_in_order_contract_3_11(
     harness_factory: OpenHarness, monkeypatch: pytest.MonkeyPatch, max_events: int
 ) -> None:
-    """CONTRACT §3.11: excerpts of a few events stop between an `interaction_update` and its simplified frame
-    sharing one id; the cursor must sit before that id, or the next excerpt (frames after it only) loses it."""
+    """docs/api-contract.md §3.11: excerpts of a few events stop between an `interaction_update` and its simplified
+    frame sharing one id; the cursor must sit before that id, or the next excerpt (frames after it only) loses it."""
     world, agent_id, run = ended_run()
     assert_simplified_frames_share_ids(run)
     async with harness_factory(ended_run(Quirks())[0]) as plain:
@@ -103,8 +103,8 @@ def _ids(world: World) -> tuple[str, str]:
 async def test_an_excerpt_cut_right_after_an_update_resumes_before_its_shared_id_contract_3_11(
     harness_factory: OpenHarness,
 ) -> None:
-    """CONTRACT §3.11: a connection cut just after an `interaction_update` whose `assistant` copy shares its id;
-    the interrupted excerpt's cursor must let the next read get that copy."""
+    """docs/api-contract.md §3.11: a connection cut just after an `interaction_update` whose `assistant` copy shares its
+    id; the interrupted excerpt's cursor must let the next read get that copy."""
     world, agent_id, run = ended_run()
     timeline = run.timeline
     index = next(i for i, c in enumerate(timeline.chunks) if b"event: assistant" in c and b'"change "' in c)
@@ -125,7 +125,7 @@ async def test_an_excerpt_cut_right_after_an_update_resumes_before_its_shared_id
 async def test_tail_of_a_replay_with_shared_ids_shows_the_same_events_as_without_contract_3_11(
     harness_factory: OpenHarness,
 ) -> None:
-    """CONTRACT §3.11: the tail walks the whole replay; shared ids change nothing in what it shows."""
+    """docs/api-contract.md §3.11: the tail walks the whole replay; shared ids change nothing in what it shows."""
     answers: list[dict[str, Any]] = []
     for quirks in (Quirks(), SHARED):
         world, agent_id, run = ended_run(quirks)
@@ -139,7 +139,8 @@ async def test_tail_of_a_replay_with_shared_ids_shows_the_same_events_as_without
 
 
 async def test_the_activity_summary_is_the_same_with_shared_ids_contract_3_11(harness_factory: OpenHarness) -> None:
-    """CONTRACT §3.11: `cursor_get_run` with activity folds the replay; shared ids change none of its fields."""
+    """docs/api-contract.md §3.11: `cursor_get_run` with activity folds the replay; shared ids change none of its
+    fields."""
     summaries: list[dict[str, Any]] = []
     for quirks in (Quirks(), SHARED):
         world, agent_id, run = ended_run(quirks)

@@ -47,7 +47,7 @@ async def with_clock(h: Harness, **arguments: Any) -> Reply:
 
 
 async def test_active_means_the_latest_run_is_creating_or_running(harness_factory: OpenHarness) -> None:
-    """CONTRACT.md §2a: the agent status is no guide; rows are the agents whose latest run is active."""
+    """docs/api-contract.md §2a: the agent status is no guide; rows are the agents whose latest run is active."""
     async with harness_factory(mixed_world()) as h:
         data = (await supervise(h)).data
     assert len(data["agents"]) == 10

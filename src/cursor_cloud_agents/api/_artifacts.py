@@ -2,7 +2,7 @@
 
 The URL comes from the API, i.e. from a remote party: it is checked (https, a host under an allowed
 suffix, no credentials) before anything is sent; its host is resolved once and every address checked
-(no private, loopback, link-local, multicast or reserved address: RELIABILITY R-03); the connection
+(no private, loopback, link-local, multicast or reserved address: docs/reliability.md R-03); the connection
 goes to the checked address, never to a second resolution (R-05, DNS rebinding). It is fetched by a
 separate session that has no Authorization header, and its body is read under a cap. Error messages
 name the host only: the query string of a presigned URL is itself a credential.

@@ -2,7 +2,7 @@
 
 Everything above this module sees plain values (`HttpAnswer`, `RawEvent`) and our own exceptions, so
 the HTTP library can change without touching the client. Two rules live here because they depend on
-what httpx2 does (RELIABILITY.md §1.12):
+what httpx2 does (docs/reliability.md §1.12):
 
 - a failure is classified as *before sending* (connect refused or timed out, no pooled connection)
   or *maybe sent* (anything after: RemoteProtocolError, ReadError, ReadTimeout, WriteError...). Only

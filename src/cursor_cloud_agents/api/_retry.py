@@ -11,11 +11,11 @@ from collections.abc import Callable
 from email.utils import parsedate_to_datetime
 
 MAX_ATTEMPTS = 4
-"""Attempts of one read, the first included (RELIABILITY F-20)."""
+"""Attempts of one read, the first included (docs/reliability.md F-20)."""
 BACKOFF_BASE_SECONDS = 0.5
 BACKOFF_CAP_SECONDS = 8.0
 RETRY_BUDGET = 10.0
-"""Retries a client holds in hand, and the most it ever holds (RELIABILITY F-22, issue 13).
+"""Retries a client holds in hand, and the most it ever holds (docs/reliability.md F-22, issue 13).
 
 Sized so that a few transient errors in a row are absorbed: three reads that each need all three of
 their retries still succeed. With 3, the third 503 of a short storm failed at once. A long storm is

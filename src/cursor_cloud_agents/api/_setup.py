@@ -25,7 +25,7 @@ def check_base_url(base_url: str) -> str:
 
 def fixed_headers(api_key: str | None, *, team_id: str | None = None) -> dict[str, str]:
     """The headers of every API request: the Bearer key (when configured), JSON, identity encoding, and
-    `x-cursor-team-id` when a team is named (the SDK's header; CONTRACT.md §1 Headers).
+    `x-cursor-team-id` when a team is named (the SDK's header; docs/api-contract.md §1 Headers).
 
     Raises:
         ValueError: the key or team id is empty or could split a header (the message never contains the key).

@@ -44,7 +44,7 @@ from cursor_cloud_agents.api.stream import (
 )
 
 CREATE_CAP_SECONDS = 90.0
-"""A real create took more than 40 s (CONTRACT.md quirk 16)."""
+"""A real create took more than 40 s (docs/api-contract.md quirk 16)."""
 REPOSITORIES_CAP_SECONDS = 90.0
 REPOSITORIES_CACHE_SECONDS = 300.0
 ARTIFACT_TEXT_CAP_BYTES = 5 * 1024 * 1024
@@ -77,7 +77,7 @@ class CursorClient:
         wall_clock: Unix seconds, for `Retry-After` dates and the stream's connection time.
         sleep: How to wait (injected in tests so nothing really sleeps).
         max_connections: The connection pool size, which bounds the requests in flight at once (one per
-            connection): 8 by default, whatever the number of tool calls waiting (RELIABILITY F-28).
+            connection): 8 by default, whatever the number of tool calls waiting (docs/reliability.md F-28).
         team_id: Sent as `x-cursor-team-id` on every request (the official SDK's header for its `teamId`).
         observer: Hears every exchange (recording, `verify`); see `cursor_cloud_agents.api.record`.
     """

@@ -1,7 +1,7 @@
 """Checks of a new agent's repositories, environment and variables, before anything is sent.
 
 Pure functions: they return the request parts or raise a `VALIDATION` failure that says what to
-change. The documented combinations (CONTRACT.md §3.6): a named cloud environment brings its own
+change. The documented combinations (docs/api-contract.md §3.6): a named cloud environment brings its own
 repositories; a machine and the default pool take one repository; at most 20 repositories. A
 repository is an `https://HOST/OWNER/REPO` URL on a forge host (github.com, gitlab.com, bitbucket.org,
 dev.azure.com, or a GitHub Enterprise or self-hosted GitLab host name), without credentials, query or

@@ -1,7 +1,7 @@
 """The fleet scan behind `cursor_supervise`: rows of agents with their latest run, read 8 at a time.
 
 The API has no listing of runs across agents, and its agent status is no guide to activity (it has
-meant "not archived" in places, CONTRACT.md §2a): "active" here means the latest run is CREATING or
+meant "not archived" in places, docs/api-contract.md §2a): "active" here means the latest run is CREATING or
 RUNNING, which takes a read of that run. Rows come in API order from the one agent scan of `scan.py`
 (its cursor resumes exactly after the last row, even inside an API page), which asks the fleet to
 choose each page's rows: that choice reads the candidates' runs, 8 at a time. Every request of a

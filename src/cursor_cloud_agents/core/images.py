@@ -1,6 +1,6 @@
 """Images attached to a prompt, checked and encoded before anything is sent; nothing here sends.
 
-An image is a local file path, a `data:` URL or an https URL (up to 5, CONTRACT.md §3.6). A local
+An image is a local file path, a `data:` URL or an https URL (up to 5, docs/api-contract.md §3.6). A local
 file must lie, once every symlink is followed, under the allowed directories: the client's roots
 when it declared roots, else the server's working directory. A model must not be able to send
 `~/.ssh/id_rsa` to a cloud VM. A file or data URL must be PNG, JPEG, GIF or WebP by its bytes (a magic

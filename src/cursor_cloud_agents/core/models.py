@@ -5,7 +5,7 @@ whole list is large (the reference measured 240 KB with every variant), so the c
 a compact form and the variants of one model on request (`views/choices.py`, from the helpers here).
 Creation and follow-up choose a model by id or by an alias that names exactly one model, and their
 `reasoning_level` and `model_params` are checked here against the variants before anything is sent:
-a combination that is not published is refused locally (CONTRACT.md §3.2). The model list is read
+a combination that is not published is refused locally (docs/api-contract.md §3.2). The model list is read
 through the server's ten-minute cache.
 """
 

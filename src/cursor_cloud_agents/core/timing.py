@@ -20,7 +20,7 @@ from cursor_cloud_agents.api import Deadline
 T = TypeVar("T")
 
 PROGRESS_SECONDS = 5.0
-"""A wait reports MCP progress at least this often (ARCHITECTURE.md, the tool contract)."""
+"""A wait reports MCP progress at least this often (docs/architecture.md, the tool contract)."""
 WAIT_POLL_SECONDS = 2.5
 """A run being waited for is re-read this often: its end is noticed within 3 s, and 20 runs read at this
 pace stay under the client's 10 requests per second."""

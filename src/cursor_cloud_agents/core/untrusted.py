@@ -5,7 +5,7 @@ hide instructions from a human reviewer with invisible or direction-changing cha
 are removed: zero-width and format characters, bidi overrides and isolates, Unicode tag characters
 (used to smuggle ASCII), variation selectors, lone surrogates, and C0/C1 control characters other than newline and
 tab (ANSI escapes start with one). Text that a client rendering Markdown would turn into a request
-or a script is neutralised but kept readable (RELIABILITY P-03): a Markdown image `![alt](url)`
+or a script is neutralised but kept readable (docs/reliability.md P-03): a Markdown image `![alt](url)`
 becomes `image alt: url` (an image is fetched on sight, and its URL can carry data out), a link whose
 scheme is not http(s) or mailto becomes `text (target)`, and the `<` of an HTML tag that fetches or
 runs something (`img`, `script`, `iframe`, `svg`, ...) becomes `&lt;`. Plain https links stay links:

@@ -40,7 +40,8 @@ TEXT_TYPES = frozenset({"assistant", "thinking"})
 SKIPPED_TYPES = frozenset({"interaction_update", "heartbeat", "done"})
 """Not shown: duplicates of the simplified frames, keepalives, and `done` (reported as `finished`)."""
 COPIED_UPDATES = frozenset({"text-delta", "thinking-delta", "tool-call-started", "tool-call-completed"})
-"""`interaction_update` types the API also sends as a simplified frame, perhaps with the same id (§3.11, M)."""
+"""`interaction_update` types the API also sends as a simplified frame, perhaps with the same id (docs/api-contract.md
+§3.11, M)."""
 GROWTH_BYTES = 3
 """What the cleaning may add for one `<` (written `&lt;`) or one `](` (an image rewritten, a link unlinked)."""
 Measure = Callable[[Any], int]
@@ -172,7 +173,8 @@ class Tail(StreamMarks):
 
     def resume_id(self) -> str | None:
         """The cursor to read on from: the last id, or the one before it when the walk stopped right after an
-        update whose copy, sharing its id, may not have come yet (resuming after it would skip the copy, §3.11)."""
+        update whose copy, sharing its id, may not have come yet (resuming after it would skip the copy,
+        docs/api-contract.md §3.11)."""
         last = self._last
         if last is not None and not self.finished and last.id == self.last_event_id and copy_may_follow(last):
             return self._id_before_last
@@ -231,7 +233,8 @@ class Excerpt(StreamMarks):
 
     def settle(self) -> None:
         """Reading stopped (time up, connection cut): when the last frame read may still have a copy with its id
-        to come, the cursor goes before that id, since resuming after it would skip the copy (§3.11)."""
+        to come, the cursor goes before that id, since resuming after it would skip the copy (docs/api-contract.md
+        §3.11)."""
         if self._copy_may_follow and not self.full:
             self.last_event_id = self._previous_id
         self._copy_may_follow = False

@@ -1,7 +1,7 @@
 """The toolkit: the one wrapper through which every tool is declared, listed and run.
 
 A tool is an async function with typed parameters, a docstring and a small body. Everything the
-tools share lives here, once (ARCHITECTURE.md, "The tool contract"):
+tools share lives here, once (docs/architecture.md, "The tool contract"):
 
 1. arguments judged strictly (unknown names refused, JSON types exact, ids by pattern; waits
    clamped to their maximum), so even a malformed call answers our JSON `VALIDATION` error and

@@ -1,6 +1,6 @@
 """A living simulator of the Cursor Cloud Agents API v1, for tests, the demo and `simulate`.
 
-It speaks the wire format of CONTRACT.md on its own (it imports nothing from `api` or `server`).
+It speaks the wire format of docs/api-contract.md on its own (it imports nothing from `api` or `server`).
 Typical test use::
 
     clock = ManualClock()

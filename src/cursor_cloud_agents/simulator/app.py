@@ -165,7 +165,7 @@ def _recording(record: RequestRecord, send: Send) -> Send:
     async def recording(message: MutableMapping[str, Any]) -> None:
         if message["type"] == "http.response.start":
             record.status = message["status"]
-            # Every answer names its request, as the real API does in `x-request-id` (CONTRACT.md §1).
+            # Every answer names its request, as the real API does in `x-request-id` (docs/api-contract.md §1).
             request_id = (b"x-request-id", record.request_id.encode())
             message = {**message, "headers": [*message.get("headers", []), request_id]}
         await send(message)

@@ -27,7 +27,7 @@ class ApiError(Exception):
         """Fields some codes add inside the envelope (`helpUrl`, `provider`)."""
 
     def envelope(self) -> dict[str, Any]:
-        """The documented error body (CONTRACT.md §1 "Error envelope")."""
+        """The documented error body (docs/api-contract.md §1 "Error envelope")."""
         return {"error": {"code": self.code, "message": self.message, **self.extra}}
 
 
@@ -52,7 +52,7 @@ def forbidden(code: str, message: str) -> ApiError:
 
 
 def integration_not_connected(provider: str) -> ApiError:
-    """400 `integration_not_connected` with `helpUrl` and `provider` (CONTRACT.md §1, §3.3, §3.6; status L)."""
+    """400 `integration_not_connected` with `helpUrl` and `provider` (docs/api-contract.md §1, §3.3, §3.6; status L)."""
     return ApiError(
         400,
         "integration_not_connected",

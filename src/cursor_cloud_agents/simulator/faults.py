@@ -5,7 +5,7 @@ consumed per count. HTTP-level faults answer instead of the world (status, body,
 it; socket-level faults (cut, reset, cut mid-body, drip) run the world first and then break the
 real connection, which only `serve()` can do: the HTTP server reads them from the ASGI scope.
 Stream faults (a huge event, a `retry:` field, no ids, invalid JSON, CRLF endings) rewrite the
-body of the answer as it is sent; they are meant for the run stream route (RELIABILITY.md §2.3).
+body of the answer as it is sent; they are meant for the run stream route (docs/reliability.md §2.3).
 """
 
 from __future__ import annotations

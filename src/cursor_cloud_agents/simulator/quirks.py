@@ -1,4 +1,4 @@
-"""Switches for the API's observed quirks; each defaults to the behaviour observed live (CONTRACT.md §5)."""
+"""Switches for the API's observed quirks; each defaults to the behaviour observed live (docs/api-contract.md §5)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ class Quirks:
     second POST with the same `agentId` answers 409 `agent_id_conflict` (the id is taken at once)."""
     simplified_frames_share_ids: bool = False
     """Each simplified frame (`assistant`, `thinking`, `tool_call`) carries the id of the `interaction_update`
-    it comes from, as CONTRACT.md §3.11 infers (M); False (the default): every frame but `done` has its own id.
-    A `Last-Event-ID` still sends only the frames with a greater id (§3.11: "events after that id"), the reading
+    it comes from, as docs/api-contract.md §3.11 infers (M); False (the default): every frame but `done` has its own id.
+    A `Last-Event-ID` still sends only the frames with a greater id (docs/api-contract.md §3.11: "events after that
+    id"), the reading
     hardest for a client: one resuming after the first of two frames sharing an id never gets the second."""

@@ -1,7 +1,7 @@
 """The world's records (API keys, agents, runs, artifacts) and their wire forms.
 
 Optional fields are omitted, never null. The model chosen for an agent is kept here but never
-serialised (CONTRACT.md quirk 8).
+serialised (docs/api-contract.md quirk 8).
 """
 
 from __future__ import annotations

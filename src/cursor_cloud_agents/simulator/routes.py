@@ -1,4 +1,4 @@
-"""HTTP handlers of the simulated API: each endpoint of CONTRACT.md §3 mapped onto the world.
+"""HTTP handlers of the simulated API: each endpoint of docs/api-contract.md §3 mapped onto the world.
 
 Handlers authenticate, parse the query or body, call the world and answer compact JSON. Every
 refusal is an `ApiError`, rendered by `app.py` into the documented error envelope.
@@ -29,7 +29,7 @@ def json_response(content: Any, status: int = 200, headers: dict[str, str] | Non
 
 
 def authenticate(world: World, header: str | None) -> ApiKey:
-    """Accept `Bearer <key>` and `Basic base64(<key>:)`; anything else is 401 (CONTRACT.md §1 Auth)."""
+    """Accept `Bearer <key>` and `Basic base64(<key>:)`; anything else is 401 (docs/api-contract.md §1 Auth)."""
     scheme, _, value = (header or "").partition(" ")
     key = value.strip()
     if scheme.lower() == "basic":

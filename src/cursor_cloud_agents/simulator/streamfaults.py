@@ -1,4 +1,4 @@
-"""Stream faults: rewriting an SSE answer on its way out (RELIABILITY.md §2.3, S-02, S-03, S-05, S-08).
+"""Stream faults: rewriting an SSE answer on its way out (docs/reliability.md §2.3, S-02, S-03, S-05, S-08).
 
 The stream route yields whole frames per body message (the leading status, replay blocks, live
 frames, heartbeats), so a fault can rewrite each message on its own without re-framing. Nothing

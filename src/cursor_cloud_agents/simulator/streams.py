@@ -1,6 +1,6 @@
 """`GET /v1/agents/{id}/runs/{runId}/stream`: replay, resume and live events as SSE bytes.
 
-Framing follows CONTRACT.md §3.11: an id-less `status` frame opens every connection, the replay
+Framing follows docs/api-contract.md §3.11: an id-less `status` frame opens every connection, the replay
 follows in large pre-encoded blocks, then live frames as the world clock reaches them, heartbeats
 when idle (the first 30-36 s after connecting, on the world clock), and the body ends after `done`.
 """

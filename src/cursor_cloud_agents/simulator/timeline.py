@@ -1,7 +1,7 @@
 """A run's stream as a timeline of pre-encoded SSE frames, and the script -> frames expansion.
 
 Frames are encoded once, when the run is created (or cancelled), in the exact framing of
-CONTRACT.md §3.11: `id: `, `event: `, `data: ` with one space, LF endings, a blank line after each
+docs/api-contract.md §3.11: `id: `, `event: `, `data: ` with one space, LF endings, a blank line after each
 frame. Replays are then slices of bytes, which keeps a 16 MiB replay far above 100 MB/s.
 """
 
@@ -82,7 +82,7 @@ DERIVED_FROM = {
     "tool-call-started": "tool_call",
     "tool-call-completed": "tool_call",
 }
-"""`interaction_update` types and the simplified frame each is sent again as (CONTRACT.md §3.11)."""
+"""`interaction_update` types and the simplified frame each is sent again as (docs/api-contract.md §3.11)."""
 
 
 def derives_from(previous: Beat | None, event: str) -> bool:

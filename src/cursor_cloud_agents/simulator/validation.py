@@ -1,4 +1,4 @@
-"""Validation of create-agent and follow-up bodies, with the documented limits (CONTRACT.md §3.6, §3.7).
+"""Validation of create-agent and follow-up bodies, with the documented limits (docs/api-contract.md §3.6, §3.7).
 
 Pure functions over the decoded JSON: they return normalised values or raise `ApiError`.
 Account-dependent checks (key kind, quirks, pools, environments) live in the world.
@@ -195,7 +195,7 @@ def _agent_id(body: dict[str, Any]) -> str | None:
 
 
 def parse_create(body: Any, *, accept_sha: bool) -> CreateRequest:
-    """Validate a create-agent body (§3.6)."""
+    """Validate a create-agent body (docs/api-contract.md §3.6)."""
     data = _obj(body)
     text = prompt_text(data)
     agent_id = _agent_id(data)
@@ -223,7 +223,7 @@ def _check_mode(data: dict[str, Any]) -> None:
 
 
 def parse_follow_up(body: Any) -> tuple[str, dict[str, Any] | None]:
-    """Validate a follow-up body (§3.7): the prompt text and the optional new model."""
+    """Validate a follow-up body (docs/api-contract.md §3.7): the prompt text and the optional new model."""
     data = _obj(body)
     text = prompt_text(data)
     _check_mode(data)

@@ -32,7 +32,7 @@ def dumps(value: Any) -> str:
 
 
 def normalise_id(raw: str) -> str:
-    """Ids are accepted in uppercase hex and answered in lowercase (CONTRACT.md §1, quirk 15)."""
+    """Ids are accepted in uppercase hex and answered in lowercase (docs/api-contract.md §1, quirk 15)."""
     return raw.lower()
 
 

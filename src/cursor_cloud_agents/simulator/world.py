@@ -202,7 +202,8 @@ class World:
         return agent, agent.runs[0]
 
     def _check_environment(self, env: dict[str, Any] | None) -> None:
-        # A named cloud env must be one of `GET /v1/environments` (its name goes in `env.name`, §3.17).
+        # A named cloud env must be one of `GET /v1/environments` (its name goes in `env.name`, docs/api-contract.md
+        # §3.17).
         if env is None or env["type"] != "cloud" or "name" not in env:
             return
         if env["name"] not in environment_names(self.origin):

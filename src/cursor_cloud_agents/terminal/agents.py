@@ -3,7 +3,7 @@
 The listing is the server's own agent scan (`core.scan`, with its local name filter); each
 row then needs the agent's record (repositories) and its latest run (status, branches, PR), read
 `IN_FLIGHT` at a time: the same concurrency as the server's fleet scan. The API never returns an
-agent's model (CONTRACT.md quirk 8), so the table's caption says so instead of guessing.
+agent's model (docs/api-contract.md quirk 8), so the table's caption says so instead of guessing.
 """
 
 from __future__ import annotations

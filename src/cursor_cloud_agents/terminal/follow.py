@@ -3,7 +3,7 @@
 The client opens the stream (`CursorClient.stream_run`); this module keeps it going. After a cut, a
 server error or a close before the run's `result`, it reconnects with `Last-Event-ID` set to the id just
 before the last one handed on (frames can share an id and the API sends only those after the given one),
-backing off as the official SDK does (1, 2, 4, 8, 16, 30 s: CONTRACT.md §3.11), and says so through
+backing off as the official SDK does (1, 2, 4, 8, 16, 30 s: docs/api-contract.md §3.11), and says so through
 `on_resume`. A resume id the API refuses (`invalid_last_event_id`) restarts the replay from the start.
 Either way an event already handed on, known by its id and type, is dropped, so a consumer sees every
 event exactly once: ids are `<ms>-<seq>` and increase, but `done` shares the `result` frame's id, and an
@@ -72,8 +72,8 @@ class Follower:
 
     def _resume_id(self) -> str | None:
         """Where to reconnect: before the last id handed on, whose other frames may not have arrived yet (an
-        `interaction_update` and its simplified frame can share an id, CONTRACT.md §3.11, and the API sends only
-        the frames after the given id); its frames sent again are dropped by `_fresh`."""
+        `interaction_update` and its simplified frame can share an id, docs/api-contract.md §3.11, and the API sends
+        only the frames after the given id); its frames sent again are dropped by `_fresh`."""
         return self._id_before_last or self.last_event_id
 
     async def _connection(self, on_event: OnEvent) -> None:

@@ -17,7 +17,7 @@ class ImageDimension(RequestModel):
 
 
 ImageType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
-"""The image types a prompt accepts (CONTRACT.md §3.6)."""
+"""The image types a prompt accepts (docs/api-contract.md §3.6)."""
 
 
 class PromptImage(RequestModel):

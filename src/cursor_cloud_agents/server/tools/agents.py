@@ -56,7 +56,7 @@ from cursor_cloud_agents.server.views.agents import (
     ResumedAgentView,
 )
 
-# A real create took more than 40 s (CONTRACT.md quirk 16); the toolkit caps this at the call limit.
+# A real create took more than 40 s (docs/api-contract.md quirk 16); the toolkit caps this at the call limit.
 CREATE_BUDGET = 95.0
 LIST_ENVELOPE_BYTES = 600
 """Room for next_cursor, has_more, scanned and the braces around a list of agents."""

@@ -18,7 +18,7 @@ from cursor_cloud_agents.server.views.choices import (
     RepositoriesPage,
 )
 
-# GET /v1/repositories can take tens of seconds (CONTRACT.md §3.3); the toolkit caps it at the call limit.
+# GET /v1/repositories can take tens of seconds (docs/api-contract.md §3.3); the toolkit caps it at the call limit.
 REPOSITORIES_BUDGET = 95.0
 
 

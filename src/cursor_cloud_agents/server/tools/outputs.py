@@ -82,7 +82,7 @@ def fit_usage(answers: Answers, agent_id: str, run_id: str | None, usage: Usage)
 def check_artifact_path(path: str) -> str:
     """The path when it is a relative file path under `artifacts/`; VALIDATION otherwise (nothing sent)."""
     parts = path.split("/")
-    # File-name rules (RELIABILITY P-04): no parent step, no control character (a newline), no backslash.
+    # File-name rules (docs/reliability.md P-04): no parent step, no control character (a newline), no backslash.
     unsafe = any(ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 or char == "\\" for char in path)
     if parts[0] != "artifacts" or len(parts) < 2 or not parts[-1] or ".." in parts or unsafe or len(path) > 1024:
         raise ToolFailure(
