@@ -213,8 +213,8 @@ async def test_finished_tasks_beyond_the_kept_number_are_dropped_oldest_first() 
     ids: list[str] = []
     async with anyio.create_task_group() as group:
         store.group = group
-        ids += [str(store.start("cursor_wait", {})["taskId"]) for _ in range(FINISHED_KEPT + 1)]
-    assert store.get(ids[-1])["status"] == "completed"
+        ids += [str((await store.start("cursor_wait", {}))["taskId"]) for _ in range(FINISHED_KEPT + 1)]
+    assert (await store.get(ids[-1]))["status"] == "completed"
     with pytest.raises(MCPError) as dropped:
-        store.get(ids[0])
+        await store.get(ids[0])
     assert dropped.value.error.code == TASK_NOT_FOUND

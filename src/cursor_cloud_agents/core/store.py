@@ -221,6 +221,8 @@ class Store:
             if self.directory is None:
                 written = list(decide(Reading(dict(self._memory), len(self._memory))))
                 self._memory.update((act.id, act) for act in written)
+                # Memory stays bounded as the file does: what no rule reads any more is dropped.
+                self._memory = {key: act for key, act in self._memory.items() if kept(act, now)}
                 return written
             return await anyio.to_thread.run_sync(self._change_on_disk, decide, now)
 

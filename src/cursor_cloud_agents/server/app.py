@@ -83,6 +83,7 @@ def serve_toolkit(
         kit.state.clock,
         max_seconds=kit.state.settings.task_max_seconds,
         poll_seconds=WAIT_POLL_SECONDS,
+        records=kit.state.store,
     )
 
     seal = Seal()
@@ -93,7 +94,7 @@ def serve_toolkit(
     async def call_tool(ctx: ServerRequestContext[None], params: CallToolRequestParams) -> dict[str, Any]:
         arguments = params.arguments or {}
         if tasks.declared(ctx.meta) and tasks.waits(params.name, arguments) and store.has_room():
-            return store.start(params.name, arguments)
+            return await store.start(params.name, arguments)
 
         async def report(progress: float, message: str) -> None:
             await ctx.session.report_progress(progress, None, message)
@@ -135,16 +136,16 @@ def _serve_tasks(server: Server[None], store: TaskStore) -> None:
 
     async def get(ctx: ServerRequestContext[None], params: GetTaskRequestParams) -> dict[str, Any]:
         declaring(ctx)
-        return store.get(params.task_id)
+        return await store.get(params.task_id)
 
     async def update(ctx: ServerRequestContext[None], params: UpdateTaskParams) -> dict[str, Any]:
         declaring(ctx)
-        store.get(params.task_id)  # unknown ids are refused like tasks/get
+        await store.get(params.task_id)  # unknown ids are refused like tasks/get
         return {"resultType": "complete"}
 
     async def cancel(ctx: ServerRequestContext[None], params: CancelTaskRequestParams) -> dict[str, Any]:
         declaring(ctx)
-        return store.cancel(params.task_id)
+        return await store.cancel(params.task_id)
 
     server.add_request_handler("tasks/get", GetTaskRequestParams, get)
     server.add_request_handler("tasks/update", UpdateTaskParams, update)

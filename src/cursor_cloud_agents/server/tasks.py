@@ -5,7 +5,17 @@ For a client that declares the extension on a request, a call whose work is wait
 task runs the same tool again and again, each time inside the usual call limits, until the wait's
 condition holds, `CURSOR_MCP_TASK_MAX_SECONDS` pass or the client cancels. Its final `result` is the
 last of those answers, so it is exactly what the tool gives inline: same JSON, cap, masking and
-cleaning. Tasks live in this process's memory: they end with it, and a run outlives its task.
+cleaning.
+
+A task outlives its process. Its record (id, tool, arguments, creation time, last status) is written in
+the store of paid acts (`core/store.py`) when it starts and when it ends: Claude Code saves a task and
+polls it again after `claude --resume`, against a new server process. A process asked for a task it does
+not hold reads the record and takes the task up: a working (or completed) one by running the same wait
+again, inside the same overall limit counted from the task's creation (the runs it waits for went on at
+Cursor, so the answer is the one the inline call would give); a cancelled or failed one as it ended. An
+id never made is `-32602` "Task not found"; a record past its time-to-live is `-32602` "Task has expired".
+What a task does not survive is its record: the state directory removed, or a store kept in memory
+(simulated mode, `CURSOR_MCP_STATE_DIR=memory`).
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from mcp_types import CallToolResult
 
 from cursor_cloud_agents.api import TERMINAL_RUN_STATUSES
 from cursor_cloud_agents.api.times import iso
+from cursor_cloud_agents.core.store import Act, Store, StoreUnusable
 from cursor_cloud_agents.core.timing import Clock
 
 logger = logging.getLogger("cursor_cloud_agents.tasks")
@@ -88,9 +99,13 @@ class Task:
 class TaskStore:
     """The tasks of this server process, run in the server's task group."""
 
-    def __init__(self, run_tool: RunTool, clock: Clock, *, max_seconds: float, poll_seconds: float) -> None:
+    def __init__(
+        self, run_tool: RunTool, clock: Clock, *, max_seconds: float, poll_seconds: float, records: Store | None = None
+    ) -> None:
         self._run_tool = run_tool
         self._clock = clock
+        self._records = records
+        """Where each task's record is kept to outlive this process (None: in this process only)."""
         self._max_seconds = max_seconds
         self._poll_ms = round(poll_seconds * 1000)
         self._tasks: OrderedDict[str, Task] = OrderedDict()
@@ -100,29 +115,33 @@ class TaskStore:
         """Whether one more task may start waiting (WORKING_MAX)."""
         return sum(task.ended_at is None for task in self._tasks.values()) < WORKING_MAX
 
-    def start(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """Create a task for this call and start its work; the `CreateTaskResult` to answer with."""
-        if self.group is None:
-            raise MCPError(code=-32603, message="The server is not running tasks (no task group)")
+    async def start(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Create a task for this call, write its record and start its work; the `CreateTaskResult`."""
         now = self._clock.now()
         task = Task(secrets.token_urlsafe(24), tool, now, now, message=f"{tool}: waiting")
-        self._tasks[task.task_id] = task
-        self.group.start_soon(self._work, task, dict(arguments))
+        await self._record(task, dict(arguments))
+        self._run(task, dict(arguments))
         return {"resultType": "task", **self.view(task)}
 
-    def get(self, task_id: str) -> dict[str, Any]:
+    async def get(self, task_id: str) -> dict[str, Any]:
         """`tasks/get`: the task with its result, error or nothing more, as its status says."""
-        return {"resultType": "complete", **self.detailed(self._find(task_id))}
+        return {"resultType": "complete", **self.detailed(await self._find(task_id))}
 
-    def cancel(self, task_id: str) -> dict[str, Any]:
+    async def cancel(self, task_id: str) -> dict[str, Any]:
         """`tasks/cancel`: stop the work and any request it has in flight at once."""
-        task = self._find(task_id)
+        task = await self._find(task_id)
         if task.ended_at is None:
             task.scope.cancel()
-            self._end(
+            await self._end(
                 task, "cancelled", "Cancelled by the client; the agent's run goes on (read it with cursor_get_run)."
             )
         return {"resultType": "complete"}
+
+    def _run(self, task: Task, arguments: dict[str, Any]) -> None:
+        if self.group is None:
+            raise MCPError(code=-32603, message="The server is not running tasks (no task group)")
+        self._tasks[task.task_id] = task
+        self.group.start_soon(self._work, task, arguments)
 
     def view(self, task: Task) -> dict[str, Any]:
         """The `Task` fields of the extension."""
@@ -152,12 +171,57 @@ class TaskStore:
         ends = task.ended_at if task.ended_at is not None else task.created_at + self._max_seconds
         return ends - task.created_at + KEEP_SECONDS
 
-    def _find(self, task_id: str) -> Task:
+    async def _find(self, task_id: str) -> Task:
         self._drop_expired()
         task = self._tasks.get(task_id)
-        if task is None:
+        return task if task is not None else await self._take_up(task_id)
+
+    async def _take_up(self, task_id: str) -> Task:
+        """A task an earlier process (or another) created, from its record: resumed, or as it ended."""
+        now = self._clock.now()
+        if self._records is None:
             raise MCPError(code=TASK_NOT_FOUND, message="Failed to retrieve task: Task not found")
+        try:
+            act = (await self._records.read(now)).acts.get(task_id)
+        except StoreUnusable as unusable:
+            logger.warning("task %s looked for in the store: %s", task_id[:8], unusable.why)
+            act = None
+        if act is None or act.kind != "task" or act.detail is None:
+            raise MCPError(code=TASK_NOT_FOUND, message="Failed to retrieve task: Task not found")
+        detail = act.detail
+        status, tool, arguments = detail.get("status"), detail.get("tool"), detail.get("arguments")
+        ended = act.state != "sent" and status in ("cancelled", "failed")
+        if (
+            now - act.at > self._max_seconds + KEEP_SECONDS
+            or not isinstance(tool, str)
+            or not isinstance(arguments, dict)
+        ):
+            raise MCPError(code=TASK_NOT_FOUND, message="Failed to retrieve task: Task has expired")
+        task = Task(task_id, tool, act.at, now, message=f"{tool}: waiting (taken up after a restart of the server)")
+        if ended:
+            task.status, task.ended_at = cast(str, status), now
+            task.message = str(detail.get("message") or f"The task was {status} before the server restarted.")
+            if status == "failed":
+                task.error = {"code": -32603, "message": task.message}
+            self._tasks[task_id] = task
+            return task
+        self._run(task, cast(dict[str, Any], arguments))
         return task
+
+    async def _record(self, task: Task, arguments: dict[str, Any] | None = None) -> None:
+        """Write the task's record as it stands (its arguments are kept from the first write)."""
+        now = self._clock.now()
+        if self._records is None:
+            return
+        try:
+            if arguments is None:
+                known = (await self._records.read(now)).acts.get(task.task_id)
+                arguments = {} if known is None or known.detail is None else known.detail.get("arguments", {})
+            state = "sent" if task.ended_at is None else ("done" if task.status == "completed" else "failed")
+            detail = {"tool": task.tool, "arguments": arguments, "status": task.status, "message": task.message}
+            await self._records.write(Act(task.task_id, "task", task.created_at, state, detail=detail), now=now)
+        except StoreUnusable as unusable:  # the task still runs here; it just will not survive a restart
+            logger.warning("task %s not recorded: %s", task.task_id[:8], unusable.why)
 
     async def _work(self, task: Task, arguments: dict[str, Any]) -> None:
         async def report(_progress: float, message: str) -> None:
@@ -176,16 +240,16 @@ class TaskStore:
                     await self._pace(began, ends)
             except Exception:  # a bug in a task must not take the server's task group down
                 logger.exception("task of %s failed", task.tool)
-                self._fail(task, "Internal error; see the server log.")
+                await self._fail(task, "Internal error; see the server log.")
                 return
         if task.ended_at is not None:
             return  # cancelled
         if last is None:
-            self._fail(task, "The task reached CURSOR_MCP_TASK_MAX_SECONDS before any answer; the run goes on.")
+            await self._fail(task, "The task reached CURSOR_MCP_TASK_MAX_SECONDS before any answer; the run goes on.")
             return
         # At the task limit the last answer stands (it says timed_out): the run goes on server-side.
         task.result = last.model_dump(by_alias=True, exclude_none=True, mode="json")
-        self._end(task, "completed", "Done: the result holds the answer.")
+        await self._end(task, "completed", "Done: the result holds the answer.")
 
     async def _pace(self, began: float, ends: float) -> None:
         # An answer that came back at once (a stream that closed empty) is not asked again at once: the
@@ -199,14 +263,16 @@ class TaskStore:
     def _again(task: Task, last: CallToolResult) -> bool:
         return not last.is_error and still_waiting(task.tool, last.structured_content or {})
 
-    def _fail(self, task: Task, message: str) -> None:
+    async def _fail(self, task: Task, message: str) -> None:
         task.error = {"code": -32603, "message": message}
-        self._end(task, "failed", message)
+        await self._end(task, "failed", message)
 
-    def _end(self, task: Task, status: str, message: str) -> None:
+    async def _end(self, task: Task, status: str, message: str) -> None:
         task.status, task.message = status, message
         task.updated_at = task.ended_at = self._clock.now()
         self._drop_expired()
+        with anyio.CancelScope(shield=True):  # a cancelled task's scope must not stop its record being written
+            await self._record(task)
 
     def _drop_expired(self) -> None:
         now = self._clock.now()
