@@ -40,6 +40,11 @@ def _command(args: argparse.Namespace) -> Command:
         from cursor_cloud_agents.terminal.watch import watch
 
         return partial(watch, agent_id=args.agent, run_id=args.run)
+    if name == "wait":
+        from cursor_cloud_agents.terminal.wait import Target, wait
+
+        targets = [Target(agent, run) for agent, run in args.targets]
+        return partial(wait, targets=targets, active=args.active, until=args.until, timeout=args.timeout)
     if name == "fleet":
         from cursor_cloud_agents.terminal.fleet import fleet
 
