@@ -96,7 +96,7 @@ async def test_an_agent_deleted_during_the_wait_is_reported_and_exits_1(rig_fact
     clock = world.clock
     assert isinstance(clock, ManualClock)
     started = clock.now()
-    code: int | None = None
+    seen: list[tuple[int, str]] = []
 
     async def delete_later() -> None:
         await clock.wait(started + 10)
@@ -105,8 +105,8 @@ async def test_an_agent_deleted_during_the_wait_is_reported_and_exits_1(rig_fact
     async with rig_factory(world) as rig, anyio.create_task_group() as group:
         group.start_soon(delete_later)
         with anyio.fail_after(10):
-            code = await execute(rig.term, waiting(targets, until="all"))
-        shown = rig.text()
+            seen.append((await execute(rig.term, waiting(targets, until="all")), rig.text()))
+    [(code, shown)] = seen
     assert code == REFUSED and clock.now() - started <= CREATING + 30 + WAIT_POLL_SECONDS
     assert f"NOT_FOUND · {targets[1]}" in shown and "FINISHED after 32s" in shown
 
