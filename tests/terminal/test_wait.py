@@ -191,9 +191,12 @@ async def test_json_is_one_document_with_each_run(rig_factory: RigFactory) -> No
     assert ended["result_head"].startswith("line one\nline two\nxxx") and ended["result_head"].endswith("…")
     assert ended["read_rest"] == f"cursor-cloud-agents watch {targets[0].agent_id} {targets[0].run_id}"
     assert ended["branches"][0]["branch"].startswith("cursor/") and going == {
-        "agent_id": targets[1].agent_id, "run_id": targets[1].run_id, "status": "RUNNING", "ended": False,
+        "agent_id": targets[1].agent_id,
+        "run_id": targets[1].run_id,
+        "status": "RUNNING",
+        "ended": False,
         "seconds": 10,
-    }  # fmt: skip
+    }
 
 
 async def test_the_result_head_is_a_few_lines_and_says_how_to_read_the_rest(rig_factory: RigFactory) -> None:

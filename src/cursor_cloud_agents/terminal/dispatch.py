@@ -14,6 +14,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from functools import partial
+from pathlib import Path
 
 import anyio
 from rich.console import Console
@@ -29,8 +30,13 @@ ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 Command = Callable[[Term], Awaitable[int]]
 
 
-def _command(args: argparse.Namespace) -> Command:
+def _command(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
     """The coroutine of the chosen command, with its arguments bound (each module loaded only when used)."""
+    build = _GETTING_WORK_BACK.get(args.command)
+    return _classic(args) if build is None else build(args, env)
+
+
+def _classic(args: argparse.Namespace) -> Command:
     name = args.command
     if name == "agents":
         from cursor_cloud_agents.terminal.agents import agents
@@ -40,11 +46,6 @@ def _command(args: argparse.Namespace) -> Command:
         from cursor_cloud_agents.terminal.watch import watch
 
         return partial(watch, agent_id=args.agent, run_id=args.run)
-    if name == "wait":
-        from cursor_cloud_agents.terminal.wait import Target, wait
-
-        targets = [Target(agent, run) for agent, run in args.targets]
-        return partial(wait, targets=targets, active=args.active, until=args.until, timeout=args.timeout)
     if name == "fleet":
         from cursor_cloud_agents.terminal.fleet import fleet
 
@@ -65,6 +66,30 @@ def _command(args: argparse.Namespace) -> Command:
     if name == "usage":
         return partial(actions.usage, agent_id=args.agent)
     return partial(actions.artifacts, agent_id=args.agent, path=args.get, output=args.output)
+
+
+def _wait(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    del env
+    from cursor_cloud_agents.terminal.wait import Target, wait
+
+    targets = [Target(agent, run) for agent, run in args.targets]
+    return partial(wait, targets=targets, active=args.active, until=args.until, timeout=args.timeout)
+
+
+def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.checkout import Where, checkout
+    from cursor_cloud_agents.terminal.git import git_environment
+
+    where = Where(args.worktree, args.branch, args.remote)
+    git_env = git_environment(env, interactive=sys.stdin.isatty())
+    return partial(checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env)
+
+
+_GETTING_WORK_BACK: dict[str, Callable[[argparse.Namespace, Mapping[str, str]], Command]] = {
+    "wait": _wait,
+    "checkout": _checkout,
+}
+"""The commands of issue 24, each built from its arguments and the environment (git's, without the key)."""
 
 
 def _opener(settings: Settings, args: argparse.Namespace, open_client: ClientFactory) -> OpenSession:
@@ -128,7 +153,7 @@ def run_command(args: argparse.Namespace, env: Mapping[str, str], open_client: C
         say(Console(stderr=True), Redactor().mask, f"cursor-cloud-agents: {exc}", "red")
         return USAGE
     try:
-        return anyio.run(execute, term, _command(args))
+        return anyio.run(execute, term, _command(args, env))
     except KeyboardInterrupt:
         term.notice("Interrupted." + (f" {term.come_back}" if term.come_back else ""), style="yellow")
         return INTERRUPTED

@@ -75,9 +75,12 @@ def _whole(seconds: float | None) -> int | None:
 def report_document(rows: Sequence[Watched], until: Until, *, met: bool, waited: float, now: float) -> dict[str, Any]:
     """The whole report as one JSON document."""
     return {
-        "until": until, "met": met, "timed_out": not met, "waited_seconds": round(waited),
+        "until": until,
+        "met": met,
+        "timed_out": not met,
+        "waited_seconds": round(waited),
         "runs": [row_document(row, now) for row in rows],
-    }  # fmt: skip
+    }
 
 
 def _ended_lines(row: Watched, run: Run, now: float) -> Iterator[Text]:
