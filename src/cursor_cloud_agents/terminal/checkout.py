@@ -24,6 +24,7 @@ from cursor_cloud_agents.api import Agent, GitBranch, Run
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, UsageError
 from cursor_cloud_agents.terminal.git import Git, GitError, branch_problem, repository_key
+from cursor_cloud_agents.terminal.status import shown_ended
 from cursor_cloud_agents.terminal.term import Term
 
 _SLUG = re.compile(r"[^A-Za-z0-9._-]+")
@@ -251,6 +252,7 @@ async def checkout(term: Term, *, agent_id: str, where: Where, cwd: Path, env: M
     except GitError as exc:
         raise UsageError(f"{exc}; what was made is undone: nothing was changed") from None
     stat = "" if base is None else await git.run("diff", "--stat", f"{base}...{commit}", "--")
+    shown_ended(term, [run.id] if run is not None and run.is_terminal else [])
     if term.json:
         term.emit(
             {

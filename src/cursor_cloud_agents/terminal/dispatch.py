@@ -85,9 +85,16 @@ def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
     return partial(checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env)
 
 
+def _status() -> Command:
+    from cursor_cloud_agents.terminal.status import status
+
+    return status
+
+
 _GETTING_WORK_BACK: dict[str, Callable[[argparse.Namespace, Mapping[str, str]], Command]] = {
     "wait": _wait,
     "checkout": _checkout,
+    "status": lambda _args, _env: _status(),
 }
 """The commands of issue 24, each built from its arguments and the environment (git's, without the key)."""
 

@@ -25,6 +25,7 @@ from cursor_cloud_agents.server.domain.watch import MAX_RUNS, Until, Watched, wa
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, TIMED_OUT, UsageError
 from cursor_cloud_agents.terminal.report import report_document, report_lines
+from cursor_cloud_agents.terminal.status import shown_ended
 from cursor_cloud_agents.terminal.term import Session, Term
 
 ACTIVE_PAGE = 100
@@ -111,6 +112,7 @@ async def wait(term: Term, *, targets: Sequence[Target], active: bool, until: Un
         met = await _watch(term, session, rows, until, timeout)
         now = session.now()
     term.come_back = None
+    shown_ended(term, [row.run_id for row in rows if row.ended and row.run_id is not None])
     if term.json:
         term.emit(report_document(rows, until, met=met, waited=now - started, now=now))
     else:
