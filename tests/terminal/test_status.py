@@ -15,7 +15,7 @@ import pytest
 
 from cursor_cloud_agents import statuscache
 from cursor_cloud_agents.config import Secret, Settings
-from cursor_cloud_agents.server.ledger import CreationLedger
+from cursor_cloud_agents.core.store import Act, Store
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Fault, Faults, ManualClock, RunScript, World, serve
 from cursor_cloud_agents.statuscache import REFRESH_SECONDS, Snapshot
 from cursor_cloud_agents.terminal.dispatch import execute
@@ -41,9 +41,10 @@ async def test_a_cold_status_reads_cursor_once_and_writes_the_cache(rig_factory:
     """Issue 24: with no cache, one listing of the key's agents (running = ACTIVE), the ledger's creations and
     their charged cents, as one line; the cache is written beside the ledger, readable by its owner only."""
     world = fleet()
-    ledger = CreationLedger(tmp_path, 25)
+    store = Store(tmp_path)
     for agent_id in list(world.agents)[:3]:
-        ledger.take(world.clock.now() - 60, agent_id)
+        made = Act(Act.new_id(), "create", world.clock.now() - 60, "done", counted=True, agent_id=agent_id)
+        await store.write(made, now=world.clock.now())
     async with rig_factory(world, state_dir=tmp_path) as rig:
         code = await execute(rig.term, status)
         listings = [record for record in rig.requests("GET") if record.path == "/v1/agents"]

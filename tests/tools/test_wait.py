@@ -169,8 +169,10 @@ async def test_an_agent_deleted_during_the_wait_settles_its_row_instead_of_holdi
         await clock.wait(started + 10)
         world.delete(refs[1]["agent_id"])
 
+    replies: list[Any] = []
     async with harness_factory(world) as h, anyio.create_task_group() as group:
         group.start_soon(delete_later)
-        reply = await h.call("cursor_wait", {"runs": refs, "until": "all", "wait_seconds": 50})
+        replies.append(await h.call("cursor_wait", {"runs": refs, "until": "all", "wait_seconds": 50}))
+    [reply] = replies
     assert "timed_out" not in reply.data and [row["run_id"] for row in reply.data["ended"]] == [refs[0]["run_id"]]
     assert [row["code"] for row in reply.data["unread"]] == ["NOT_FOUND"] and "running" not in reply.data

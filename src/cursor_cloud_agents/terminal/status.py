@@ -17,10 +17,10 @@ from pathlib import Path
 import anyio
 
 from cursor_cloud_agents import statuscache
-from cursor_cloud_agents.server.deadline import Clock
-from cursor_cloud_agents.server.domain.limits import SLOT_PAGE, Limits
-from cursor_cloud_agents.server.failures import ToolFailure
-from cursor_cloud_agents.server.ledger import CreationLedger
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.limits import SLOT_PAGE
+from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.statuscache import Listed, Snapshot
 from cursor_cloud_agents.terminal.exits import OK
 from cursor_cloud_agents.terminal.term import Session, Term
@@ -29,15 +29,13 @@ from cursor_cloud_agents.terminal.term import Session, Term
 async def read_snapshot(term: Term, session: Session, previous: Snapshot | None) -> Snapshot:
     """The line's figures read now: the agents running, the runs ended unread, the cents, the creations."""
     settings = term.settings
-    state_dir = None if settings.simulated else settings.state_dir
-    clock = Clock(now=session.now, sleep=session.sleep)
-    ledger = CreationLedger(state_dir, settings.max_new_agents)
+    core = CoreState(settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
     now = session.now()
     agents = (await session.api.list_agents(limit=SLOT_PAGE, include_archived=False)).items
     listed = [Listed(agent.id, agent.status, agent.latest_run_id) for agent in agents]
     running, unread = statuscache.ended_unread(previous, listed, now)
     try:
-        spend = await Limits(settings, ledger, clock).spend(session.api)
+        spend = await core.limits.spend(session.api)
         cents, unknown = spend.cents, spend.unknown
     except ToolFailure:  # Cursor does not report usage to this key: the line says `?¢`
         cents, unknown = None, 0
@@ -48,7 +46,7 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
         ended_unread=len(unread),
         charged_cents=cents,
         cents_unknown=unknown,
-        new_agents=ledger.use(now)[0],
+        new_agents=(await core.ledger.use(now))[0],
         new_agents_limit=settings.max_new_agents,
         active_runs=running,
         unread=unread,
