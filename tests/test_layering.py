@@ -6,7 +6,7 @@
 - `server` (the MCP face) never imports `httpx2`, `simulator` or `terminal`;
 - `terminal` (the person's face) never imports `mcp` or `server`;
 - `simulator` never imports `api`, `core` or `server`;
-- only `config` (and `cli`, which hands `os.environ` to it) touch `os.environ` or `os.getenv`.
+- only `config` (and `cli` and `launch`, which hand `os.environ` to it) touch `os.environ` or `os.getenv`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
 }
 AMBIENT_CALL = "current_call"
 """The toolkit's look-up of the call in progress: the MCP face's own, never the core's."""
-ENVIRONMENT_READERS = {"config.py", "cli.py"}
+ENVIRONMENT_READERS = {"config.py", "cli.py", "launch.py"}
 HTTPX2_MODULE = "api/_http.py"
 
 

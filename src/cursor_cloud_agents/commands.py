@@ -154,6 +154,28 @@ def _artifacts(args: argparse.Namespace) -> Command:
     return partial(actions.artifacts, agent_id=args.agent, path=args.get, output=args.output)
 
 
+def _wait(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal.wait import Target, wait
+
+    targets = [Target(agent, run) for agent, run in args.targets]
+    return partial(wait, targets=targets, active=args.active, until=args.until, timeout=args.timeout)
+
+
+def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.checkout import Where, checkout
+    from cursor_cloud_agents.terminal.git import git_environment
+
+    where = Where(args.worktree, args.branch, args.remote)
+    git_env = git_environment(env, interactive=sys.stdin.isatty())  # git's own environment, without the key
+    return partial(checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env)
+
+
+def _status(_: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal.status import status
+
+    return status
+
+
 def _on_terminal(bind: Callable[[argparse.Namespace], Command]) -> Run:
     """The row of a terminal command: its coroutine, bound by `bind`, run on this process's terminal."""
 
@@ -161,6 +183,17 @@ def _on_terminal(bind: Callable[[argparse.Namespace], Command]) -> Run:
         from cursor_cloud_agents.terminal.dispatch import run_command  # rich and the commands load only here
 
         return run_command(args, root.env, root.open_client, bind(args))
+
+    return run
+
+
+def _on_terminal_with(bind: Callable[[argparse.Namespace, Mapping[str, str]], Command]) -> Run:
+    """The row of a terminal command whose coroutine also needs the environment (git's, for `checkout`)."""
+
+    def run(args: argparse.Namespace, root: Root) -> int:
+        from cursor_cloud_agents.terminal.dispatch import run_command
+
+        return run_command(args, root.env, root.open_client, bind(args, root.env))
 
     return run
 
@@ -180,5 +213,8 @@ COMMANDS: dict[str, Run] = {
     "archive": _on_terminal(_archive),
     "usage": _on_terminal(_usage),
     "artifacts": _on_terminal(_artifacts),
+    "wait": _on_terminal(_wait),
+    "checkout": _on_terminal_with(_checkout),
+    "status": _on_terminal(_status),
 }
 """Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""

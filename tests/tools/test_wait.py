@@ -153,3 +153,26 @@ async def test_a_read_that_failed_in_passing_is_tried_again_and_its_end_seen(har
         reply = await h.call("cursor_wait", {"runs": refs})
     assert [row["run_id"] for row in reply.data["ended"]] == [refs[0]["run_id"]]
     assert "unread" not in reply.data
+
+
+async def test_an_agent_deleted_during_the_wait_settles_its_row_instead_of_holding_the_wait(
+    harness_factory: OpenHarness,
+) -> None:
+    """Issue 24: an agent read as running and then deleted is no longer waited for: `all` ends when the other
+    run ends, and the deleted one is an unread row (before, its last read kept it running to the timeout)."""
+    world, refs = staggered(30, 3600)
+    clock = world.clock
+    assert isinstance(clock, ManualClock)
+    started = clock.now()
+
+    async def delete_later() -> None:
+        await clock.wait(started + 10)
+        world.delete(refs[1]["agent_id"])
+
+    replies: list[Any] = []
+    async with harness_factory(world) as h, anyio.create_task_group() as group:
+        group.start_soon(delete_later)
+        replies.append(await h.call("cursor_wait", {"runs": refs, "until": "all", "wait_seconds": 50}))
+    [reply] = replies
+    assert "timed_out" not in reply.data and [row["run_id"] for row in reply.data["ended"]] == [refs[0]["run_id"]]
+    assert [row["code"] for row in reply.data["unread"]] == ["NOT_FOUND"] and "running" not in reply.data

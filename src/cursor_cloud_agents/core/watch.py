@@ -21,6 +21,9 @@ from cursor_cloud_agents.core.timing import READ_RESERVE, WAIT_POLL_SECONDS, Cal
 
 IN_FLIGHT = 8
 """Reads sent at once by whatever reads many runs: this wait, the fleet scan, the terminal's lists."""
+MAX_RUNS = 20
+"""Runs one wait reads (cursor_wait, the terminal's `wait`): 20 re-read every WAIT_POLL_SECONDS stay under the
+client's 10 requests per second."""
 Until = Literal["any", "all"]
 T = TypeVar("T")
 PASSING = frozenset({Code.UPSTREAM, Code.TIMEOUT, Code.QUOTA})
@@ -70,6 +73,8 @@ async def _read(api: CursorClient, row: Watched) -> None:
         row.failure = None
     except CursorError as exc:
         row.failure = failures.from_api_error(exc)
+        if row.failure.code not in PASSING:
+            row.run = None  # deleted or refused since the last read: what was read of it no longer stands
 
 
 async def each_in_flight(items: Sequence[T], work: Callable[[T], Awaitable[None]]) -> None:

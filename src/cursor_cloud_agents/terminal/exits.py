@@ -1,7 +1,8 @@
 """Exit codes a script can act on, and the one map from what went wrong to them.
 
 0 ok; 1 the API refused (or failed); 2 a usage or configuration error, or a limit set by the user;
-130 interrupted (Ctrl-C). A refusal of ours (`UsageError`) names what to change and sends nothing.
+124 a wait timed out (as `timeout(1)` exits); 130 interrupted (Ctrl-C).
+A refusal of ours (`UsageError`) names what to change and sends nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from cursor_cloud_agents.core.failures import ToolFailure
 OK = 0
 REFUSED = 1
 USAGE = 2
+TIMED_OUT = 124
 INTERRUPTED = 130
 
 # Failures that the person fixes on their side, not Cursor's: the same exit as a wrong option.

@@ -41,6 +41,12 @@ _HELP: dict[str, tuple[str, str]] = {
         "list an agent's files under artifacts/, or download one",
         f"{_EXAMPLE_AGENT} --get artifacts/report.md",
     ),
+    "wait": (
+        "block until any (or all) of the runs end, then report each: for a coding agent's background shell",
+        f"{_EXAMPLE_AGENT} --timeout 3600",
+    ),
+    "checkout": ("put an agent's branch in a new worktree of this repository (or a local branch)", _EXAMPLE_AGENT),
+    "status": ("one line for a status bar: agents running, ended unread, cents today, new agents", "--json"),
 }
 
 
@@ -56,6 +62,11 @@ def _run(value: str) -> str:
         return ids.run_id(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a run id (run-<uuid>)") from None
+
+
+def _target(value: str) -> tuple[str, str | None]:
+    agent, _, run = value.partition(":")
+    return _agent(agent), (_run(run) if run else None)
 
 
 def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
@@ -163,11 +174,43 @@ def _simple(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     )
 
 
+def _wait(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(commands, shared, "wait")
+    parser.add_argument(
+        "targets", type=_target, nargs="*", metavar="AGENT[:RUN]", help="a run, or an agent for its latest run"
+    )
+    parser.add_argument("--active", action="store_true", help="wait on every running agent of the key")
+    until = parser.add_mutually_exclusive_group()
+    until.add_argument("--any", dest="until", action="store_const", const="any", help="until one run ends (default)")
+    until.add_argument("--all", dest="until", action="store_const", const="all", help="until every run has ended")
+    parser.set_defaults(until="any")
+    parser.add_argument(
+        "--timeout", type=_positive(float), metavar="S", help="give up after S seconds (exit 124); default: none"
+    )
+
+
+def _checkout(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(commands, shared, "checkout")
+    parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--worktree", metavar="DIR", help="the new worktree's folder (default: beside this one)")
+    where.add_argument(
+        "--branch", action="store_true", help="create the local branch and switch to it here, instead of a worktree"
+    )
+    parser.add_argument(
+        "--remote", metavar="NAME", help="the remote to fetch from (default: the one of the agent's repository)"
+    )
+
+
+def _status(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    _add(commands, shared, "status")
+
+
 COMMANDS = tuple(_HELP)
 
 
 def add_commands(commands: Subparsers) -> None:
     """Add every terminal command to the `cursor-cloud-agents` subparsers."""
     shared = _shared()
-    for add in (_agents, _watch, _fleet, _run_command, _followup, _simple):
+    for add in (_agents, _watch, _fleet, _run_command, _followup, _simple, _wait, _checkout, _status):
         add(commands, shared)

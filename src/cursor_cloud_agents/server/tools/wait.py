@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cursor_cloud_agents.core.watch import Until, Watched, watch
+from cursor_cloud_agents.core.watch import MAX_RUNS, Until, Watched, watch
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.hints import suggest
 from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, RunId, RunWait
@@ -21,7 +21,6 @@ from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
 from cursor_cloud_agents.server.views.wait import EndedRun, WaitView
 
-MAX_RUNS = 20
 WAIT_AGAIN = suggest("cursor_wait", "runs", until="any") + " again with the runs still running"
 READ_ON = "A result with result_next_offset goes on: " + suggest(
     "cursor_get_run", "agent_id", "run_id", "result_offset=<result_next_offset>"

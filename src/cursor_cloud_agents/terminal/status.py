@@ -1,0 +1,100 @@
+"""`status`: one line for a status bar (`cursor: 3 running · 2 ended unread · 180¢ today · 7/25 new`), or `--json`.
+
+A fresh line is answered by `launch.py` from the cache before this module is ever loaded; here the line
+is read from Cursor and the cache written (`statuscache`), by one process at a time: whoever waited for the
+lock finds the line the other just wrote. A refresh is one listing of the key's newest agents (running:
+those ACTIVE, as the slot check counts them), the creation ledger's count, and the spend limit's own
+reading of what the agents created through this machine in 24 hours were charged (`domain.limits`). In
+simulated mode nothing is cached: the simulated world is new in every process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+
+from cursor_cloud_agents import statuscache
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.limits import SLOT_PAGE
+from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core.timing import Clock
+from cursor_cloud_agents.statuscache import Listed, Snapshot
+from cursor_cloud_agents.terminal.exits import OK
+from cursor_cloud_agents.terminal.term import Session, Term
+
+
+async def read_snapshot(term: Term, session: Session, previous: Snapshot | None) -> Snapshot:
+    """The line's figures read now: the agents running, the runs ended unread, the cents, the creations."""
+    settings = term.settings
+    core = CoreState(settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
+    now = session.now()
+    agents = (await session.api.list_agents(limit=SLOT_PAGE, include_archived=False)).items
+    listed = [Listed(agent.id, agent.status, agent.latest_run_id) for agent in agents]
+    running, unread = statuscache.ended_unread(previous, listed, now)
+    try:
+        spend = await core.limits.spend(session.api)
+        cents, unknown = spend.cents, spend.unknown
+    except ToolFailure:  # Cursor does not report usage to this key: the line says `?¢`
+        cents, unknown = None, 0
+    return Snapshot(
+        at=now,
+        key=statuscache.fingerprint(settings),
+        running=len(running),
+        ended_unread=len(unread),
+        charged_cents=cents,
+        cents_unknown=unknown,
+        new_agents=(await core.ledger.use(now))[0],
+        new_agents_limit=settings.max_new_agents,
+        active_runs=running,
+        unread=unread,
+    )
+
+
+async def _cached_or_read(term: Term, session: Session) -> Snapshot:
+    state_dir = term.settings.state_dir
+    if term.settings.simulated or state_dir is None:
+        return await read_snapshot(term, session, None)
+    key = statuscache.fingerprint(term.settings)
+    kept = statuscache.read(state_dir)
+    if kept is not None and kept.fresh(session.now(), key):
+        return kept
+    async with _refresh_lock(state_dir):
+        kept = statuscache.read(state_dir)
+        if kept is not None and kept.fresh(session.now(), key):
+            return kept  # another process refreshed it while this one waited
+        snapshot = await read_snapshot(term, session, kept if kept is not None and kept.key == key else None)
+        statuscache.write(state_dir, snapshot)
+        return snapshot
+
+
+@asynccontextmanager
+async def _refresh_lock(state_dir: Path) -> AsyncGenerator[None, None]:
+    """`statuscache.locked`, taken in a worker thread: waiting for another process's refresh never blocks the
+    event loop."""
+    held = statuscache.locked(state_dir)
+    await anyio.to_thread.run_sync(held.__enter__)
+    try:
+        yield
+    finally:
+        held.__exit__(None, None, None)
+
+
+def shown_ended(term: Term, run_ids: list[str]) -> None:
+    """These ended runs were shown to the person: the status line no longer counts them unread."""
+    settings = term.settings
+    statuscache.mark_shown(None if settings.simulated else settings.state_dir, run_ids)
+
+
+async def status(term: Term) -> int:
+    """Print the status line (or its JSON), from the cache when it is fresh."""
+    async with term.open_session() as session:
+        snapshot = await _cached_or_read(term, session)
+        now = session.now()
+    if term.json:
+        term.emit(snapshot.document(now))
+    else:
+        term.out.print(snapshot.line(), markup=False, highlight=False, soft_wrap=True)
+    return OK
