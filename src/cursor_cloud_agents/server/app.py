@@ -8,6 +8,7 @@ declares the Tasks extension on that request, answers with a task instead (`task
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import time
@@ -30,6 +31,7 @@ from mcp_types import (
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS, Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import tasks
@@ -49,6 +51,8 @@ NAME = "cursor-cloud-agents"
 # Opens the API client for the life of a connection (the composition root decides real or simulated).
 ClientFactory = Callable[[], AbstractAsyncContextManager["CursorClient"]]
 Lifespan = Callable[[Server[None]], AbstractAsyncContextManager[None]]
+
+logger = logging.getLogger("cursor_cloud_agents.server")
 
 
 def build_toolkit(
@@ -152,6 +156,17 @@ def _serve_tasks(server: Server[None], store: TaskStore) -> None:
     server.add_request_handler("tasks/cancel", CancelTaskRequestParams, cancel)
 
 
+async def say_what_the_store_holds(store: Store, now: float) -> None:
+    """Read the store of paid acts once at start-up, so that what cannot be read as written (a torn or garbage
+    entry, counted as a creation made now) or a store that cannot be used is said on stderr before any call."""
+    try:
+        await store.read(now)
+    except StoreUnusable as unusable:
+        logger.warning(
+            "%s: creations and follow-ups will be refused until CURSOR_MCP_STATE_DIR is usable", unusable.why
+        )
+
+
 def build_server(settings: Settings, redactor: Redactor, open_client: ClientFactory, **options: Any) -> Server[None]:
     """The MCP server; `open_client` is entered once per connection and closed with it; `options` go to
     `build_toolkit` (tests pass the simulator's clock)."""
@@ -159,6 +174,7 @@ def build_server(settings: Settings, redactor: Redactor, open_client: ClientFact
 
     @asynccontextmanager
     async def lifespan(_server: Server[None]) -> AsyncGenerator[None, None]:
+        await say_what_the_store_holds(kit.state.store, kit.state.clock.now())
         async with open_client() as client:
             kit.state.client = client
             try:
