@@ -122,29 +122,43 @@ def responses_turns(body: Json) -> int:
         1
         for item in items
         if isinstance(item, dict)
-        and (item.get("type") == "function_call" or (item.get("type") == "message" and item.get("role") == "assistant"))
+        and (item.get("type") in {"function_call", "tool_search_call", "custom_tool_call"} or (item.get("type") == "message" and item.get("role") == "assistant"))
     )
 
 
 def responses_offered(body: Json) -> list[str]:
+    """Tool names offered in `tools`, and those a tool search loaded (namespaces as `namespace__tool`)."""
+    tools: list[Json] = list(body.get("tools") or [])
+    for item in body.get("input") or []:
+        if isinstance(item, dict) and item.get("type") in {"tool_search_output", "additional_tools"}:
+            tools.extend(item.get("tools") or [])
     names: list[str] = []
-    for tool in body.get("tools") or []:
+    for tool in tools:
         names.append(tool.get("name", ""))
         names.extend(f"{tool.get('name')}__{inner.get('name')}" for inner in tool.get("tools") or [])
     return names
 
 
 def responses_item(step: Json, offered: list[str], serial: int) -> Json:
+    if "tool_search" in step:
+        # Codex's client-side tool search (offered as {"type": "tool_search", "execution": "client"}).
+        arguments = {"query": step["tool_search"], "limit": 8}
+        return {"type": "tool_search_call", "id": f"ts_{serial:08d}", "call_id": f"call_{serial:08d}",
+                "execution": "client", "status": "completed", "arguments": arguments}
+    if "custom" in step:
+        # A freeform tool (Codex's code-mode `exec`, which takes JavaScript): `{"custom": NAME, "input": TEXT}`.
+        custom = {"type": "custom_tool_call", "id": f"ctc_{serial:08d}", "call_id": f"call_{serial:08d}"}
+        if step.get("namespace"):
+            custom["namespace"] = step["namespace"]
+        return {**custom, "name": step["custom"], "input": step["input"], "status": "completed"}
     if "tool" in step:
         name = tool_name(step, offered)
-        return {
-            "type": "function_call",
-            "id": f"fc_{serial:08d}",
-            "call_id": f"call_{serial:08d}",
-            "name": name,
-            "arguments": json.dumps(step["args"]),
-            "status": "completed",
-        }
+        call: Json = {"type": "function_call", "id": f"fc_{serial:08d}", "call_id": f"call_{serial:08d}"}
+        if "__" in name and name.rsplit("__", 1)[0] in offered:
+            # A tool inside a namespace (Codex puts each MCP server's tools in one): the call names both.
+            namespace, name = name.rsplit("__", 1)
+            call["namespace"] = namespace
+        return {**call, "name": name, "arguments": json.dumps(step["args"]), "status": "completed"}
     text = {"type": "output_text", "text": step["say"], "annotations": []}
     return {"type": "message", "id": f"msg_{serial:08d}", "role": "assistant", "status": "completed", "content": [text]}
 

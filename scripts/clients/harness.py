@@ -135,19 +135,26 @@ def frames(wire_log: Path) -> Iterator[tuple[float, str, Json]]:
             yield entry["t"], entry["dir"], entry["msg"]
 
 
-def world_ids() -> dict[str, Json]:
-    """The demo world's agents by name (its ids are seeded, the same in every server process)."""
+def probe_call(tool: str, arguments: Json) -> Json:
+    """One `tools/call` of a fresh simulated server (raw JSON-RPC, no client), its result as on the wire."""
     code = (
-        "import anyio, json\n"
+        "import anyio, json, sys\n"
         "from cursor_cloud_agents.probe import probe\n"
         "async def main():\n"
         f"    r = await probe([{str(SERVER)!r}], {{'PATH': '/usr/bin:/bin', 'HOME': '/tmp', 'CURSOR_MCP_FIXTURE': '1'}},"
-        " call=('cursor_list_agents', {'limit': 20, 'include_archived': True}))\n"
-        "    print(json.dumps(r.call_result['structuredContent']['agents']))\n"
+        f" call=({tool!r}, json.loads(sys.argv[1])))\n"
+        "    print(json.dumps(r.call_result))\n"
         "anyio.run(main)\n"
     )
-    out = subprocess.run([str(PYTHON), "-c", code], capture_output=True, text=True, check=True, cwd=CHECKOUT)
-    return {agent["name"]: agent for agent in json.loads(out.stdout)}
+    command = [str(PYTHON), "-c", code, json.dumps(arguments)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=CHECKOUT)
+    return json.loads(out.stdout)
+
+
+def world_ids() -> dict[str, Json]:
+    """The demo world's agents by name (its ids are seeded, the same in every server process)."""
+    agents = probe_call("cursor_list_agents", {"limit": 20, "include_archived": True})["structuredContent"]["agents"]
+    return {agent["name"]: agent for agent in agents}
 
 
 def short(value: Any, chars: int = 400) -> str:
