@@ -17,7 +17,6 @@ import subprocess
 import harness
 from harness import Json
 
-
 PREFIX = {"prefix": "mcp__cursor__"}  # Claude Code defers MCP tools: not offered until ToolSearch loads them
 
 
@@ -55,16 +54,25 @@ def report_questions(wire: harness.Path) -> None:
         method = msg.get("method")
         if direction == "s2c" and method == "elicitation/create":
             asked[msg["id"]] = t
-            harness.say(f"  +{t - start:7.3f}s server asks (elicitation/create id={msg['id']}): {harness.short(msg['params'].get('message'), 160)}")
+            question = harness.short(msg["params"].get("message"), 160)
+            harness.say(f"  +{t - start:7.3f}s server asks (elicitation/create id={msg['id']}): {question}")
         elif direction == "c2s" and method is None and msg.get("id") in asked:
             took = (t - asked[msg["id"]]) * 1000
-            harness.say(f"  +{t - start:7.3f}s client answers in {took:.0f} ms: {json.dumps(msg.get('result') or msg.get('error'))}")
-        elif direction == "s2c" and isinstance(msg.get("result"), dict) and msg["result"].get("resultType") == "input_required":
+            answer = json.dumps(msg.get("result") or msg.get("error"))
+            harness.say(f"  +{t - start:7.3f}s client answers in {took:.0f} ms: {answer}")
+        elif (
+            direction == "s2c"
+            and isinstance(msg.get("result"), dict)
+            and msg["result"].get("resultType") == "input_required"
+        ):
             asked[("round", msg["id"])] = t
             requests = msg["result"].get("inputRequests") or {}
             for key, request in requests.items():
                 text = (request.get("params") or {}).get("message")
-                harness.say(f"  +{t - start:7.3f}s server answers call id={msg['id']} input_required [{key}]: {harness.short(text, 160)}")
+                question = harness.short(text, 160)
+                harness.say(
+                    f"  +{t - start:7.3f}s server answers call id={msg['id']} input_required [{key}]: {question}"
+                )
         elif direction == "c2s" and method == "tools/call":
             params = msg.get("params") or {}
             responses = params.get("inputResponses")
@@ -83,14 +91,18 @@ def report_model(requests: list[Json]) -> None:
         for block in last.get("content") if isinstance(last.get("content"), list) else []:
             if block.get("type") == "tool_result":
                 content = block.get("content")
-                harness.say(f"    model is told (is_error={block.get('is_error', False)}): {harness.short(content, 700)}")
+                harness.say(
+                    f"    model is told (is_error={block.get('is_error', False)}): {harness.short(content, 700)}"
+                )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--legacy", action="store_true")
     parser.add_argument("--hook", action="store_true")
-    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for claude (IS_SANDBOX=1 lets root skip permissions)")
+    parser.add_argument(
+        "--env", action="append", default=[], help="NAME=VALUE for claude (IS_SANDBOX=1 lets root skip permissions)"
+    )
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
     claude = harness.client("claude")
@@ -100,7 +112,11 @@ def main() -> int:
     scratch = harness.Scratch.new("claude-print-consent")
     prepare_home(scratch, args.hook)
     steps: list[Json] = [
-        {"tool": "cursor_cancel_run", "args": {"agent_id": running["id"], "run_id": running["latest_run_id"]}, **PREFIX},
+        {
+            "tool": "cursor_cancel_run",
+            "args": {"agent_id": running["id"], "run_id": running["latest_run_id"]},
+            **PREFIX,
+        },
         {"tool": "cursor_delete_agent", "args": {"agent_id": finished["id"]}, **PREFIX},
         {"say": "Scripted end of the turn."},
     ]
@@ -114,7 +130,8 @@ def main() -> int:
     command += ["--strict-mcp-config", "--allowedTools", "mcp__cursor", "--output-format", "stream-json", "--verbose"]
     command += args.extra
     version = subprocess.run([str(claude), "--version"], capture_output=True, text=True, env=env).stdout.strip()
-    harness.say(f"claude {version}; scratch {scratch.root}; flags {args.extra} legacy={args.legacy} hook={args.hook} env={args.env}")
+    harness.say(f"claude {version}; scratch {scratch.root}; flags {args.extra}")
+    harness.say(f"legacy={args.legacy} hook={args.hook} env={args.env}")
     try:
         done = subprocess.run(command, cwd=scratch.project, env=env, capture_output=True, text=True, timeout=180)
     finally:

@@ -29,7 +29,9 @@ NEW_AGENT = "bc-0e5a1c2d-7f3b-4c6a-9d8e-1a2b3c4d5e6f"
 def mcp_config(scratch: harness.Scratch, wire: Path) -> Path:
     command = harness.tee_command(wire, "CURSOR_MCP_ALLOW_WRITES=1", stderr=scratch.root / "server-stderr.log")
     path = scratch.root / "mcp.json"
-    path.write_text(json.dumps({"mcpServers": {"cursor": {"type": "stdio", "command": command[0], "args": command[1:]}}}))
+    path.write_text(
+        json.dumps({"mcpServers": {"cursor": {"type": "stdio", "command": command[0], "args": command[1:]}}})
+    )
     return path
 
 
@@ -78,7 +80,9 @@ def summarize_wire(wire: Path, since: float = 0.0, until: float = float("inf")) 
             params = msg.get("params") or {}
             detail = params.get("name") or params.get("taskId") or params.get("requestId") or ""
             task = (params.get("_meta") or {}).get("io.modelcontextprotocol/task") or params.get("task")
-            harness.say(f"  +{t - start:6.2f}s c2s {method} id={msg.get('id')} {detail} {json.dumps(task) if task else ''}")
+            harness.say(
+                f"  +{t - start:6.2f}s c2s {method} id={msg.get('id')} {detail} {json.dumps(task) if task else ''}"
+            )
         elif direction == "s2c" and "id" in msg and method is None:
             body = msg.get("result") or msg.get("error")
             harness.say(f"  +{t - start:6.2f}s s2c answer id={msg['id']}: {harness.short(body, 260)}")
@@ -127,7 +131,9 @@ def main() -> int:
     scratch = harness.Scratch.new("claude-tasks")
     prepare_home(scratch, hook=False)
     model = harness.FakeModelProcess(scratch, [])
-    version = subprocess.run([str(harness.client("claude")), "--version"], capture_output=True, text=True).stdout.strip()
+    version = subprocess.run(
+        [str(harness.client("claude")), "--version"], capture_output=True, text=True
+    ).stdout.strip()
     harness.say(f"claude {version} interactive under tmux; scratch {scratch.root}")
     # One server command for both sessions (so one wire log): Claude Code records a fingerprint of the
     # transport with each task and polls a restored task only on a server whose fingerprint matches.
@@ -140,23 +146,29 @@ def main() -> int:
         harness.say(f"handshake: {declared_tasks(wire1)}")
         if not args.skip_phase1:
             create = {"agent_id": NEW_AGENT, "prompt": "Say hello.", "name": "Harness task"}
-            then(model, [
-                {"tool": "cursor_create_agent", "args": create, **PREFIX},
-                {"tool": "cursor_wait", "args": {"runs": [{"agent_id": NEW_AGENT}], "wait_seconds": 50}, **PREFIX},
-                {"say": "Waiting in the background."},
-                {"say": "The run has finished: phase 1 done."},
-                {"say": "(extra)"},
-            ])
+            then(
+                model,
+                [
+                    {"tool": "cursor_create_agent", "args": create, **PREFIX},
+                    {"tool": "cursor_wait", "args": {"runs": [{"agent_id": NEW_AGENT}], "wait_seconds": 50}, **PREFIX},
+                    {"say": "Waiting in the background."},
+                    {"say": "The run has finished: phase 1 done."},
+                    {"say": "(extra)"},
+                ],
+            )
             pane.type("Create an agent and wait for it.")
             began = time.monotonic()
             woke = pane.wait_for("phase 1 done", 120)
             harness.say(f"phase 1: model woken with the result: {woke} after {time.monotonic() - began:.1f} s")
             (scratch.root / "screen-phase1.txt").write_text(pane.screen())
-        then(model, [
-            {"tool": "cursor_wait", "args": {"runs": [{"agent_id": flaky["id"]}], "wait_seconds": 50}, **PREFIX},
-            {"say": "Waiting on the long run in the background."},
-            {"say": "(after resume)"},
-        ])
+        then(
+            model,
+            [
+                {"tool": "cursor_wait", "args": {"runs": [{"agent_id": flaky["id"]}], "wait_seconds": 50}, **PREFIX},
+                {"say": "Waiting on the long run in the background."},
+                {"say": "(after resume)"},
+            ],
+        )
         pane.type("Now wait for the flaky-test run.")
         pane.wait_for("long run in the background", 60)
         time.sleep(6)  # two polls of tasks/get

@@ -19,11 +19,11 @@ import subprocess
 import harness
 from harness import Json
 
-
 # What a model in code mode would write: call the tool, show what the result object holds, and forward each
 # block (the JavaScript sees the whole MCP result; only what it passes to text()/image() reaches the model).
 CODE_MODE_SCRIPT = """const r = await tools.mcp__cursor__cursor_read_artifact(%s);
-text("keys: " + JSON.stringify(Object.keys(r)) + " content types: " + JSON.stringify((r.content || []).map((b) => b.type)));
+const types = (r.content || []).map((b) => b.type);
+text("keys: " + JSON.stringify(Object.keys(r)) + " content types: " + JSON.stringify(types));
 for (const block of r.content || []) { if (block.type === "image") image(block); else text(block.text); }"""
 
 
@@ -132,7 +132,9 @@ def main() -> int:
     for _t, direction, msg in harness.frames(scratch.root / "wire.jsonl"):
         if direction == "s2c" and isinstance(msg.get("result"), dict) and "content" in msg["result"]:
             kinds = [block.get("type") for block in msg["result"]["content"]]
-            harness.say(f"  server's result: content {kinds}, structuredContent: {'structuredContent' in msg['result']}")
+            harness.say(
+                f"  server's result: content {kinds}, structuredContent: {'structuredContent' in msg['result']}"
+            )
     harness.say("fake model requests:")
     report(model.requests())
     return 0

@@ -57,7 +57,7 @@ def tool_name(step: Json, offered: list[str]) -> str:
     are not offered until loaded) and its name."""
     wanted = step["tool"]
     for name in offered:
-        if name == wanted or name.endswith("__" + wanted) or name.endswith("_" + wanted):
+        if name == wanted or name.endswith(("__" + wanted, "_" + wanted)):
             return name
     return step.get("prefix", "") + wanted
 
@@ -75,7 +75,9 @@ def anthropic_offered(body: Json) -> list[str]:
 
 def anthropic_content(step: Json, offered: list[str], serial: int) -> list[Json]:
     if "tool" in step:
-        return [{"type": "tool_use", "id": f"toolu_{serial:08d}", "name": tool_name(step, offered), "input": step["args"]}]
+        return [
+            {"type": "tool_use", "id": f"toolu_{serial:08d}", "name": tool_name(step, offered), "input": step["args"]}
+        ]
     return [{"type": "text", "text": step["say"]}]
 
 
@@ -89,7 +91,12 @@ def anthropic_message(content: list[Json], model: str, serial: int) -> Json:
         "content": content,
         "stop_reason": stop,
         "stop_sequence": None,
-        "usage": {"input_tokens": 100, "output_tokens": 10, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0},
+        "usage": {
+            "input_tokens": 100,
+            "output_tokens": 10,
+            "cache_read_input_tokens": 0,
+            "cache_creation_input_tokens": 0,
+        },
     }
 
 
@@ -122,7 +129,10 @@ def responses_turns(body: Json) -> int:
         1
         for item in items
         if isinstance(item, dict)
-        and (item.get("type") in {"function_call", "tool_search_call", "custom_tool_call"} or (item.get("type") == "message" and item.get("role") == "assistant"))
+        and (
+            item.get("type") in {"function_call", "tool_search_call", "custom_tool_call"}
+            or (item.get("type") == "message" and item.get("role") == "assistant")
+        )
     )
 
 
@@ -143,8 +153,14 @@ def responses_item(step: Json, offered: list[str], serial: int) -> Json:
     if "tool_search" in step:
         # Codex's client-side tool search (offered as {"type": "tool_search", "execution": "client"}).
         arguments = {"query": step["tool_search"], "limit": 8}
-        return {"type": "tool_search_call", "id": f"ts_{serial:08d}", "call_id": f"call_{serial:08d}",
-                "execution": "client", "status": "completed", "arguments": arguments}
+        return {
+            "type": "tool_search_call",
+            "id": f"ts_{serial:08d}",
+            "call_id": f"call_{serial:08d}",
+            "execution": "client",
+            "status": "completed",
+            "arguments": arguments,
+        }
     if "custom" in step:
         # A freeform tool (Codex's code-mode `exec`, which takes JavaScript): `{"custom": NAME, "input": TEXT}`.
         custom = {"type": "custom_tool_call", "id": f"ctc_{serial:08d}", "call_id": f"call_{serial:08d}"}
@@ -211,7 +227,10 @@ def chat_events(step: Json, offered: list[str], model: str, serial: int) -> Even
         yield None, chunk({"role": "assistant", "content": step["say"]}, None)
         yield None, chunk({}, "stop")
     usage = {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
-    yield None, {"id": f"chatcmpl-{serial}", "object": "chat.completion.chunk", "model": model, "choices": [], "usage": usage}
+    yield (
+        None,
+        {"id": f"chatcmpl-{serial}", "object": "chat.completion.chunk", "model": model, "choices": [], "usage": usage},
+    )
     yield None, "[DONE]"
 
 
@@ -241,91 +260,95 @@ class FakeModel:
         return f"step {turns}", self.script.step(turns)
 
 
-def make_handler(fake: FakeModel) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+class Handler(BaseHTTPRequestHandler):
+    """One request of a client; `fake` is set on the subclass `make_handler` returns."""
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  # the base class's name
-            pass
+    protocol_version = "HTTP/1.1"
+    fake: FakeModel
 
-        def do_GET(self) -> None:
-            fake.log({"t": round(time.time(), 3), "method": "GET", "path": self.path})
-            self._json(404, {"error": {"type": "not_found", "message": "fake model API: no such path"}})
+    def log_message(self, format: str, *args: Any) -> None:  # the base class's name
+        pass
 
-        def do_POST(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            try:
-                body: Json = json.loads(raw or b"{}")
-            except ValueError:
-                body = {"unparsed": raw.decode("utf-8", "replace")}
-            path = self.path.split("?", 1)[0]
-            routes: dict[str, Callable[[Json], str]] = {
-                "/v1/messages": self._anthropic,
-                "/messages": self._anthropic,
-                "/v1/responses": self._responses,
-                "/responses": self._responses,
-                "/v1/chat/completions": self._chat,
-                "/chat/completions": self._chat,
-            }
-            entry: Json = {"t": round(time.time(), 3), "method": "POST", "path": self.path}
-            entry["headers"] = {k.lower(): v for k, v in self.headers.items() if k.lower() in _LOGGED_HEADERS}
-            if path.endswith("/count_tokens"):
-                chosen = "count_tokens"
-                self._json(200, {"input_tokens": 100})
-            elif path in routes:
-                chosen = routes[path](body)
-            else:
-                chosen = "unknown path"
-                self._json(404, {"error": {"type": "not_found", "message": f"fake model API: no {path}"}})
-            fake.log({**entry, "chosen": chosen, "body": body})
+    def do_GET(self) -> None:
+        self.fake.log({"t": round(time.time(), 3), "method": "GET", "path": self.path})
+        self._json(404, {"error": {"type": "not_found", "message": "fake model API: no such path"}})
 
-        def _anthropic(self, body: Json) -> str:
-            offered = anthropic_offered(body)
-            label, step = fake.choose(anthropic_turns(body), offered)
-            serial = fake.next_serial()
-            message = anthropic_message(anthropic_content(step, offered, serial), body.get("model", "fake"), serial)
-            if body.get("stream"):
-                self._sse(anthropic_events(message))
-            else:
-                self._json(200, message)
-            return f"{label}: {json.dumps(step)}"
+    def do_POST(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body: Json = json.loads(raw or b"{}")
+        except ValueError:
+            body = {"unparsed": raw.decode("utf-8", "replace")}
+        path = self.path.split("?", 1)[0]
+        routes: dict[str, Callable[[Json], str]] = {
+            "/v1/messages": self._anthropic,
+            "/messages": self._anthropic,
+            "/v1/responses": self._responses,
+            "/responses": self._responses,
+            "/v1/chat/completions": self._chat,
+            "/chat/completions": self._chat,
+        }
+        entry: Json = {"t": round(time.time(), 3), "method": "POST", "path": self.path}
+        entry["headers"] = {k.lower(): v for k, v in self.headers.items() if k.lower() in _LOGGED_HEADERS}
+        if path.endswith("/count_tokens"):
+            chosen = "count_tokens"
+            self._json(200, {"input_tokens": 100})
+        elif path in routes:
+            chosen = routes[path](body)
+        else:
+            chosen = "unknown path"
+            self._json(404, {"error": {"type": "not_found", "message": f"fake model API: no {path}"}})
+        self.fake.log({**entry, "chosen": chosen, "body": body})
 
-        def _responses(self, body: Json) -> str:
-            offered = responses_offered(body)
-            label, step = fake.choose(responses_turns(body), offered)
-            serial = fake.next_serial()
-            self._sse(responses_events(responses_item(step, offered, serial), body.get("model", "fake"), serial))
-            return f"{label}: {json.dumps(step)}"
+    def _anthropic(self, body: Json) -> str:
+        offered = anthropic_offered(body)
+        label, step = self.fake.choose(anthropic_turns(body), offered)
+        serial = self.fake.next_serial()
+        message = anthropic_message(anthropic_content(step, offered, serial), body.get("model", "fake"), serial)
+        if body.get("stream"):
+            self._sse(anthropic_events(message))
+        else:
+            self._json(200, message)
+        return f"{label}: {json.dumps(step)}"
 
-        def _chat(self, body: Json) -> str:
-            offered = chat_offered(body)
-            label, step = fake.choose(chat_turns(body), offered)
-            self._sse(chat_events(step, offered, body.get("model", "fake"), fake.next_serial()))
-            return f"{label}: {json.dumps(step)}"
+    def _responses(self, body: Json) -> str:
+        offered = responses_offered(body)
+        label, step = self.fake.choose(responses_turns(body), offered)
+        serial = self.fake.next_serial()
+        self._sse(responses_events(responses_item(step, offered, serial), body.get("model", "fake"), serial))
+        return f"{label}: {json.dumps(step)}"
 
-        def _json(self, status: int, payload: Json) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    def _chat(self, body: Json) -> str:
+        offered = chat_offered(body)
+        label, step = self.fake.choose(chat_turns(body), offered)
+        self._sse(chat_events(step, offered, body.get("model", "fake"), self.fake.next_serial()))
+        return f"{label}: {json.dumps(step)}"
 
-        def _sse(self, events: Events) -> None:
-            self.send_response(200)
-            self.send_header("content-type", "text/event-stream")
-            self.send_header("cache-control", "no-cache")
-            self.send_header("connection", "close")
-            self.end_headers()
-            for name, data in events:
-                payload = data if isinstance(data, str) else json.dumps(data)
-                frame = (f"event: {name}\n" if name else "") + f"data: {payload}\n\n"
-                self.wfile.write(frame.encode())
-                self.wfile.flush()
-            self.close_connection = True
+    def _json(self, status: int, payload: Json) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
-    return Handler
+    def _sse(self, events: Events) -> None:
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("cache-control", "no-cache")
+        self.send_header("connection", "close")
+        self.end_headers()
+        for name, data in events:
+            payload = data if isinstance(data, str) else json.dumps(data)
+            frame = (f"event: {name}\n" if name else "") + f"data: {payload}\n\n"
+            self.wfile.write(frame.encode())
+            self.wfile.flush()
+        self.close_connection = True
+
+
+def make_handler(fake: FakeModel) -> type[Handler]:
+    return type("BoundHandler", (Handler,), {"fake": fake})
 
 
 _LOGGED_HEADERS = {"user-agent", "anthropic-version", "anthropic-beta", "x-app", "originator", "session_id"}

@@ -113,9 +113,11 @@ class FakeModelProcess:
         self.process.wait(timeout=5)
 
 
-def tee_command(wire_log: Path, *server_env: str, stderr: Path | None = None) -> list[str]:
+def tee_command(wire_log: Path, *server_env: str, stderr: Path | None = None, delay: float = 0.0) -> list[str]:
     """The command a client starts as its MCP server: the tee in front of the simulated server."""
     command = [sys.executable, str(HERE / "tee_server.py"), "--log", str(wire_log)]
+    if delay:
+        command += ["--delay", str(delay)]
     if stderr is not None:
         command += ["--stderr", str(stderr)]
     for item in server_env:
@@ -141,8 +143,8 @@ def probe_call(tool: str, arguments: Json) -> Json:
         "import anyio, json, sys\n"
         "from cursor_cloud_agents.probe import probe\n"
         "async def main():\n"
-        f"    r = await probe([{str(SERVER)!r}], {{'PATH': '/usr/bin:/bin', 'HOME': '/tmp', 'CURSOR_MCP_FIXTURE': '1'}},"
-        f" call=({tool!r}, json.loads(sys.argv[1])))\n"
+        "    env = {'PATH': '/usr/bin:/bin', 'HOME': '/tmp', 'CURSOR_MCP_FIXTURE': '1'}\n"
+        f"    r = await probe([{str(SERVER)!r}], env, call=({tool!r}, json.loads(sys.argv[1])))\n"
         "    print(json.dumps(r.call_result))\n"
         "anyio.run(main)\n"
     )

@@ -1,7 +1,8 @@
 """Drive (e): `opencode run` with our server: handshake, capabilities, the tool names the model is offered,
 the per-call time limit against our progress notifications, and the `notifications/cancelled` it sends.
 
-    opencode_drive.py [--timeout-ms 8000] [--wait-seconds 30] [--provider anthropic|openai-compatible]
+    opencode_drive.py [--timeout-ms 8000 (0: unset)] [--wait-seconds 30] [--server-delay S]
+                      [--provider anthropic|openai-compatible]
 
 The fake model calls `cursor_get_account`, then `cursor_wait` on a long simulated run for
 `--wait-seconds`, with OpenCode's per-server `timeout` set to `--timeout-ms`: if progress resets its
@@ -23,7 +24,12 @@ from harness import Json
 def opencode_config(model_url: str, server: list[str], timeout_ms: int, provider: str) -> Json:
     models = {"fake-model": {"name": "Fake model", "tool_call": True, "limit": {"context": 200000, "output": 8192}}}
     if provider == "anthropic":
-        providers = {"anthropic": {"options": {"baseURL": f"{model_url}/v1", "apiKey": harness.DUMMY_ANTHROPIC_KEY}, "models": models}}
+        providers = {
+            "anthropic": {
+                "options": {"baseURL": f"{model_url}/v1", "apiKey": harness.DUMMY_ANTHROPIC_KEY},
+                "models": models,
+            }
+        }
         model = "anthropic/fake-model"
     else:
         options = {"baseURL": f"{model_url}/v1", "apiKey": harness.DUMMY_OPENAI_KEY}
@@ -37,7 +43,14 @@ def opencode_config(model_url: str, server: list[str], timeout_ms: int, provider
         "autoupdate": False,
         "share": "disabled",
         "permission": {"edit": "allow", "bash": "allow", "webfetch": "deny"},
-        "mcp": {"cursor": {"type": "local", "command": server, "enabled": True, "timeout": timeout_ms}},
+        "mcp": {
+            "cursor": {
+                "type": "local",
+                "command": server,
+                "enabled": True,
+                **({"timeout": timeout_ms} if timeout_ms else {}),
+            }
+        },
     }
 
 
@@ -52,12 +65,22 @@ def cancellations(wire: harness.Path) -> None:
         elif direction == "c2s" and msg.get("method") == "notifications/cancelled":
             params = msg.get("params") or {}
             request = params.get("requestId")
-            after = f"{(t - answered[request]) * 1000:.0f} ms after its answer" if request in answered else "before any answer"
-            harness.say(f"  notifications/cancelled for {request} ({calls.get(request)}), {after}: {params.get('reason')!r}")
+            after = (
+                f"{(t - answered[request]) * 1000:.0f} ms after its answer"
+                if request in answered
+                else "before any answer"
+            )
+            harness.say(
+                f"  notifications/cancelled for {request} ({calls.get(request)}), {after}: {params.get('reason')!r}"
+            )
 
 
 def progress_gaps(wire: harness.Path) -> None:
-    times = [t for t, direction, msg in harness.frames(wire) if direction == "s2c" and msg.get("method") == "notifications/progress"]
+    times = [
+        t
+        for t, direction, msg in harness.frames(wire)
+        if direction == "s2c" and msg.get("method") == "notifications/progress"
+    ]
     gaps = [round(b - a, 1) for a, b in zip(times, times[1:], strict=False)]
     harness.say(f"  {len(times)} progress notifications; gaps (s): {gaps}")
 
@@ -66,6 +89,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--timeout-ms", type=int, default=8000)
     parser.add_argument("--wait-seconds", type=int, default=30)
+    parser.add_argument("--server-delay", type=float, default=0.0, help="delay the server's start by this much")
     parser.add_argument("--provider", choices=["anthropic", "openai-compatible"], default="anthropic")
     args = parser.parse_args()
     opencode = harness.client("opencode")
@@ -78,7 +102,7 @@ def main() -> int:
     ]
     model = harness.FakeModelProcess(scratch, steps)
     wire = scratch.root / "wire.jsonl"
-    server = harness.tee_command(wire, stderr=scratch.root / "server-stderr.log")
+    server = harness.tee_command(wire, stderr=scratch.root / "server-stderr.log", delay=args.server_delay)
     config = opencode_config(model.url, server, args.timeout_ms, args.provider)
     (scratch.project / "opencode.json").write_text(json.dumps(config, indent=1))
     env = scratch.env(ANTHROPIC_API_KEY=harness.DUMMY_ANTHROPIC_KEY)
@@ -100,7 +124,8 @@ def main() -> int:
     for request in model.requests():
         body = request.get("body") or {}
         names = [t.get("name") or (t.get("function") or {}).get("name") for t in body.get("tools") or []]
-        harness.say(f"  {request['path']} -> {request['chosen'][:80]}; tools: {harness.short([n for n in names if n and 'cursor' in n], 300)}")
+        ours = harness.short([n for n in names if n and "cursor" in n], 300)
+        harness.say(f"  {request['path']} -> {request['chosen'][:80]}; tools: {ours}")
         messages = body.get("messages") or []
         last = messages[-1] if messages else {}
         content = last.get("content")

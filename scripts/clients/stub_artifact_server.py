@@ -34,7 +34,9 @@ def build(recorded: dict[str, Any], shape: str) -> MCPServer:
     # The real tool's hints: read-only, so that Codex runs it without asking for approval.
     hints = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
 
-    @server.tool(name="cursor_read_artifact", description="Read a text artifact in pages, or see an image.", annotations=hints)
+    @server.tool(
+        name="cursor_read_artifact", description="Read a text artifact in pages, or see an image.", annotations=hints
+    )
     def cursor_read_artifact(agent_id: str, path: str) -> CallToolResult:  # noqa: ARG001  # the recorded answer
         if shape == "full":
             return CallToolResult(content=[*text, *images], structured_content=recorded.get("structuredContent"))

@@ -65,6 +65,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--log", required=True, type=Path)
     parser.add_argument("--stderr", type=Path, help="where the server's stderr goes (default: inherited)")
+    parser.add_argument(
+        "--delay", type=float, default=0.0, help="seconds to wait before starting the server (a slow start)"
+    )
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server (repeatable)")
     parser.add_argument("command", nargs="*")
     args = parser.parse_args()
@@ -74,6 +77,7 @@ def main() -> int:
     env.update(item.split("=", 1) for item in args.env)
     command = args.command or DEFAULT_SERVER
     log.write("note", f"start pid={os.getpid()} command={command} env={sorted(env)}")
+    time.sleep(args.delay)
     errors = args.stderr.open("ab") if args.stderr else None
     server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=env)
     assert server.stdin is not None and server.stdout is not None
