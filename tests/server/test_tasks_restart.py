@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cursor_cloud_agents.server.tasks import KEEP_SECONDS, TASK_NOT_FOUND
+from cursor_cloud_agents.simulator import ManualClock
 from tests.server.test_tasks import long_run, raw_client
 
 pytestmark = pytest.mark.anyio
@@ -56,7 +57,9 @@ async def test_a_task_record_past_its_time_to_live_has_expired_and_an_unknown_id
     arguments = {"agent_id": agent_id, "run_id": run_id, "wait_seconds": 50}
     async with raw_client(world, state_dir=tmp_path, task_max_seconds=600.0) as first:
         created = await first.call("cursor_get_run", arguments)
-    world.clock.advance(600.0 + KEEP_SECONDS + 1)
+    clock = world.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(600.0 + KEEP_SECONDS + 1)
     async with raw_client(world, state_dir=tmp_path, task_max_seconds=600.0) as second:
         expired = await second.request("tasks/get", {"taskId": created["taskId"]})
         unknown = await second.request("tasks/get", {"taskId": "never-made-by-anyone"})
