@@ -12,9 +12,9 @@ nothing but this module and `config` (`launch.py`): well under 0.3 s. Only when 
 - Kept per key: it records a fingerprint of the key it was read with (a keyed hash, not the key), and a
   line of another key is never shown.
 
-"Ended unread" is the one place a later store will answer from (`ended_unread`): until then it counts the
-runs this machine's `status` saw running and then saw ended, less those a terminal command showed since
-(`mark_shown`: `wait`'s report, `checkout`). A run that started and ended between two refreshes is missed.
+"Ended unread" counts the runs this machine's `status` saw running and then saw ended (`ended_unread`),
+less those a tool answer or a terminal command showed since, which the store of paid acts remembers
+(`core/seen.py`). A run that started and ended between two refreshes is missed.
 """
 
 from __future__ import annotations

@@ -252,7 +252,7 @@ async def checkout(term: Term, *, agent_id: str, where: Where, cwd: Path, env: M
     except GitError as exc:
         raise UsageError(f"{exc}; what was made is undone: nothing was changed") from None
     stat = "" if base is None else await git.run("diff", "--stat", f"{base}...{commit}", "--")
-    shown_ended(term, [run.id] if run is not None and run.is_terminal else [])
+    await shown_ended(term, [run.id] if run is not None and run.is_terminal else [])
     if term.json:
         term.emit(
             {

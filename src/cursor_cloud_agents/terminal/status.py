@@ -10,6 +10,7 @@ simulated mode nothing is cached: the simulated world is new in every process.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -17,9 +18,11 @@ from pathlib import Path
 import anyio
 
 from cursor_cloud_agents import statuscache
+from cursor_cloud_agents.core import seen
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.limits import SLOT_PAGE
 from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.statuscache import Listed, Snapshot
 from cursor_cloud_agents.terminal.exits import OK
@@ -33,7 +36,9 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
     now = session.now()
     agents = (await session.api.list_agents(limit=SLOT_PAGE, include_archived=False)).items
     listed = [Listed(agent.id, agent.status, agent.latest_run_id) for agent in agents]
-    running, unread = statuscache.ended_unread(previous, listed, now)
+    running, ended = statuscache.ended_unread(previous, listed, now)
+    not_shown = set(await seen.unread(core.store, ended, now))  # a tool answer or a command showed the others
+    unread = {run_id: at for run_id, at in ended.items() if run_id in not_shown}
     try:
         spend = await core.limits.spend(session.api)
         cents, unknown = spend.cents, spend.unknown
@@ -82,10 +87,13 @@ async def _refresh_lock(state_dir: Path) -> AsyncGenerator[None, None]:
         held.__exit__(None, None, None)
 
 
-def shown_ended(term: Term, run_ids: list[str]) -> None:
+async def shown_ended(term: Term, run_ids: list[str]) -> None:
     """These ended runs were shown to the person: the status line no longer counts them unread."""
     settings = term.settings
-    statuscache.mark_shown(None if settings.simulated else settings.state_dir, run_ids)
+    state_dir = None if settings.simulated else settings.state_dir
+    statuscache.mark_shown(state_dir, run_ids)
+    if state_dir is not None:  # simulated runs are never counted against the real ones
+        await seen.mark_seen(Store(state_dir), run_ids, time.time())
 
 
 async def status(term: Term) -> int:

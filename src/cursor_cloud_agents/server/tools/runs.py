@@ -17,6 +17,7 @@ from pydantic import Field
 from cursor_cloud_agents.api import CursorClient, CursorError, Run, RunNotCancellableError
 from cursor_cloud_agents.core import consent
 from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.core.seen import mark_seen
 from cursor_cloud_agents.core.timing import (
     ACTIVITY_RESERVE,
     CANCEL_POLL_SECONDS,
@@ -148,6 +149,8 @@ def register(kit: Toolkit, state: ServerState) -> None:
                 state.api, state.activity, state.clock, agent_id, run.id, terminal=run.is_terminal
             )
         answer = RunView.of(agent_id, run, timed_out=timed_out, activity=summary)
+        if run.is_terminal:
+            await mark_seen(state.store, [run.id], state.clock.now())
         if run.result is None:
             return answer
         return answers.slice_text(

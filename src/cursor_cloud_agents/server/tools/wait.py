@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cursor_cloud_agents.core.seen import mark_seen
 from cursor_cloud_agents.core.watch import MAX_RUNS, Until, Watched, watch
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.hints import suggest
@@ -59,6 +60,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         started = call.time.now()
         met = await watch(state.api, rows, until, call.time, wait_seconds, call.progress)
         view = WaitView.of(rows, until, met=met, waited=call.time.now() - started, next_step=WAIT_AGAIN)
+        await mark_seen(state.store, [row.run_id for row in rows if row.ended and row.run_id], state.clock.now())
         return with_results(answers, view, {row.run_id: row.run.result for row in rows if row.run and row.ended})
 
 
