@@ -7,7 +7,7 @@ ended run never changes). The rows shown are the active runs, the errors of the 
 that ended while the dashboard was open ("finished, unread"). Their idle time and last tool come from
 the server's activity fold of the run's stream replay (`domain.activity.fold_activity`: an ended run's
 complete fold is kept, a cut stream still gives what it showed), "stuck" from the rule of the server's
-`stale` (`domain.liveness`: a decided replay, listened to past a pause inside it), and their cost from
+`stale` (`core.liveness`: a decided replay, listened to past a pause inside it), and their cost from
 the usage endpoint, read until the cost of the ended run is known (it lags the run's end). Those reads
 share what is left of the refresh's budget, the runs the longest without one first, so a refresh stays
 within the client's sustained rate (10 requests per second) however large the fleet. Every read goes
