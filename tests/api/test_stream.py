@@ -411,9 +411,18 @@ async def test_a_walk_whose_time_ends_mid_listen_says_timeout_and_has_no_evidenc
 
 @pytest.mark.parametrize(
     ("ended_by", "evidence"),
-    [("result", "result"), ("done", "result"), ("live", "live"), ("heartbeat", "heartbeat"), ("quiet", "silence"),
-     ("listened", "silence"), ("closed", None), ("timeout", None), ("byte_limit", None)],
-)  # fmt: skip
+    [
+        ("result", "result"),
+        ("done", "result"),
+        ("live", "live"),
+        ("heartbeat", "heartbeat"),
+        ("quiet", "silence"),
+        ("listened", "silence"),
+        ("closed", None),
+        ("timeout", None),
+        ("byte_limit", None),
+    ],
+)
 def test_the_evidence_of_a_walk_names_what_decided_the_end_of_the_replay(ended_by: Any, evidence: Any) -> None:
     """Issue 25: a row says which evidence decided; a closed stream or a cut walk decided nothing."""
     outcome = ReplayOutcome(ended_by, None, 0, 0, None, None, 0, None)

@@ -17,17 +17,29 @@ from tests.terminal.conftest import RigFactory, recording_console
 def replayed(evidence: Evidence | None, silence: float | None = None) -> ActivitySummary:
     """An activity summary whose replay walk ended on `evidence` (a silence `silence` seconds long)."""
     summary = ActivitySummary(
-        last_event_at=None, last_text=None, last_text_clipped=None, last_tool=None, background_tasks=None,
-        unfinished_background_tasks=None, summarized=None, stream_error=None, complete=evidence is not None,
+        last_event_at=None,
+        last_text=None,
+        last_text_clipped=None,
+        last_tool=None,
+        background_tasks=None,
+        unfinished_background_tasks=None,
+        summarized=None,
+        stream_error=None,
+        complete=evidence is not None,
         scanned_events=10,
-    )  # fmt: skip
+    )
     return summary.model_copy(update={"evidence": evidence, "silence_seconds": silence})
 
 
 def row(
-    name: str, status: str, *, idle: int | None = None, unread: bool = False, problem: str | None = None,
+    name: str,
+    status: str,
+    *,
+    idle: int | None = None,
+    unread: bool = False,
+    problem: str | None = None,
     activity: ActivitySummary | None = None,
-) -> FleetRow:  # fmt: skip
+) -> FleetRow:
     agent = AgentSummary(id=f"bc-{name}", name=name, status="ACTIVE", latest_run_id="run-1")
     found = FleetRow(agent, run=Run(id="run-1", status=status), read_error=problem, ended_while_open=unread)
     found.idle_seconds = idle

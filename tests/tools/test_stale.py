@@ -148,14 +148,26 @@ async def test_a_hundred_stale_rows_fit_in_thirty_thousand_bytes() -> None:
         CursorClient("http://127.0.0.1:9", None), Cache(Clock(), 10), time, Query("active", None, None, False)
     )
     idle = ActivitySummary(
-        last_event_at="2026-10-06T09:00:01.123Z", last_text="Reading the module before changing it.",
-        last_text_clipped=None, last_tool=ToolState(name="read_file", status="completed"), background_tasks=None,
-        unfinished_background_tasks=0, summarized=False, stream_error=None, complete=False, scanned_events=81,
-    )  # fmt: skip
+        last_event_at="2026-10-06T09:00:01.123Z",
+        last_text="Reading the module before changing it.",
+        last_text_clipped=None,
+        last_tool=ToolState(name="read_file", status="completed"),
+        background_tasks=None,
+        unfinished_background_tasks=0,
+        summarized=False,
+        stream_error=None,
+        complete=False,
+        scanned_events=81,
+    )
     listened = idle.model_copy(
-        update={"replay_complete": False, "as_of": "2026-10-06T12:00:01.123Z", "evidence": "silence",
-                "silence_seconds": REPLAY_LISTEN_SECONDS, "idle_seconds": 10_800}
-    )  # fmt: skip
+        update={
+            "replay_complete": False,
+            "as_of": "2026-10-06T12:00:01.123Z",
+            "evidence": "silence",
+            "silence_seconds": REPLAY_LISTEN_SECONDS,
+            "idle_seconds": 10_800,
+        }
+    )
     for index in range(100):
         agent = AgentSummary(
             id=f"bc-{uuid.UUID(int=index)}",

@@ -44,12 +44,14 @@ _MAX_ERROR_BYTES = 64 * 1024
 Evidence = Literal["result", "live", "heartbeat", "silence"]
 """What decided the end of a replay: the run's `result`, a `live` event, the `heartbeat`, or a `silence`."""
 _EVIDENCE: dict[str, Evidence] = {
-    "result": "result", "done": "result", "live": "live", "heartbeat": "heartbeat",
-    "quiet": "silence", "listened": "silence",
-}  # fmt: skip
-EndSignal = Literal[
-    "result", "done", "live", "heartbeat", "closed", "timeout", "byte_limit", "quiet", "listened"
-]  # fmt: skip
+    "result": "result",
+    "done": "result",
+    "live": "live",
+    "heartbeat": "heartbeat",
+    "quiet": "silence",
+    "listened": "silence",
+}
+EndSignal = Literal["result", "done", "live", "heartbeat", "closed", "timeout", "byte_limit", "quiet", "listened"]
 
 
 class RunStream:

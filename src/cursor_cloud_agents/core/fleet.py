@@ -83,9 +83,13 @@ class Fleet:
     """One supervision call: its limiter, its rows, and how far it got."""
 
     def __init__(
-        self, api: CursorClient, activity: ActivityCache, time: CallTime, query: Query,
+        self,
+        api: CursorClient,
+        activity: ActivityCache,
+        time: CallTime,
+        query: Query,
         stale_after_seconds: float = STALE_AFTER_MINUTES * 60,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.api = api
         self.activity = activity
         self.time = time

@@ -87,9 +87,15 @@ async def fold_liveness(
     """One run's activity summary with `stale` judged by the rule, listening past a pause when it must (an
     ended run is never stale, and its replay ends on its result)."""
     activity = await fold_activity(
-        api, cache, clock, agent_id, run_id, terminal=terminal, max_seconds=max_seconds,
+        api,
+        cache,
+        clock,
+        agent_id,
+        run_id,
+        terminal=terminal,
+        max_seconds=max_seconds,
         stale_after_seconds=None if terminal else stale_after_seconds,
-    )  # fmt: skip
+    )
     stale = is_stale(activity, active=not terminal, after_seconds=stale_after_seconds)
     return activity.model_copy(update={"stale": True if stale else None})
 
@@ -111,9 +117,15 @@ async def read_liveness(
     async def one(index: int) -> None:
         agent_id, run = runs[index]
         found[index] = await fold_liveness(
-            api, cache, clock, agent_id, run.id, terminal=run.is_terminal,
-            stale_after_seconds=stale_after_seconds, max_seconds=max_seconds,
-        )  # fmt: skip
+            api,
+            cache,
+            clock,
+            agent_id,
+            run.id,
+            terminal=run.is_terminal,
+            stale_after_seconds=stale_after_seconds,
+            max_seconds=max_seconds,
+        )
 
     await each_in_flight(range(len(runs)), one)
     return [RunLiveness(agent_id, run, found[index]) for index, (agent_id, run) in enumerate(runs)]
