@@ -18,6 +18,7 @@ from cursor_cloud_agents.api import (
     IncompatibleResponseError,
     InvalidLastEventIdError,
     RawEvent,
+    ReplayOutcome,
     ResultEvent,
     StatusEvent,
     StreamError,
@@ -329,6 +330,103 @@ async def test_walk_never_decides_on_a_silence() -> None:
             assert outcomes == [], "the walk ended on a silence"
             silence.set()
     assert outcomes[0].ended_by == "done"
+
+
+OLD_MARK_MS = 1789999500000
+"""An instant between the replay's old events (`_old`, 1789999000000) and the connection (1790000000000)."""
+
+
+def _paused(after_pause: bytes, pause: anyio.Event) -> Callable[[httpx2.Request], httpx2.Response]:
+    """A replay of old events that pauses until `pause` is set, sends `after_pause`, then stays silent."""
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for part in _replay(3):
+            yield part
+        await pause.wait()
+        yield after_pause
+        await anyio.sleep_forever()
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        del request
+        return httpx2.Response(200, headers=SSE_HEADERS, content=chunks())
+
+    return handler
+
+
+@pytest.mark.anyio
+async def test_a_quiet_replay_on_an_old_event_is_listened_to_past_a_pause_and_its_newer_events_are_seen() -> None:
+    """SL-20: a replay can pause inside its burst (up to 1.3 s measured). A walk whose last event is older than
+    `listen_before_ms` does not end on the short quiet: the events after the pause arrive, and the walk then ends
+    on the quiet after them (the newer last event is no candidate)."""
+    pause, ended = anyio.Event(), anyio.Event()
+    newer = _frame("assistant", '{"text":"still here"}', "1789999900000-0")
+    outcomes: list[Any] = []
+
+    async def walk() -> None:
+        limits = {"quiet_seconds": 0.01, "listen_seconds": 30.0, "listen_before_ms": OLD_MARK_MS}
+        outcomes.append((await _walk(_paused(newer, pause), **limits))[0])
+        ended.set()
+
+    with anyio.fail_after(10):
+        async with anyio.create_task_group() as group:
+            group.start_soon(walk)
+            with anyio.move_on_after(0.3):  # thirty times the short quiet: a walk ending on it would be over
+                await ended.wait()
+            assert outcomes == [], "the walk ended on the short quiet of a stale candidate"
+            pause.set()
+    (outcome,) = outcomes
+    assert outcome.ended_by == "quiet" and outcome.evidence == "silence" and outcome.silence_seconds == 0.01
+    assert outcome.last_event_id == "1789999900000-0"
+
+
+@pytest.mark.anyio
+async def test_a_replay_silent_past_the_listen_ends_listened_with_the_silence_it_saw() -> None:
+    """SL-21: an old last event and nothing after it for `listen_seconds`: `listened`, the evidence a silence of
+    that length; still an inference (`replay_complete` false), never the end of the run."""
+    with anyio.fail_after(10):
+        limits = {"quiet_seconds": 0.01, "listen_seconds": 0.2, "listen_before_ms": OLD_MARK_MS}
+        outcome, _ = await _walk(sse_response(_replay(3), then_hang=True), **limits)
+    assert outcome.ended_by == "listened" and outcome.evidence == "silence" and outcome.silence_seconds == 0.2
+    assert not outcome.replay_complete and outcome.last_event_id == _old(2)
+
+
+@pytest.mark.anyio
+async def test_a_quiet_replay_on_a_recent_event_ends_on_the_short_quiet_without_listening() -> None:
+    """Issue 11's quiet window is kept for every run that cannot be stale: its last event is newer than the mark."""
+    with anyio.fail_after(5):
+        limits = {"quiet_seconds": 0.01, "listen_seconds": 30.0, "listen_before_ms": 1789998000000}
+        outcome, _ = await _walk(sse_response(_replay(3), then_hang=True), **limits)
+    assert outcome.ended_by == "quiet" and outcome.silence_seconds == 0.01
+
+
+@pytest.mark.anyio
+async def test_a_walk_whose_time_ends_mid_listen_says_timeout_and_has_no_evidence() -> None:
+    """SL-22: a listen cut by the walk's time (the call's budget) proves nothing: `timeout`, no evidence, no
+    silence, so the run is `incomplete` and never stale."""
+    with anyio.fail_after(5):
+        limits = {"quiet_seconds": 0.01, "listen_seconds": 30.0, "listen_before_ms": OLD_MARK_MS}
+        outcome, _ = await _walk(sse_response(_replay(3), then_hang=True), max_seconds=0.2, **limits)
+    assert outcome.ended_by == "timeout" and outcome.evidence is None and outcome.silence_seconds is None
+
+
+@pytest.mark.parametrize(
+    ("ended_by", "evidence"),
+    [
+        ("result", "result"),
+        ("done", "result"),
+        ("live", "live"),
+        ("heartbeat", "heartbeat"),
+        ("quiet", "silence"),
+        ("listened", "silence"),
+        ("closed", None),
+        ("timeout", None),
+        ("byte_limit", None),
+    ],
+)
+def test_the_evidence_of_a_walk_names_what_decided_the_end_of_the_replay(ended_by: Any, evidence: Any) -> None:
+    """Issue 25: a row says which evidence decided; a closed stream or a cut walk decided nothing."""
+    outcome = ReplayOutcome(ended_by, None, 0, 0, None, None, 0, None)
+    assert outcome.evidence == evidence
 
 
 @pytest.mark.anyio

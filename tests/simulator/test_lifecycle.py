@@ -211,3 +211,11 @@ def test_a_slow_creation_exists_only_once_its_time_has_come_and_its_id_is_taken_
     assert missing.value.status == 404 and taken.value.code == "agent_id_conflict"
     assert list(world.agents) == [creation.agent_id]
     assert world.landed(creation)[1].status(world.now()) == "CREATING"
+
+
+def test_a_run_scripted_with_events_seconds_says_nothing_after_them_until_its_end(world: World) -> None:
+    """Issue 25: `events_seconds` puts a run's events in its first minute, then silence until it ends (stuck)."""
+    agent = world.add_agent(script=RunScript(running_seconds=3600.0, events_seconds=60.0))
+    run = agent.runs[-1]
+    times = run.timeline.times
+    assert times[-4] <= run.running_at + 60.0 < run.ended_at == times[-3]  # then the end's status, result, done

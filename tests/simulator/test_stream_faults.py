@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
+from typing import Any
+
 import anyio
 import httpx2
 import pytest
 
 from cursor_cloud_agents.simulator import Fault, Faults, World
+from cursor_cloud_agents.simulator.streamfaults import stream_fault_send
 
 from .conftest import parse_sse
 
@@ -90,3 +94,23 @@ async def test_crlf_line_endings_replace_every_lf(world: World, faults: Faults, 
     faults.inject("GET", STREAM, Fault.crlf_line_endings())
     crlf = await _text(client, url)
     assert crlf == plain.replace("\n", "\r\n") and "\n\n" not in crlf
+
+
+@pytest.mark.anyio
+async def test_a_replay_pause_splits_the_first_burst_at_a_frame_boundary_and_sends_every_byte() -> None:
+    """Issue 25: `Fault.replay_pause` sends the leading status, then half the frames of the replay's first block,
+    waits, then the rest; later blocks (live frames, heartbeats) pass unchanged, and no byte is lost."""
+    status, frames = (
+        b"event: status\ndata: {}\n\n",
+        [f"id: {n}-0\nevent: assistant\ndata: {{}}\n\n".encode() for n in range(5)],
+    )
+    sent: list[dict[str, Any]] = []
+
+    async def record(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
+
+    send = stream_fault_send(Fault.replay_pause(0.0), record)
+    for body in (status, b"".join(frames), frames[0]):
+        await send({"type": "http.response.body", "body": body, "more_body": True})
+    bodies = [message["body"] for message in sent]
+    assert bodies == [status, frames[0] + frames[1], b"".join(frames[2:]), frames[0]]

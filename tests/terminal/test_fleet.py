@@ -2,26 +2,53 @@
 
 from __future__ import annotations
 
+import anyio
 import pytest
 
-from cursor_cloud_agents.api import AgentSummary, Run
-from cursor_cloud_agents.simulator import ManualClock, RunScript, World, build_scenario
+from cursor_cloud_agents.api import AgentSummary, Evidence, Run
+from cursor_cloud_agents.core.activity import ActivitySummary
+from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, REPLAY_QUIET_SECONDS
+from cursor_cloud_agents.simulator import ManualClock, Quirks, RunScript, ToolCall, World, build_scenario
 from cursor_cloud_agents.terminal.board import LONG_IDLE_SECONDS, Board, FleetRow, attention, ordered
 from cursor_cloud_agents.terminal.fleet import draw, fleet
 from tests.terminal.conftest import RigFactory, recording_console
 
 
+def replayed(evidence: Evidence | None, silence: float | None = None) -> ActivitySummary:
+    """An activity summary whose replay walk ended on `evidence` (a silence `silence` seconds long)."""
+    summary = ActivitySummary(
+        last_event_at=None,
+        last_text=None,
+        last_text_clipped=None,
+        last_tool=None,
+        background_tasks=None,
+        unfinished_background_tasks=None,
+        summarized=None,
+        stream_error=None,
+        complete=evidence is not None,
+        scanned_events=10,
+    )
+    return summary.model_copy(update={"evidence": evidence, "silence_seconds": silence})
+
+
 def row(
-    name: str, status: str, *, idle: int | None = None, unread: bool = False, problem: str | None = None
+    name: str,
+    status: str,
+    *,
+    idle: int | None = None,
+    unread: bool = False,
+    problem: str | None = None,
+    activity: ActivitySummary | None = None,
 ) -> FleetRow:
     agent = AgentSummary(id=f"bc-{name}", name=name, status="ACTIVE", latest_run_id="run-1")
     found = FleetRow(agent, run=Run(id="run-1", status=status), read_error=problem, ended_while_open=unread)
     found.idle_seconds = idle
+    found.activity = activity if activity is not None else replayed("heartbeat")
     return found
 
 
-def test_rows_needing_attention_come_first_errors_then_long_idle_then_finished_unread() -> None:
-    """Issue 14: sorted by what needs attention (errors, long idle, finished unread), then the rest."""
+def test_rows_needing_attention_come_first_errors_then_stuck_then_finished_unread() -> None:
+    """Issue 14: sorted by what needs attention (errors, stuck, finished unread), then the rest."""
     rows = [
         row("busy", "RUNNING", idle=5),
         row("done", "FINISHED", unread=True),
@@ -33,9 +60,24 @@ def test_rows_needing_attention_come_first_errors_then_long_idle_then_finished_u
     ]
     names = [found.agent.name for found in ordered(rows)]
     assert names == ["unreadable", "failed", "stuck-longer", "stuck", "done", "busier", "busy"]
-    assert [attention(found)[1] for found in ordered(rows)][:5] == ["error"] * 2 + ["long idle"] * 2 + [
-        "finished, unread"
-    ]
+    assert [attention(found)[1] for found in ordered(rows)][:5] == ["error"] * 2 + ["stuck"] * 2 + ["finished, unread"]
+
+
+def test_a_long_idle_run_is_stuck_only_when_its_replay_was_decided_past_a_pause() -> None:
+    """SL-26: the dashboard's "stuck" follows the rule of `stale`: the idle time of a replay that ended on the
+    short silence (a pause inside its burst may hide newer events), or was cut, does not make a run stuck;
+    a silence past the longest pause, or the heartbeat, does."""
+    idle = int(LONG_IDLE_SECONDS) * 3
+    verdicts = {
+        label: attention(row(label, "RUNNING", idle=idle, activity=activity))[1]
+        for label, activity in {
+            "short silence": replayed("silence", REPLAY_QUIET_SECONDS),
+            "cut": replayed(None),
+            "listened": replayed("silence", REPLAY_LISTEN_SECONDS),
+            "heartbeat": replayed("heartbeat"),
+        }.items()
+    }
+    assert verdicts == {"short silence": "running", "cut": "running", "listened": "stuck", "heartbeat": "stuck"}
 
 
 @pytest.mark.anyio
@@ -128,3 +170,24 @@ async def test_fleet_json_is_one_document_of_the_shown_rows(rig_factory: RigFact
     assert code == 0 and len(documents) == 1
     statuses = {found["status"] for found in documents[0]["agents"]}
     assert "RUNNING" in statuses and "ERROR" in statuses
+
+
+@pytest.mark.anyio
+async def test_the_dashboard_listens_to_a_quiet_run_past_a_pause_before_calling_it_stuck(
+    rig_factory: RigFactory,
+) -> None:
+    """SL-26: a run whose last event is three hours old and whose stream stays quiet (its heartbeat has not come:
+    the clock does not move) is listened to past the longest pause and shown stuck, first; one moving is not."""
+    calls = tuple(ToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(20))
+    world = World(ManualClock(), quirks=Quirks(heartbeat_first_seconds=30.0))
+    stuck = RunScript(running_seconds=36_000.0, events_seconds=60.0, tool_calls=calls, summary=None)
+    world.add_agent("Moving", script=RunScript(running_seconds=3600.0, tool_calls=calls * 20), created_ago=600.0)
+    world.add_agent("Stuck", script=stuck, created_ago=3 * 3600.0 + 62.0)
+    async with rig_factory(world, json_output=True) as rig:
+        board = Board(rig.session, interval=10.0)
+        with anyio.fail_after(20):
+            await board.refresh(whole=True)
+        shown = [(found.agent.name, attention(found)[1]) for found in board.shown()]
+        evidence = {found.agent.name: found.document()["silence_seconds"] for found in board.shown()}
+    assert shown == [("Stuck", "stuck"), ("Moving", "running")]
+    assert evidence == {"Stuck": REPLAY_LISTEN_SECONDS, "Moving": REPLAY_QUIET_SECONDS}

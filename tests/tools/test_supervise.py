@@ -96,7 +96,9 @@ async def test_activity_lists_stale_runs_and_jobs_left_running_after_the_end(har
     assert all(
         row["unfinished_background_tasks"] == 1 for a, row in rows.items() if a in summary["unfinished_after_end"]
     )
-    assert all("last_event_at" in row and "idle_seconds" in row for row in data["agents"])
+    assert all("idle_seconds" in row for row in data["agents"])
+    assert {rows[a]["evidence"] for a in summary["stale"]} == {"heartbeat"}  # the world clock moved past it
+    assert {row["evidence"] for a, row in rows.items() if a not in summary["stale"]} == {"result"}
     assert in_flight <= 8
 
 

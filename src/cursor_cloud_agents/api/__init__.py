@@ -98,6 +98,7 @@ from cursor_cloud_agents.api.models.runs import (
 from cursor_cloud_agents.api.models.usage import Cost, RunUsage, TokenUsage, Usage
 from cursor_cloud_agents.api.stream import (
     BlockConsumer,
+    Evidence,
     ReplayConsumer,
     ReplayOutcome,
     RunStream,
@@ -148,6 +149,7 @@ __all__ = [
     "Environment",
     "EnvironmentRepo",
     "ErrorEvent",
+    "Evidence",
     "GenericEvent",
     "GitBranch",
     "HeartbeatEvent",

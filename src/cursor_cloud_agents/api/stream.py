@@ -6,9 +6,12 @@ signals only: a `result`/`done` frame (the run is over), the first event whose i
 the connection (live), or the first `heartbeat` (sent once the queue is drained, 30-36 s after
 connecting). A caller that cannot wait for that heartbeat may ask for `quiet_seconds`: the replay of a
 running run arrives as one burst, so a silence that long after it ends the walk as `quiet`, which is an
-inference, never a proof (`replay_complete` stays false) and never the end of the run. The walk keeps
-nothing itself; its consumer keeps what it needs (the last N events, a running fold), so memory stays
-bounded for any replay size.
+inference, never a proof (`replay_complete` stays false) and never the end of the run. A burst can pause,
+though, so a caller that would call the run stuck on that silence also names `listen_seconds` (past the
+longest pause inside a replay) and `listen_before_ms`: while the last event is older than that instant,
+only a silence of `listen_seconds` ends the walk (`listened`); a newer event goes back to the short one.
+The walk keeps nothing itself; its consumer keeps what it needs (the last N events, a running fold), so
+memory stays bounded for any replay size.
 """
 
 from __future__ import annotations
@@ -38,7 +41,17 @@ STREAM_IDLE_SECONDS = 90.0
 STREAM_CONNECT_CAP_SECONDS = 30.0
 _MAX_ERROR_BYTES = 64 * 1024
 
-EndSignal = Literal["result", "done", "live", "heartbeat", "closed", "timeout", "byte_limit", "quiet"]
+Evidence = Literal["result", "live", "heartbeat", "silence"]
+"""What decided the end of a replay: the run's `result`, a `live` event, the `heartbeat`, or a `silence`."""
+_EVIDENCE: dict[str, Evidence] = {
+    "result": "result",
+    "done": "result",
+    "live": "live",
+    "heartbeat": "heartbeat",
+    "quiet": "silence",
+    "listened": "silence",
+}
+EndSignal = Literal["result", "done", "live", "heartbeat", "closed", "timeout", "byte_limit", "quiet", "listened"]
 
 
 class RunStream:
@@ -147,6 +160,8 @@ class ReplayLimits(TypedDict, total=False):
     max_seconds: float | None
     max_bytes: int
     quiet_seconds: float | None
+    listen_seconds: float | None
+    listen_before_ms: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +171,10 @@ class ReplayOutcome:
     ended_by: EndSignal
     """`result`/`done`/`live`/`heartbeat`: the replay is over; `closed`: the server closed first;
     `timeout`/`byte_limit`: the walk stopped early and the replay may go on; `quiet`: nothing came for
-    `quiet_seconds` after the replay's burst, so the replay is taken as over (inferred, not proved)."""
+    `quiet_seconds` after the replay's burst, so the replay is taken as over (inferred, not proved);
+    `listened`: the same after a silence of `listen_seconds`, the last event being older than `listen_before_ms`."""
+    silence_seconds: float | None
+    """With `quiet` or `listened`: how long the silence that ended the walk lasted."""
     events: int
     """Events scanned."""
     bytes: int
@@ -169,7 +187,13 @@ class ReplayOutcome:
     @property
     def replay_complete(self) -> bool:
         """True when one of the end-of-replay signals was seen (or the stream was closed)."""
-        return self.ended_by not in ("timeout", "byte_limit", "quiet")
+        return self.ended_by not in ("timeout", "byte_limit", "quiet", "listened")
+
+    @property
+    def evidence(self) -> Evidence | None:
+        """What decided the replay's end (`silence_seconds` says how long a silence was); None when nothing
+        did: the walk was cut (`timeout`, `byte_limit`) or the server closed the stream first."""
+        return _EVIDENCE.get(self.ended_by)
 
 
 class TailCollector:
@@ -213,6 +237,7 @@ class _Walk:
         self.last_id: str | None = None
         self.last_time: int | None = None
         self.ended_by: EndSignal = "timeout"
+        self.silence: float | None = None
         self._take = consumer.take_blocks if isinstance(consumer, BlockConsumer) else _per_event(consumer, self)
 
     def batch(self, batch: FrameBatch) -> EndSignal | None:
@@ -245,6 +270,7 @@ class _Walk:
     def outcome(self) -> ReplayOutcome:
         return ReplayOutcome(
             ended_by=self.ended_by,
+            silence_seconds=self.silence,
             events=self.events,
             bytes=self.stream.bytes_read,
             last_event_id=self.last_id,
@@ -275,6 +301,24 @@ def _walk_seconds(max_seconds: float | None) -> float:
     return wanted if deadline is None else deadline.cap(wanted, STREAM_MARGIN_SECONDS)
 
 
+@dataclass(frozen=True, slots=True)
+class _Silences:
+    """Which silence ends a walk: `quiet` seconds, or `listen` seconds while the last event is older than
+    `before_ms`; none (infinite) before the first frame, or when no quiet was asked for."""
+
+    quiet: float | None
+    listen: float | None
+    before_ms: int | None
+
+    def allowed(self, walk: _Walk, started: bool) -> tuple[float, EndSignal]:
+        if not started or self.quiet is None:
+            return float("inf"), "quiet"
+        old = self.before_ms is not None and walk.last_time is not None and walk.last_time < self.before_ms
+        if old and self.listen is not None and self.listen > self.quiet:
+            return self.listen, "listened"
+        return self.quiet, "quiet"
+
+
 async def walk_replay(
     stream: RunStream,
     consumer: ReplayConsumer | BlockConsumer,
@@ -282,6 +326,8 @@ async def walk_replay(
     max_seconds: float | None = None,
     max_bytes: int = 32 * 1024 * 1024,
     quiet_seconds: float | None = None,
+    listen_seconds: float | None = None,
+    listen_before_ms: int | None = None,
 ) -> ReplayOutcome:
     """Hand every event of the replay to `consumer` until the replay is over.
 
@@ -291,28 +337,33 @@ async def walk_replay(
         max_seconds: Stop early (`timeout`) after this long; the call's deadline also applies.
         max_bytes: Stop early (`byte_limit`) after this many bytes.
         quiet_seconds: Take a silence this long, once frames have come, as the end of the replay (`quiet`).
+        listen_seconds: While the last event is older than `listen_before_ms` (epoch milliseconds), only a
+            silence this long ends the replay (`listened`), instead of `quiet_seconds`.
+        listen_before_ms: See `listen_seconds`.
 
     Raises:
         StreamError: the connection broke mid-replay (`last_event_id` says where).
     """
     walk = _Walk(stream, consumer, max_bytes)
+    silences = _Silences(quiet_seconds, listen_seconds, listen_before_ms)
     with anyio.move_on_after(_walk_seconds(max_seconds)):
-        walk.ended_by = await _walk_batches(stream, walk, quiet_seconds)
+        walk.ended_by = await _walk_batches(stream, walk, silences)
         return walk.outcome()
-    walk.ended_by = "timeout"
+    walk.ended_by = "timeout"  # a listen the deadline cut short proves nothing: the walk was cut
     return walk.outcome()
 
 
-async def _walk_batches(stream: RunStream, walk: _Walk, quiet_seconds: float | None) -> EndSignal:
+async def _walk_batches(stream: RunStream, walk: _Walk, silences: _Silences) -> EndSignal:
     async with aclosing(stream.raw_batches()) as batches:
         started = False
         while True:
-            wait = quiet_seconds if started and quiet_seconds is not None else float("inf")
+            wait, ending = silences.allowed(walk, started)
             batch = None
             with anyio.move_on_after(wait) as scope:
                 batch = await anext(batches, None)
             if scope.cancelled_caught:
-                return "quiet"
+                walk.silence = wait
+                return ending
             if batch is None:
                 return "closed"
             started = True

@@ -23,6 +23,8 @@ from cursor_cloud_agents.api import (
     ActivityFold,
     CursorClient,
     CursorError,
+    Evidence,
+    ReplayOutcome,
     StreamError,
     StreamExpiredError,
     parse_event_id,
@@ -31,7 +33,7 @@ from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.failures import Code
-from cursor_cloud_agents.core.timing import REPLAY_QUIET_SECONDS, Clock
+from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, REPLAY_QUIET_SECONDS, Clock
 from cursor_cloud_agents.core.untrusted import clip
 
 REPLAY_MAX_BYTES = 16 * 1024 * 1024
@@ -98,6 +100,13 @@ class ActivitySummary(BaseModel):
     as_of: str | None = None
     """When an inferred summary was taken: what the stream had shown by then."""
     scanned_events: int | None
+    evidence: Evidence | None = None
+    """What decided the end of the replay: its `result`, a `live` event, the `heartbeat`, or a `silence`
+    `silence_seconds` long; None when nothing did (the walk was cut by the deadline or by an error)."""
+    silence_seconds: float | None = None
+    stale: bool | None = None
+    """True when the run is active and its replay, decided, shows no event for longer than the threshold
+    (`liveness.is_stale`); set by the caller that knows whether the run is active."""
     idle_seconds: int | None = None
     activity_error: str | None = None
     interrupted: bool | None = None
@@ -182,17 +191,22 @@ async def fold_activity(
     *,
     terminal: bool,
     max_seconds: float | None = None,
+    stale_after_seconds: float | None = None,
 ) -> ActivitySummary:
-    """The summary of one run, walking its replay (or from the cache); never raises for a bad stream."""
+    """The summary of one run, walking its replay (or from the cache); never raises for a bad stream.
+
+    With `stale_after_seconds`, a replay that goes quiet on an event older than that is listened to for
+    `REPLAY_LISTEN_SECONDS` of silence (past a pause inside the burst) before the walk ends on it."""
     key = (agent_id, run_id)
     cached = cache.get(key)
     if cached is not None:
         return cached.at(clock.now())
     fold = ActivityFold()
+    listen_before_ms = None if stale_after_seconds is None else int((clock.now() - stale_after_seconds) * 1000)
     try:
         outcome = await api.walk_replay(
             agent_id, run_id, fold, max_seconds=max_seconds, max_bytes=REPLAY_MAX_BYTES,
-            quiet_seconds=REPLAY_QUIET_SECONDS,
+            quiet_seconds=REPLAY_QUIET_SECONDS, listen_seconds=REPLAY_LISTEN_SECONDS, listen_before_ms=listen_before_ms,
         )  # fmt: skip
     except StreamExpiredError:
         return ActivitySummary.unread(Code.STREAM_EXPIRED)
@@ -203,10 +217,16 @@ async def fold_activity(
         return ActivitySummary.unread(failures.from_api_error(exc).code)
     # A closed connection proves nothing (it may follow an `error` frame): only the four signals do.
     complete = outcome.ended_by in ("result", "done", "live", "heartbeat")
-    known = KnownActivity(summary_of(fold, complete=complete), event_time_ms(fold.last_event_id))
+    known = KnownActivity(_decided(summary_of(fold, complete=complete), outcome), event_time_ms(fold.last_event_id))
     if complete and (terminal or fold.finished) and fold.error is None:
         cache.put(key, known)
     summary = known.at(clock.now())
-    if outcome.ended_by == "quiet":
+    if outcome.evidence == "silence":
         summary = summary.model_copy(update={"replay_complete": False, "as_of": iso(clock.now(), "milliseconds")})
     return summary
+
+
+def _decided(summary: ActivitySummary, outcome: ReplayOutcome) -> ActivitySummary:
+    """The summary with what decided the end of its replay."""
+    silence = None if outcome.silence_seconds is None else round(outcome.silence_seconds, 1)
+    return summary.model_copy(update={"evidence": outcome.evidence, "silence_seconds": silence})

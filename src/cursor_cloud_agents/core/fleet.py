@@ -22,7 +22,7 @@ from anyio.abc import TaskGroup
 from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Page
 from cursor_cloud_agents.core import failures, scan
 from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
-from cursor_cloud_agents.core.failures import Code
+from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, is_stale, undecided
 from cursor_cloud_agents.core.reading import Reading
 from cursor_cloud_agents.core.timing import CallTime
 from cursor_cloud_agents.core.watch import IN_FLIGHT
@@ -61,9 +61,8 @@ class Row(Reading):
         return self.activity if self.activity is not None and self.activity.complete else None
 
     def stale(self, after_seconds: float) -> bool:
-        """Active, yet its whole replay shows no event for more than `after_seconds`."""
-        replayed = self.replayed
-        return replayed is not None and self.active and (replayed.idle_seconds or 0) > after_seconds
+        """Active, yet its decided replay shows no event for more than `after_seconds` (`liveness.is_stale`)."""
+        return is_stale(self.activity, active=self.active, after_seconds=after_seconds)
 
     @property
     def unfinished_after_end(self) -> bool:
@@ -75,20 +74,28 @@ class Row(Reading):
 
     @property
     def incomplete(self) -> bool:
-        """Has a run whose replay was not read to one of its end signals, and could be on another call: a stream
-        past the API's retention never can, and only says so in the row's `activity_error` (STREAM_EXPIRED)."""
-        expired = self.activity is not None and self.activity.activity_error == Code.STREAM_EXPIRED
-        return bool(self.agent.latest_run_id) and self.replayed is None and not expired
+        """Has a run whose replay walk was cut by the deadline or by an error, and could be read on another call:
+        a stream past the API's retention never can, and only says so in the row's `activity_error`."""
+        return bool(self.agent.latest_run_id) and undecided(self.activity)
 
 
 class Fleet:
     """One supervision call: its limiter, its rows, and how far it got."""
 
-    def __init__(self, api: CursorClient, activity: ActivityCache, time: CallTime, query: Query) -> None:
+    def __init__(
+        self,
+        api: CursorClient,
+        activity: ActivityCache,
+        time: CallTime,
+        query: Query,
+        stale_after_seconds: float = STALE_AFTER_MINUTES * 60,
+    ) -> None:
         self.api = api
         self.activity = activity
         self.time = time
         self.query = query
+        self.stale_after_seconds = stale_after_seconds
+        """An active run's replay that goes quiet on an older event is listened to past a pause (`liveness`)."""
         self.limiter = anyio.CapacityLimiter(IN_FLIGHT)
         self.rows: list[Row] = []
         self.scanned = 0
@@ -182,6 +189,7 @@ class Fleet:
             lambda: fold_activity(
                 self.api, self.activity, self.time.clock, row.agent.id, run_id,
                 terminal=terminal, max_seconds=self.time.left(float("inf")),
+                stale_after_seconds=None if terminal else self.stale_after_seconds,
             )
         )  # fmt: skip
         self.replays_read += 1

@@ -27,6 +27,11 @@ pace stay under the client's 10 requests per second."""
 REPLAY_QUIET_SECONDS = 0.3
 """A running run's replay arrives as one burst: this long a silence after it is taken as its end (marked
 inferred), instead of waiting 30-36 s for the first heartbeat. Never taken as the end of the run."""
+REPLAY_LISTEN_SECONDS = 1.5
+"""A replay that went quiet on an event older than the stale threshold is listened to until the silence
+lasts this long before the run is called stale: a burst can pause inside (the longest pause measured in a
+real replay was 1.3 s, issue 25), and the proof, the first heartbeat, comes only 30-36 s after connecting
+(docs/api-contract.md §3.11). 0.2 s past that pause, for a loaded machine's jitter."""
 CANCEL_POLL_SECONDS = 2.0
 """After a cancel, the run is re-read this often until it ends (cancelling is asynchronous: quirk 12)."""
 CANCEL_REREADS = 4

@@ -20,7 +20,7 @@ from typing import Any, Literal
 from .wire import dumps
 
 SocketMode = Literal["cut", "reset", "cut_mid_body", "drip"]
-StreamMode = Literal["huge_event", "retry", "no_ids", "invalid_json", "crlf"]
+StreamMode = Literal["huge_event", "retry", "no_ids", "invalid_json", "crlf", "pause"]
 SCOPE_KEY = "cursor_sim.socket_fault"
 
 
@@ -38,7 +38,7 @@ class Fault:
     echo_authorization: bool = False
     stream: StreamMode | None = None
     stream_size: int = 0
-    """Bytes of the huge event's `data`, or milliseconds of the `retry:` field."""
+    """Bytes of the huge event's `data`, milliseconds of the `retry:` field, or of the replay's pause."""
 
     @classmethod
     def error(cls, status: int, code: str, message: str = "", headers: Mapping[str, str] | None = None) -> Fault:
@@ -136,6 +136,12 @@ class Fault:
     def invalid_json_event(cls) -> Fault:
         """S-08: right after the leading status, an `assistant` event whose `data:` is not JSON."""
         return cls(stream="invalid_json")
+
+    @classmethod
+    def replay_pause(cls, seconds: float) -> Fault:
+        """The replay stops for `seconds` (real time, as a pause in delivery is) halfway through its first
+        burst, then goes on: the longest pause measured inside a real replay was 1.3 s (issue 25)."""
+        return cls(stream="pause", stream_size=round(seconds * 1000))
 
     @classmethod
     def crlf_line_endings(cls) -> Fault:

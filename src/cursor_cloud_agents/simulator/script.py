@@ -85,7 +85,7 @@ class RunScript:
     """The timeline of one simulated run.
 
     The run is CREATING for `creating_seconds`, RUNNING for `running_seconds`, then ends with
-    `outcome`. Events are spread evenly over the running phase.
+    `outcome`. Events are spread evenly over the running phase (or over its first `events_seconds`).
     """
 
     outcome: Outcome = "FINISHED"
@@ -105,6 +105,9 @@ class RunScript:
     """Pad the stream with realistic filler events until its replay is at least this many bytes."""
     interaction_updates: bool = True
     """Also send the richer `interaction_update` frames the real stream is mostly made of."""
+    events_seconds: float | None = None
+    """Spread the events over only the first this many seconds of the running phase (None: all of it): the
+    run then says nothing until it ends, as a stuck run does (its stream is silent until the heartbeat)."""
 
 
 # Prompt markers the demo (and anyone using `simulate`) can put in a prompt to steer the run.

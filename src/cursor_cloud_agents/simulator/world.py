@@ -298,7 +298,10 @@ class World:
         if run.script.replay_bytes > 0:
             cut = max(1, len(beats) // 3)
             beats[cut:cut] = list(filler_beats(run.script.replay_bytes))
-        step = (run.ended_at - run.running_at) / (len(beats) + 1)
+        span = run.ended_at - run.running_at
+        if run.script.events_seconds is not None:
+            span = min(span, run.script.events_seconds)
+        step = span / (len(beats) + 1)
         share = self.quirks.simplified_frames_share_ids
         previous: Beat | None = None
         for index, (event, data) in enumerate(beats, start=1):

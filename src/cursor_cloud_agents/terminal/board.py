@@ -6,10 +6,11 @@ reads a run only when it can have changed: a new agent, a new latest run, or a r
 ended run never changes). The rows shown are the active runs, the errors of the last day, and the runs
 that ended while the dashboard was open ("finished, unread"). Their idle time and last tool come from
 the server's activity fold of the run's stream replay (`domain.activity.fold_activity`: an ended run's
-complete fold is kept, a cut stream still gives what it showed) and their cost from the usage endpoint,
-read until the cost of the ended run is known (it lags the run's end). Those reads share what is left
-of the refresh's budget, the runs the longest without one first, so a refresh stays within the
-client's sustained rate (10 requests per second) however large the fleet. Every read goes
+complete fold is kept, a cut stream still gives what it showed), "stuck" from the rule of the server's
+`stale` (`core.liveness`: a decided replay, listened to past a pause inside it), and their cost from
+the usage endpoint, read until the cost of the ended run is known (it lags the run's end). Those reads
+share what is left of the refresh's budget, the runs the longest without one first, so a refresh stays
+within the client's sustained rate (10 requests per second) however large the fleet. Every read goes
 `IN_FLIGHT` at a time, like the server's fleet scan.
 """
 
@@ -23,6 +24,7 @@ from cursor_cloud_agents.api import AgentSummary, CursorError
 from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
 from cursor_cloud_agents.core.cache import Cache
+from cursor_cloud_agents.core.liveness import is_stale
 from cursor_cloud_agents.core.reading import Reading
 from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES
 from cursor_cloud_agents.core.timing import Clock
@@ -37,7 +39,7 @@ REQUESTS_PER_SECOND = 10.0
 """The client's sustained rate (`CursorClient(requests_per_second=10)`): a refresh's budget is what it
 allows in one interval."""
 LONG_IDLE_SECONDS = 600.0
-"""An active run whose stream showed nothing for this long needs a look."""
+"""An active run whose decided replay showed nothing for this long is stuck (`liveness.is_stale`)."""
 ERROR_WINDOW_SECONDS = 24 * 3600.0
 """Runs that ended in error this recently stay on the dashboard."""
 
@@ -76,16 +78,25 @@ class FleetRow(Reading):
             "agent_id": self.agent.id, "name": self.agent.name, "url": self.agent.url,
             "run_id": self.agent.latest_run_id, "status": None if self.run is None else self.run.status,
             "attention": attention(self)[1], "idle_seconds": self.idle_seconds, "last_tool": self.last_tool,
+            "evidence": None if self.activity is None else self.activity.evidence,
+            "silence_seconds": None if self.activity is None else self.activity.silence_seconds,
             "charged_cents": self.charged_cents, "read_error": self.read_error,
         }  # fmt: skip
 
+    @property
+    def stuck(self) -> bool:
+        """Active, and its decided replay shows nothing for more than `LONG_IDLE_SECONDS` as of the last refresh."""
+        return is_stale(
+            self.activity, active=self.active, after_seconds=LONG_IDLE_SECONDS, idle_seconds=self.idle_seconds
+        )
+
 
 def attention(row: FleetRow) -> tuple[int, str]:
-    """How soon a row needs the person (lower first) and why: errors, long idle, finished unread, the rest."""
+    """How soon a row needs the person (lower first) and why: errors, stuck, finished unread, the rest."""
     if row.read_error is not None or (row.run is not None and row.run.status == "ERROR"):
         return 0, "error"
-    if row.active and (row.idle_seconds or 0) > LONG_IDLE_SECONDS:
-        return 1, "long idle"
+    if row.stuck:
+        return 1, "stuck"
     if row.ended_while_open:
         return 2, "finished, unread"
     return 3, "running" if row.active else "ended"
@@ -188,6 +199,7 @@ class Board:
         row.activity = await fold_activity(
             self.session.api, self.activity, self.clock, row.agent.id, run.id,
             terminal=run.is_terminal, max_seconds=self.interval,
+            stale_after_seconds=None if run.is_terminal else LONG_IDLE_SECONDS,
         )  # fmt: skip
         row.activity_at = self.session.now()
         try:

@@ -22,7 +22,7 @@ from cursor_cloud_agents.terminal.exits import OK
 from cursor_cloud_agents.terminal.keys import quit_key
 from cursor_cloud_agents.terminal.term import Term
 
-ATTENTION_STYLES = {"error": "bold red", "long idle": "yellow", "finished, unread": "green"}
+ATTENTION_STYLES = {"error": "bold red", "stuck": "yellow", "finished, unread": "green"}
 
 
 def _row_cells(row: FleetRow) -> list[Text]:

@@ -16,7 +16,8 @@ from pydantic import Field
 
 from cursor_cloud_agents.api import CursorClient, CursorError, Run, RunNotCancellableError
 from cursor_cloud_agents.core import consent
-from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary
+from cursor_cloud_agents.core.liveness import fold_liveness
 from cursor_cloud_agents.core.seen import mark_seen
 from cursor_cloud_agents.core.timing import (
     ACTIVITY_RESERVE,
@@ -43,11 +44,12 @@ async def summarize(
     """The activity summary of one run, as placed under `activity` in get_run's answer.
 
     Never raises for an unreadable stream: it answers a summary with `activity_error` instead.
-    Reports MCP progress every 5 s while the replay is walked.
+    Reports MCP progress every 5 s while the replay is walked. An active run is `stale` by the rule
+    `cursor_supervise` applies with its default threshold (`liveness`).
     """
 
     async def work() -> ActivitySummary:
-        return await fold_activity(api, cache, clock, agent_id, run_id, terminal=terminal)
+        return await fold_liveness(api, cache, clock, agent_id, run_id, terminal=terminal)
 
     return await with_progress(current_call(), work, lambda: "reading the run's stream for its activity")
 

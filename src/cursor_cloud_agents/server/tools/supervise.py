@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from cursor_cloud_agents.core.fleet import Fleet, Query
+from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES
 from cursor_cloud_agents.core.waiting import with_progress
 from cursor_cloud_agents.server.params import NameFilter, PageCursor, PrUrl
 from cursor_cloud_agents.server.state import ServerState
@@ -41,14 +42,17 @@ def register(kit: Toolkit, state: ServerState) -> None:
         include_archived: bool = False,
         activity: bool = False,
         usage: bool = False,
-        stale_after_minutes: StaleMinutes = 30,
+        stale_after_minutes: StaleMinutes = STALE_AFTER_MINUTES,
         limit: RowLimit = 50,
         cursor: PageCursor = None,
     ) -> FleetView:
         """The fleet in one call: each agent's latest run; activity=true adds liveness and background tasks,
         usage=true charged_cents. status=active: latest run CREATING or RUNNING (not the agent's status).
         summary: counts, stale, unfinished_after_end, incomplete. Resume with next_cursor."""
-        fleet = Fleet(state.api, state.activity, current_call().time, Query(status, name, pr_url, include_archived))
+        query = Query(status, name, pr_url, include_archived)
+        fleet = Fleet(
+            state.api, state.activity, current_call().time, query, stale_after_seconds=stale_after_minutes * 60
+        )
 
         async def work() -> str | None:
             return await fleet.gather(limit, cursor, activity=activity, usage=usage)

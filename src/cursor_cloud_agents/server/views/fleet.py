@@ -18,23 +18,31 @@ NAME_CHARS = 60
 
 
 class RowActivity(View):
-    """The part of a run's `ActivitySummary` a fleet row carries (activity=true)."""
+    """The part of a run's `ActivitySummary` a fleet row carries (activity=true): the idle time stands for
+    the last event's time (`cursor_get_run` with activity gives both), so that 100 stuck rows fit in 30 KB."""
 
-    last_event_at: str | None
     idle_seconds: int | None
     last_tool: ToolState | None
     unfinished_background_tasks: int | None
     activity_error: str | None
-    replay_complete: bool | None
-    """False when the end of the replay was inferred from the silence after its burst."""
+    evidence: str | None
+    """What decided the end of the replay: `result`, `live`, `heartbeat` or `silence <seconds>s`; none when
+    the walk was cut (the row is then `incomplete`)."""
 
     @classmethod
     def of(cls, activity: ActivitySummary) -> RowActivity:
         return cls(
-            last_event_at=activity.last_event_at, idle_seconds=activity.idle_seconds, last_tool=activity.last_tool,
+            idle_seconds=activity.idle_seconds, last_tool=activity.last_tool,
             unfinished_background_tasks=activity.unfinished_background_tasks or None,
-            activity_error=activity.activity_error, replay_complete=activity.replay_complete,
+            activity_error=activity.activity_error, evidence=evidence_text(activity),
         )  # fmt: skip
+
+
+def evidence_text(activity: ActivitySummary) -> str | None:
+    """The evidence in one short word, a silence with its length (`silence 1.5s`)."""
+    if activity.evidence != "silence" or activity.silence_seconds is None:
+        return activity.evidence
+    return f"silence {activity.silence_seconds:g}s"
 
 
 class FleetRow(View):
@@ -69,8 +77,8 @@ class FleetRow(View):
 
 
 class FleetSummary(View):
-    """Counts by run status; with usage the cost; with activity, from complete replays only, the stale runs,
-    those that ended with a background task going, and the runs whose replay did not complete."""
+    """Counts by run status; with usage the cost; with activity the stale runs (decided replays only: see
+    `liveness`), those that ended with a background task going, and the runs whose replay walk was cut."""
 
     runs: dict[str, int]
     read_errors: int

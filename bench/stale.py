@@ -1,0 +1,156 @@
+"""Bench: does `cursor_supervise {"activity": true}` call a stuck run stale, and only a stuck one (issue 25)?
+
+The simulator runs in a child process on real time and adds 50 ms of latency to every request, as in
+`bench/fleet.py`; its heartbeats come 30 s after connecting (the API's first one comes 30-36 s after). Each
+figure is the median of 5 runs, each on a fresh server (no cache carried over), with the API client as it
+ships (8 requests at once at most, 10 per second sustained, burst 600). Four fleets:
+
+1. ten RUNNING runs whose last event is three hours old, their streams quiet: all ten should be `stale`
+   within 3 s;
+2. five RUNNING runs with an event every 2 s: none should be stale;
+3. one RUNNING run, its last event seconds old, whose replay pauses 1.2 s halfway through its burst
+   (`Fault.replay_pause`): never stale;
+4. one hundred stuck runs (as in 1), `limit=100`: all stale, the answer under 30,000 bytes, within 8 s.
+
+Each line gives the stale and incomplete counts, the evidence the rows were decided by, the answer's
+size and the wall time. Figures only, no asserts.
+
+Run: `.venv/bin/python bench/stale.py [--runs 5]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import multiprocessing
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Generator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+
+import anyio
+from _mcp import answer_of, mcp_server_at
+
+from cursor_cloud_agents.simulator import Fault, Faults, Quirks, RealClock, RunScript, ToolCall, World, serve
+
+LATENCY = 0.05
+HOURS = 3600.0
+REPLAY_PAUSE = 1.2
+
+
+def _calls(count: int) -> tuple[ToolCall, ...]:
+    return tuple(ToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(count))
+
+
+def stuck_world(count: int) -> tuple[World, Faults]:
+    """`count` runs that did their work in their first minute, three hours ago, and nothing since."""
+    world = World(RealClock(), quirks=Quirks(heartbeat_first_seconds=30.0))
+    stuck = RunScript(running_seconds=10 * HOURS, events_seconds=60.0, tool_calls=_calls(20), summary=None)
+    for index in range(count):
+        world.add_agent(f"stuck {index:03d}", script=stuck, created_ago=3 * HOURS + 62.0)
+    return world, Faults(latency=LATENCY)
+
+
+def busy_world() -> tuple[World, Faults]:
+    """Five runs, ten minutes in, with an event every 2 s (1,800 events over the hour they run)."""
+    world = World(RealClock(), quirks=Quirks(heartbeat_first_seconds=30.0))
+    busy = RunScript(running_seconds=HOURS, tool_calls=_calls(450), thinking=None, summary=None)
+    for index in range(5):
+        world.add_agent(f"busy {index}", script=busy, created_ago=600.0)
+    return world, Faults(latency=LATENCY)
+
+
+def paused_world() -> tuple[World, Faults]:
+    """One run three hours in, an event every 12 s, whose replay pauses 1.2 s halfway through its burst:
+    the frames before the pause are 1.5 hours old, those after it seconds old."""
+    world = World(RealClock(), quirks=Quirks(heartbeat_first_seconds=30.0))
+    steady = RunScript(running_seconds=6 * HOURS, tool_calls=_calls(450), thinking=None, summary=None)
+    agent = world.add_agent("paused replay", script=steady, created_ago=3 * HOURS)
+    faults = Faults(latency=LATENCY)
+    path = f"/v1/agents/{agent.id}/runs/{agent.runs[-1].id}/stream"
+    faults.inject("GET", path, Fault.replay_pause(REPLAY_PAUSE), times=None)
+    return world, faults
+
+
+FLEETS: dict[str, Callable[[], tuple[World, Faults]]] = {
+    "ten": lambda: stuck_world(10),
+    "busy": busy_world,
+    "paused": paused_world,
+    "hundred": lambda: stuck_world(100),
+}
+
+
+def serve_in_child(fleet: str, conn: Connection) -> None:
+    """The simulator's process: serve the fleet, send its URL, and its busiest moment when asked."""
+
+    async def main() -> None:
+        world, faults = FLEETS[fleet]()
+        async with serve(world, faults=faults) as sim:
+            conn.send(sim.base_url)
+            await anyio.to_thread.run_sync(conn.recv)
+            conn.send(faults.max_in_flight)
+
+    anyio.run(main)
+
+
+@contextmanager
+def simulator_process(fleet: str) -> Generator[tuple[str, Connection], None, None]:
+    ours, theirs = multiprocessing.Pipe()
+    child = multiprocessing.Process(target=serve_in_child, args=(fleet, theirs), daemon=True)
+    child.start()
+    try:
+        yield ours.recv(), ours
+    finally:
+        child.terminate()
+        child.join()
+
+
+@dataclass
+class Sample:
+    seconds: float
+    size: int
+    rows: int
+    stale: int
+    incomplete: int
+    evidence: Counter[str]
+
+
+async def supervise(base_url: str) -> Sample:
+    async with mcp_server_at(base_url) as client:
+        started = time.perf_counter()
+        result = await client.call_tool("cursor_supervise", {"activity": True, "limit": 100})
+        seconds = time.perf_counter() - started
+    data, size = answer_of(result)
+    summary = data["summary"]
+    evidence = Counter(str(row.get("evidence", "none (walk cut)")) for row in data["agents"])
+    stale, incomplete = len(summary.get("stale", [])), len(summary.get("incomplete", []))
+    return Sample(seconds, size, len(data["agents"]), stale, incomplete, evidence)
+
+
+async def measure(runs: int) -> None:
+    out = sys.stdout
+    out.write(f"simulator latency {LATENCY * 1000:.0f} ms, heartbeat 30 s after connecting; median of {runs}\n")
+    for fleet in FLEETS:
+        with simulator_process(fleet) as (base_url, conn):
+            samples = [await supervise(base_url) for _ in range(runs)]
+            conn.send("stats")
+            busiest = conn.recv()
+        times = sorted(sample.seconds for sample in samples)
+        evidence = sum((sample.evidence for sample in samples), Counter[str]())
+        out.write(
+            f"  {fleet:8} rows {samples[0].rows:3}: stale {[s.stale for s in samples]}, "
+            f"incomplete {[s.incomplete for s in samples]}, median {statistics.median(times):.2f} s "
+            f"({', '.join(f'{t:.2f}' for t in times)}), answer {max(s.size for s in samples)} bytes at most, "
+            f"max in flight {busiest}, evidence over all runs {dict(evidence)}\n"
+        )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    logging.basicConfig(level=logging.WARNING)  # as the server does: no per-request lines on stderr
+    anyio.run(measure, parser.parse_args().runs)
