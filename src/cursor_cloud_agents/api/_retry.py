@@ -7,7 +7,9 @@ Only reads (GET) ever reach this module; a mutation is never retried.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
+from datetime import UTC
 from email.utils import parsedate_to_datetime
 
 MAX_ATTEMPTS = 4
@@ -23,28 +25,34 @@ still not amplified: once these are spent, retries come back only at `RETRY_REFI
 """
 RETRY_REFILL_PER_READ = 0.1
 """The fraction of a retry each first attempt earns back: retries stay within 10% of reads (F-22)."""
+RETRY_AFTER_CEILING_SECONDS = 86_400.0
+"""A longer `Retry-After` is read as a day: no call waits that long anyway, and the number stays finite
+(an answer carrying `inf` would not be JSON)."""
+_DELAY_SECONDS = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+"""RFC 9110's delay-seconds is ASCII digits; a fraction is read too. Not `float()`: it takes "1_0", "1e3",
+"inf" and other scripts' digits."""
 
 
 def parse_retry_after(value: str | None, *, now: float) -> float | None:
     """Seconds to wait from a `Retry-After` value: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+
+    The date may be in any of the three forms RFC 9110 §5.6.7 has recipients read (IMF-fixdate, RFC 850,
+    asctime); one without a zone is UTC, as HTTP dates always are.
 
     Args:
         value: The header value, or None.
         now: Current wall-clock time (Unix seconds), to turn a date into a delay.
 
     Returns:
-        Seconds (a date in the past gives 0), or None when absent or unreadable.
+        Seconds, at most `RETRY_AFTER_CEILING_SECONDS` (a date in the past gives 0), or None when absent or
+        unreadable.
     """
     if value is None:
         return None
     text = value.strip()
-    try:
-        seconds = float(text)
-    except ValueError:
-        return _seconds_until_date(text, now)
-    if seconds != seconds or seconds < 0 or seconds == float("inf"):  # NaN, negative, infinite
-        return None
-    return seconds
+    if _DELAY_SECONDS.fullmatch(text):
+        return min(float(text), RETRY_AFTER_CEILING_SECONDS)  # a thousand digits are a far future, not "no header"
+    return _seconds_until_date(text, now)
 
 
 def _seconds_until_date(text: str, now: float) -> float | None:
@@ -53,8 +61,12 @@ def _seconds_until_date(text: str, now: float) -> float | None:
     except (TypeError, ValueError, IndexError):
         return None
     if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)  # asctime has no zone, and "-0000" parses without one
+    try:
+        seconds = when.timestamp() - now
+    except (OverflowError, OSError):  # past what the platform's time can hold
         return None
-    return max(0.0, when.timestamp() - now)
+    return min(max(0.0, seconds), RETRY_AFTER_CEILING_SECONDS)
 
 
 def backoff_seconds(attempt: int, *, rand: Callable[[], float] = random.random) -> float:

@@ -18,7 +18,7 @@ CursorError                              base of everything this package raises
 │   ├── StreamExpiredError       410
 │   ├── RateLimitError           429     .retry_after seconds when the server (or our limiter) said
 │   │   └── UsageLimitExceededError      usage_limit_exceeded, or the observed 429 "used all included usage"
-│   └── ServerError              ≥ 500
+│   └── ServerError              ≥ 500   .retry_after seconds when the server said
 │       └── StreamUnavailableError       stream_unavailable (any status): re-read the run, then reconnect
 ├── ReadFailedError                      a read failed after the request was sent (cut, timeout)
 ├── IncompatibleResponseError            HTML, non-JSON, oversized, redirected or mismatched body
@@ -169,6 +169,20 @@ class ConcurrencyLimitError(RateLimitError):
 
 class ServerError(APIStatusError):
     """5xx: the server failed."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status_code: int = 500,
+        code: str | None = None,
+        request_id: str | None = None,
+        details: Mapping[str, str] | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, status_code=status_code, code=code, request_id=request_id, details=details)
+        self.retry_after = retry_after
+        """Seconds from `Retry-After`, when the server said when to come back (a 503 may, RFC 9110 §10.2.3)."""
 
 
 class StreamUnavailableError(ServerError):
@@ -346,7 +360,7 @@ def error_from_response(
         status_code: The HTTP status, expected ≥ 400.
         body: The response body, already bounded by the caller.
         request_id: The request id header, carried by the error.
-        retry_after: Seconds from `Retry-After`, kept on a RateLimitError.
+        retry_after: Seconds from `Retry-After`, kept on a RateLimitError or a ServerError.
 
     Returns:
         An APIStatusError subclass, or IncompatibleResponseError when the body is not JSON and the status
@@ -366,7 +380,7 @@ def error_from_response(
     if parsed.message:
         text += f": {_clip(parsed.message)}"
     text += _request_suffix(request_id)
-    if issubclass(cls, RateLimitError):
+    if issubclass(cls, RateLimitError | ServerError):
         return cls(
             text,
             status_code=status_code,

@@ -124,6 +124,8 @@ def _upstream(exc: api.CursorError) -> dict[str, Any]:
 def _status_failure(exc: api.APIStatusError) -> ToolFailure:
     context = _upstream(exc)
     detail = exc.message
+    if isinstance(exc, api.ServerError) and exc.retry_after is not None:
+        context["retry_after_seconds"] = round(exc.retry_after, 1)  # a 503 may say when to come back
     if isinstance(exc, api.ConcurrencyLimitError):
         return ToolFailure(
             CAPACITY, f"Cursor refused a new agent: too many agents at once ({detail}). Nothing was created. "

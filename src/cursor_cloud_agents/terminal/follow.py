@@ -3,12 +3,13 @@
 The client opens the stream (`CursorClient.stream_run`); this module keeps it going. After a cut, a
 server error or a close before the run's `result`, it reconnects with `Last-Event-ID` set to the id just
 before the last one handed on (frames can share an id and the API sends only those after the given one),
-backing off as the official SDK does (1, 2, 4, 8, 16, 30 s: docs/api-contract.md §3.11), and says so through
-`on_resume`. A resume id the API refuses (`invalid_last_event_id`) restarts the replay from the start.
-Either way an event already handed on, known by its id and type, is dropped, so a consumer sees every
-event exactly once: ids are `<ms>-<seq>` and increase, but `done` shares the `result` frame's id, and an
-`interaction_update` may share its id with the simplified frame that repeats it. Frames without an id
-(the status frame that opens each connection, heartbeats) are handed on each time.
+backing off as the official SDK does (1, 2, 4, 8, 16, 30 s: docs/api-contract.md §3.11), or longer when a
+429 or a 5xx said when to come back (`Retry-After`), and says so through `on_resume`. A resume id the API
+refuses (`invalid_last_event_id`) restarts the replay from the start. Either way an event already handed
+on, known by its id and type, is dropped, so a consumer sees every event exactly once: ids are
+`<ms>-<seq>` and increase, but `done` shares the `result` frame's id, and an `interaction_update` may
+share its id with the simplified frame that repeats it. Frames without an id (the status frame that opens
+each connection, heartbeats) are handed on each time.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from cursor_cloud_agents.api import (
     APIConnectionError,
     DoneEvent,
     InvalidLastEventIdError,
+    RateLimitError,
     ReadFailedError,
     ResultEvent,
     ServerError,
     StreamError,
     StreamEvent,
+    UsageLimitExceededError,
     parse_event_id,
 )
 from cursor_cloud_agents.terminal.term import Session
@@ -31,8 +34,9 @@ from cursor_cloud_agents.terminal.term import Session
 RETRY_SECONDS = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 """The pause before each reconnection in a row; after the last, following gives up."""
 
-_BROKEN = (StreamError, ReadFailedError, APIConnectionError, ServerError)
-"""What a reconnection may cure: a cut, a failed read, no connection, a 5xx (`stream_unavailable` included)."""
+_BROKEN = (StreamError, ReadFailedError, APIConnectionError, ServerError, RateLimitError)
+"""What a reconnection may cure: a cut, a failed read, no connection, a 5xx (`stream_unavailable` included), a
+429 other than exhausted usage."""
 
 OnEvent = Callable[[StreamEvent], None]
 OnResume = Callable[[str, str | None], None]
@@ -98,6 +102,8 @@ class Follower:
         failed = 0
         while True:
             handed = self.handed
+            said: float | None = None
+            """The wait a 429 or a 5xx asked for (`Retry-After`), if it did."""
             try:
                 await self._connection(on_event)
                 if self.ended:
@@ -106,12 +112,17 @@ class Follower:
             except InvalidLastEventIdError:
                 self.last_event_id = self._id_before_last = None  # the replay starts over; events handed on are dropped
                 reason = "the resume point was refused, replaying from the start"
+            except UsageLimitExceededError:
+                raise  # waiting does not bring usage back
             except _BROKEN as exc:
+                said = exc.retry_after if isinstance(exc, RateLimitError | ServerError) else None
                 reason = f"the connection broke ({type(exc).__name__})"
             if self.handed > handed:
                 failed = 0  # the connection moved on: the back-off starts again
             if failed >= len(RETRY_SECONDS):
                 return False
-            on_resume(reason, self._resume_id())
-            await self.session.sleep(RETRY_SECONDS[failed])
+            pause = max(RETRY_SECONDS[failed], said or 0.0)
+            asked = "" if pause == RETRY_SECONDS[failed] else f"; Cursor asked to wait {pause:.0f} s"
+            on_resume(reason + asked, self._resume_id())
+            await self.session.sleep(pause)
             failed += 1
