@@ -59,7 +59,19 @@ def test_all_lists_exactly_the_public_names() -> None:
     for name in api.__all__:
         assert hasattr(api, name), name
     public = {name for name in vars(api) if not name.startswith("_")}
-    modules = {"activity", "client", "deadline", "errors", "events", "ids", "models", "record", "stream", "times"}
+    modules = {
+        "activity",
+        "client",
+        "deadline",
+        "errors",
+        "events",
+        "ids",
+        "models",
+        "record",
+        "stream",
+        "text",
+        "times",
+    }
     assert public - modules == set(api.__all__)
 
 

@@ -95,3 +95,21 @@ def test_the_scenarios_the_commands_offer_are_the_simulators() -> None:
     from cursor_cloud_agents.terminal.options import SCENARIOS
 
     assert sorted(SCENARIOS) == sorted(NAMES)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["agents", "--name", "fix\x1b]0;x\x07", "--simulated"],
+        ["agents", "--name", "ni\u202ethgly", "--simulated"],
+        ["run", "Fix it", "--model", "composer\r\n2", "--simulated", "--yes"],
+    ],
+)
+def test_a_read_option_with_a_hidden_character_is_a_usage_error(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """P-10 (issue 23): `--name` and `--model` take the server's rules (one line; visible ASCII): exit 2 at parsing,
+    before anything is opened."""
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+    assert exited.value.code == 2 and "U+" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from cursor_cloud_agents import __version__
+from cursor_cloud_agents.api import text
 from cursor_cloud_agents.net import is_loopback_host
 
 
@@ -48,10 +49,17 @@ def fixed_headers(api_key: str | None, *, team_id: str | None = None) -> dict[st
 
 
 def query(**values: str | int | bool | None) -> dict[str, str]:
-    """Query parameters from keyword values: None left out, booleans as `true`/`false`."""
+    """Query parameters from keyword values: None left out, booleans as `true`/`false`.
+
+    Raises:
+        ValueError: a text value is not visible ASCII (the client's cursors, URLs and ids all are): refused
+            rather than escaped, so a control or bidi character never costs a request.
+    """
     params: dict[str, str] = {}
     for name, value in values.items():
         if value is None:
             continue
+        if isinstance(value, str):
+            text.token(value, f"query parameter {name}")
         params[name] = ("true" if value else "false") if isinstance(value, bool) else str(value)
     return params

@@ -15,7 +15,7 @@ from typing import Self, Unpack
 
 import anyio
 
-from cursor_cloud_agents.api import ids
+from cursor_cloud_agents.api import ids, text
 from cursor_cloud_agents.api._artifacts import ArtifactFetcher, Resolver, system_resolver
 from cursor_cloud_agents.api._core import RequestEngine
 from cursor_cloud_agents.api._http import HttpSession, Transport
@@ -330,11 +330,10 @@ class CursorClient:
         """A 15-minute presigned URL for one artifact (`GET .../artifacts/download?path=`).
 
         Raises:
-            ValueError: the path is not a relative path under `artifacts/`.
+            ValueError: the path is not a relative file path under `artifacts/` (`text.artifact_path`).
         """
         agent = ids.agent_id(agent_id)
-        if not path.startswith("artifacts/") or ".." in path.split("/") or "\0" in path:
-            raise ValueError("artifact paths are relative and start with artifacts/")
+        text.artifact_path(path)
         self._need_key()
         return await self._engine.read(
             f"/v1/agents/{agent}/artifacts/download", ArtifactDownload, params={"path": path}

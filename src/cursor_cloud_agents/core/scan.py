@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Generic, TypeVar
 
-from cursor_cloud_agents.api import AgentSummary, CursorClient, Page
+from cursor_cloud_agents.api import AgentSummary, CursorClient, Page, text
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.failures import ToolFailure
 
@@ -82,8 +82,11 @@ def decode(cursor: str, expected_fingerprint: str) -> Position:
         position = Position(api_cursor, int(page_size), int(skip), str(mark))
     except (ValueError, TypeError, OverflowError, RecursionError):  # JSON reads Infinity, and nests deep
         raise refused from None
-    # An edited cursor must not reach the API (a page size it refuses) or repeat rows (a negative skip).
+    # An edited cursor must not reach the API (a page size it refuses, a control character in the API's cursor)
+    # or repeat rows (a negative skip).
     if not isinstance(api_cursor, str | None) or not 1 <= position.page_size <= FILTERED_PAGE_SIZE or position.skip < 0:
+        raise refused
+    if api_cursor is not None and not text.is_token(api_cursor):
         raise refused
     if position.fingerprint != expected_fingerprint:
         raise ToolFailure(failures.VALIDATION, "cursor belongs to another filter; pass the same filters with it")

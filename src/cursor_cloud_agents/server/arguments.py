@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast, get_type_hints
@@ -24,6 +25,7 @@ from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.failures import ToolFailure
 
 _STRICT = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ class StrictArguments:
         try:
             validated = model.model_validate_json(json.dumps(raw | clamped))
         except ValidationError as exc:
-            raise _validation_failure(exc) from None
+            raise _validation_failure(exc, raw) from None
         return Judged({name: getattr(validated, name) for name in model.model_fields}, clamped)
 
 
@@ -122,8 +124,32 @@ def _compact_node(node: Any, definitions: dict[str, Any]) -> Any:
     }
 
 
-def _validation_failure(exc: ValidationError) -> ToolFailure:
+def _holding_a_lone_surrogate(raw: dict[str, Any]) -> str | None:
+    """The first argument with a lone surrogate anywhere in it (walked without recursion: any depth is safe)."""
+    for name, value in raw.items():
+        pending: list[Any] = [name, value]
+        while pending:
+            item = pending.pop()
+            if isinstance(item, str):
+                if _LONE_SURROGATE.search(item):
+                    return name
+            elif isinstance(item, dict):
+                pending.extend(cast(dict[Any, Any], item).items())
+            elif isinstance(item, list | tuple):
+                pending.extend(cast(list[Any], item))
+    return None
+
+
+def _validation_failure(exc: ValidationError, raw: dict[str, Any]) -> ToolFailure:
     # Messages only name fields and rules: input values may hold secrets (env_vars).
+    # JSON cannot carry a lone surrogate to the strict model, which then names no field: name it here.
+    where = _holding_a_lone_surrogate(raw) if any(error["type"] == "json_invalid" for error in exc.errors()) else None
+    if where is not None:
+        return ToolFailure(
+            failures.VALIDATION,
+            f"Invalid arguments, nothing was sent: {where}: holds a lone surrogate (half of a UTF-16 pair); "
+            "send whole characters",
+        )
     problems: list[str] = []
     for error in exc.errors(include_url=False, include_input=False):
         where = ".".join(str(part) for part in error["loc"]) or "arguments"

@@ -2,17 +2,16 @@
 
 `cancel` asks once and reports what the run said right after (cancelling is asynchronous, quirk 12);
 `artifacts --get` downloads through the client's artifact policy (allowed hosts, no key sent) into a
-file, never to a terminal: an artifact may be binary, and a terminal obeys escape bytes.
+new file (`files.py`: a clean name inside its folder), never to a terminal: an artifact may be binary,
+and a terminal obeys escape bytes.
 """
 
 from __future__ import annotations
 
-from pathlib import Path, PurePosixPath
-
 from rich.table import Table
 
-from cursor_cloud_agents.api import RunNotCancellableError, Usage
-from cursor_cloud_agents.terminal import render
+from cursor_cloud_agents.api import RunNotCancellableError, Usage, text
+from cursor_cloud_agents.terminal import files, render
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.term import Term
@@ -82,16 +81,6 @@ async def usage(term: Term, *, agent_id: str) -> int:
     return OK
 
 
-def _target(path: str, output: str | None) -> Path:
-    """Where a download goes: `output`, or the artifact's file name here; never over an existing file."""
-    target = Path(output) if output else Path(PurePosixPath(path).name)
-    if output == "-":
-        raise UsageError("artifacts are written to a file, never to the terminal: give --output FILE")
-    if target.exists():
-        raise UsageError(f"{target} exists; choose another --output (nothing was downloaded)")
-    return target
-
-
 async def artifacts(term: Term, *, agent_id: str, path: str | None, output: str | None) -> int:
     """List an agent's artifacts, or download one (`path`) to a file."""
     if path is None:
@@ -111,14 +100,15 @@ async def artifacts(term: Term, *, agent_id: str, path: str | None, output: str 
             if not listed:
                 term.out.print("No artifacts listed (the list is sometimes empty when files exist: try --get PATH).")
         return OK
-    if not path.startswith("artifacts/"):
-        raise UsageError(f"artifact paths start with artifacts/ (got {path!r})")
-    target = _target(path, output)
-    async with term.open_session() as session:
-        link = await session.api.artifact_download(agent_id, path)
-        data = await session.api.download_artifact(link.url, max_bytes=MAX_ARTIFACT_BYTES)
-    with target.open("xb") as handle:
-        handle.write(data)
-    _say(term, {"agent_id": agent_id, "path": path, "file": str(target), "bytes": len(data)},
-         f"wrote {len(data):,} bytes to {target}")  # fmt: skip
+    try:
+        text.artifact_path(path)
+    except ValueError as exc:
+        raise UsageError(f"{exc}; nothing was sent") from None
+    with files.destination(path, output) as target:
+        async with term.open_session() as session:
+            link = await session.api.artifact_download(agent_id, path)
+            data = await session.api.download_artifact(link.url, max_bytes=MAX_ARTIFACT_BYTES)
+        target.write(data)
+    _say(term, {"agent_id": agent_id, "path": path, "file": target.shown, "bytes": len(data)},
+         f"wrote {len(data):,} bytes to {target.shown}")  # fmt: skip
     return OK

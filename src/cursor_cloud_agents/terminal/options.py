@@ -1,7 +1,7 @@
 """The terminal commands' argparse side: each subcommand, its options, its help and its example.
 
 This module is imported by `cli.py` on every start (the bare server included), so it imports nothing
-but argparse and the id checks: the commands themselves, rich and the client load only when one of
+but argparse and the id and text checks: the commands themselves, rich and the client load only when one of
 them runs (`dispatch.py`). The options every command shares (`--json`, `--simulated`, `--scenario`,
 `--speed`) live in one parent parser.
 """
@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from cursor_cloud_agents.api import ids
+from cursor_cloud_agents.api import ids, text
 
 SCENARIOS = ("demo", "fleet", "long-run", "huge", "failing", "images", "empty")
 """The simulator's worlds (`simulator.scenarios.NAMES`), repeated so that parsing loads no simulator."""
@@ -69,6 +69,20 @@ def _target(value: str) -> tuple[str, str | None]:
     return _agent(agent), (_run(run) if run else None)
 
 
+def _one_line(value: str) -> str:
+    try:
+        return text.one_line(value, "the text")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _token(value: str) -> str:
+    try:
+        return text.token(value, "the value")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
     def parse(value: str) -> float:
         try:
@@ -123,7 +137,9 @@ def _add(commands: Subparsers, shared: argparse.ArgumentParser, name: str) -> ar
 def _agents(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser = _add(commands, shared, "agents")
     parser.add_argument("--all", action="store_true", help="include archived agents")
-    parser.add_argument("--name", help="only agents whose name contains TEXT (case-insensitive)", metavar="TEXT")
+    parser.add_argument(
+        "--name", type=_one_line, help="only agents whose name contains TEXT (case-insensitive)", metavar="TEXT"
+    )
     parser.add_argument("--limit", type=_positive(int), default=20, help="at most N agents (default 20)", metavar="N")
 
 
@@ -145,7 +161,7 @@ def _run_command(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser.add_argument("prompt", help="what the agent should do")
     parser.add_argument("--repo", help="repository URL (https://github.com/OWNER/REPO)", metavar="URL")
     parser.add_argument("--ref", help="branch or full commit SHA to start from (with --repo)", metavar="REF")
-    parser.add_argument("--model", help="model id (default: the account's default model)", metavar="ID")
+    parser.add_argument("--model", type=_token, help="model id (default: the account's default model)", metavar="ID")
     parser.add_argument(
         "--image", action="append", default=[], help="attach an image file (up to 5)", metavar="PATH", dest="images"
     )

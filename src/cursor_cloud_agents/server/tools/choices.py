@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from cursor_cloud_agents.core import models as model_check
-from cursor_cloud_agents.server.params import PageCursor, PageLimit
+from cursor_cloud_agents.server.params import ModelLookup, PageCursor, PageLimit, UrlFilter
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
 from cursor_cloud_agents.server.views.choices import (
@@ -27,7 +27,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
 
     @kit.tool(title="List models", shrink_hint="pass model_id for one model")
     async def cursor_list_models(
-        model_id: Annotated[str | None, Field(description="One model (id or alias): adds its variants.")] = None,
+        model_id: ModelLookup = None,
     ) -> ModelCatalogue | OneModel:
         """List the models an agent can use: per model its params and values, defaults, reasoning_param, aliases.
 
@@ -41,7 +41,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
 
     @kit.tool(title="List repositories", budget=lambda _args: REPOSITORIES_BUDGET, shrink_hint="pass a smaller limit")
     async def cursor_list_repositories(
-        query: Annotated[str | None, Field(description="Keep URLs containing this (case-insensitive).")] = None,
+        query: UrlFilter = None,
         limit: Annotated[int, Field(ge=1, le=300, description="URLs per answer, 1-300.")] = 100,
         offset: Annotated[int, Field(ge=0, description="next_offset of the previous answer.")] = 0,
     ) -> RepositoriesPage:

@@ -26,7 +26,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.core import failures, images
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.server.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
-from cursor_cloud_agents.server.params import AgentId, RunId
+from cursor_cloud_agents.server.params import AgentId, ArtifactPath, RunId
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
 from cursor_cloud_agents.server.views.outputs import (
@@ -77,19 +77,6 @@ def fit_usage(answers: Answers, agent_id: str, run_id: str | None, usage: Usage)
 
 
 # --- artifacts ---------------------------------------------------------------------------------
-
-
-def check_artifact_path(path: str) -> str:
-    """The path when it is a relative file path under `artifacts/`; VALIDATION otherwise (nothing sent)."""
-    parts = path.split("/")
-    # File-name rules (docs/reliability.md P-04): no parent step, no control character (a newline), no backslash.
-    unsafe = any(ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 or char == "\\" for char in path)
-    if parts[0] != "artifacts" or len(parts) < 2 or not parts[-1] or ".." in parts or unsafe or len(path) > 1024:
-        raise ToolFailure(
-            failures.VALIDATION, "path must be a file path under artifacts/ (as cursor_list_artifacts shows it), "
-            "without '..', control characters or backslashes, at most 1024 characters; nothing was sent.",
-        )  # fmt: skip
-    return path
 
 
 async def download_link(api: CursorClient, agent_id: str, path: str) -> ArtifactDownload:
@@ -212,7 +199,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
     @kit.tool(title="Read artifact", shrink_hint="pass a smaller limit or url_only=true")
     async def cursor_read_artifact(
         agent_id: AgentId,
-        path: Annotated[str, Field(description="artifacts/... path.")],
+        path: ArtifactPath,
         offset: Annotated[int, Field(ge=0)] = 0,
         limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
         url_only: bool = False,
@@ -224,7 +211,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         current_call().note(agent_id=agent_id)
         prepared = None if url_only else state.artifact_texts.get((agent_id, path))
         if prepared is None:
-            link = await download_link(state.api, agent_id, check_artifact_path(path))
+            link = await download_link(state.api, agent_id, path)
             if url_only:
                 await state.api.check_artifact_url(link.url)  # a URL handed on is one we would fetch ourselves
                 return ArtifactLink.of(agent_id, path, link)
