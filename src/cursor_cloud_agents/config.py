@@ -347,7 +347,8 @@ class Settings:
     base_url: str = setting(
         "CURSOR_API_BASE_URL",
         Reader(lambda env, _: _base_url(env), lambda: "https://api.cursor.com", "https://api.cursor.com"),
-        "API base URL; https is required except for a loopback host.",
+        "API base URL; https is required except for a loopback host (a simulator), whose own host and port are "
+        "then the one loopback place artifact downloads may come from.",
     )
     max_call_seconds: float = setting(
         "CURSOR_MCP_MAX_CALL_SECONDS",

@@ -1,11 +1,18 @@
 """Which hosts and addresses we connect to: the loopback exception (base URL, artifacts) and the public-address rule.
 
+The artifact downloads' loopback exception is one origin, the API base's own when it is on loopback (the
+simulator serves its downloads there): `loopback_origin` names it, and nothing else on loopback is allowed.
+
 Stdlib only: both the API client and the configuration judge hosts with these answers, and nothing else does.
 """
 
 from __future__ import annotations
 
 import ipaddress
+from urllib.parse import urlsplit
+
+Origin = tuple[str, str, int]
+"""Scheme, host (lowercase, without brackets) and port of a URL."""
 
 
 def is_loopback_host(host: str) -> bool:
@@ -16,6 +23,26 @@ def is_loopback_host(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def origin_of(url: str) -> Origin | None:
+    """The scheme, host and port of `url` (the port by its scheme when none is written), or None when unreadable."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if scheme not in ("http", "https") or not host:
+        return None
+    return scheme, host, port if port is not None else (443 if scheme == "https" else 80)
+
+
+def loopback_origin(base_url: str) -> Origin | None:
+    """The API base's origin when its host is loopback (the simulator), else None: the only loopback place an
+    artifact download may go."""
+    origin = origin_of(base_url)
+    return origin if origin is not None and is_loopback_host(origin[1]) else None
 
 
 def is_public_address(address: str, *, allow_loopback: bool = False) -> bool:

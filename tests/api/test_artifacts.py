@@ -34,10 +34,12 @@ class FakeDNS:
         return self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
 
 
-def _client(artifacts: Recorder, *, dns: FakeDNS | None = None, **kwargs: object) -> CursorClient:
+def _client(
+    artifacts: Recorder, *, dns: FakeDNS | None = None, base: str = "https://api.cursor.com", **kwargs: object
+) -> CursorClient:
     api = Recorder(json_response(500, {}))
     return CursorClient(
-        "https://api.cursor.com",
+        base,
         KEY,
         transport=httpx2.MockTransport(api),
         artifact_transport=httpx2.MockTransport(artifacts),
@@ -91,9 +93,9 @@ async def test_artifact_urls_outside_the_policy_are_refused_before_any_connectio
 
 @pytest.mark.anyio
 async def test_loopback_artifacts_only_when_the_constructor_says_so() -> None:
-    """Tests and the simulator serve artifacts on 127.0.0.1; only with allow_loopback_artifacts."""
+    """Tests and the simulator serve artifacts on 127.0.0.1, at the API base; only with allow_loopback_artifacts."""
     artifacts = Recorder(httpx2.Response(200, content=b"hello"))
-    async with _client(artifacts, allow_loopback_artifacts=True) as client:
+    async with _client(artifacts, base="http://127.0.0.1:8123", allow_loopback_artifacts=True) as client:
         assert await client.download_artifact("http://127.0.0.1:8123/artifacts/a.txt", max_bytes=10) == b"hello"
 
 
@@ -219,7 +221,56 @@ async def test_a_host_that_does_not_resolve_is_a_connection_error_with_nothing_f
 async def test_a_loopback_answer_passes_only_when_loopback_artifacts_are_allowed() -> None:
     """R-03's one exception, the simulator: `localhost` resolving to 127.0.0.1 with allow_loopback_artifacts."""
     artifacts = Recorder(httpx2.Response(200, content=b"sim"))
-    async with _client(artifacts, dns=FakeDNS(["127.0.0.1"]), allow_loopback_artifacts=True) as client:
+    async with _client(
+        artifacts, dns=FakeDNS(["127.0.0.1"]), base="http://localhost:8123", allow_loopback_artifacts=True
+    ) as client:
         assert await client.download_artifact("http://localhost:8123/sim/a.txt", max_bytes=10) == b"sim"
     assert str(artifacts.last.url) == "http://127.0.0.1:8123/sim/a.txt"
     assert artifacts.last.headers["host"] == "localhost:8123"
+
+
+SIMULATOR = "http://127.0.0.1:8123"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8124/sim/a.txt",  # another port on the same address
+        "http://127.0.0.2:8123/sim/a.txt",  # another loopback address
+        "http://localhost:8123/sim/a.txt",  # another name for it
+        "https://127.0.0.1:8123/sim/a.txt",  # another scheme
+        "http://[::1]:8123/sim/a.txt",
+        "http://127.0.0.1/sim/a.txt",  # the default port
+    ],
+)
+async def test_the_loopback_exemption_is_exactly_the_api_bases_origin(url: str) -> None:
+    """R-10 (issue 23): with the simulator's base, every loopback address and port was allowed for downloads; now
+    only its own scheme, host and port, refused before any connection."""
+    artifacts = Recorder(httpx2.Response(200, content=b"x"))
+    async with _client(artifacts, base=SIMULATOR, allow_loopback_artifacts=True) as client:
+        assert await client.download_artifact(f"{SIMULATOR}/sim/a.txt", max_bytes=10) == b"x"
+        with pytest.raises(ArtifactURLRefusedError):
+            await client.download_artifact(url, max_bytes=10)
+    assert len(artifacts.requests) == 1
+
+
+@pytest.mark.anyio
+async def test_an_allowed_host_resolving_to_loopback_stays_refused_beside_the_simulator() -> None:
+    """R-11 (issue 23): the exemption let any host's loopback answer through: an allowed S3 name resolving to
+    127.0.0.1 was fetched when the API base was the simulator. Only the base's own origin may be on loopback."""
+    artifacts = Recorder(httpx2.Response(200, content=b"x"))
+    async with _client(artifacts, dns=FakeDNS(["127.0.0.1"]), base=SIMULATOR, allow_loopback_artifacts=True) as client:
+        with pytest.raises(ArtifactURLRefusedError, match="loopback"):
+            await client.download_artifact(S3, max_bytes=10)
+    assert artifacts.requests == []
+
+
+@pytest.mark.anyio
+async def test_no_loopback_download_with_a_base_that_is_not_on_loopback() -> None:
+    """R-10 (issue 23): allow_loopback_artifacts exempts the base's own origin; a public base exempts nothing."""
+    artifacts = Recorder(httpx2.Response(200, content=b"x"))
+    async with _client(artifacts, allow_loopback_artifacts=True) as client:
+        with pytest.raises(ArtifactURLRefusedError):
+            await client.download_artifact("http://127.0.0.1:8123/sim/a.txt", max_bytes=10)
+    assert artifacts.requests == []

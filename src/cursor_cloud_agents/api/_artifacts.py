@@ -2,10 +2,11 @@
 
 The URL comes from the API, i.e. from a remote party: it is checked (https, a host under an allowed
 suffix, no credentials) before anything is sent; its host is resolved once and every address checked
-(no private, loopback, link-local, multicast or reserved address: docs/reliability.md R-03); the connection
-goes to the checked address, never to a second resolution (R-05, DNS rebinding). It is fetched by a
-separate session that has no Authorization header, and its body is read under a cap. Error messages
-name the host only: the query string of a presigned URL is itself a credential.
+(no private, loopback, link-local, multicast or reserved address: docs/reliability.md R-03); the one
+exception is the API base's own origin (scheme, host and port) when that base is on loopback, as the
+simulator's is. The connection goes to the checked address, never to a second resolution (R-05, DNS
+rebinding). It is fetched by a separate session that has no Authorization header, and its body is read
+under a cap. Error messages name the host only: the query string of a presigned URL is itself a credential.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import anyio
 
 from cursor_cloud_agents.api._http import HttpSession, SendFailure, Transport
 from cursor_cloud_agents.api.errors import APIConnectionError, APIStatusError, ArtifactURLRefusedError, ReadFailedError
-from cursor_cloud_agents.net import is_loopback_host, is_public_address
+from cursor_cloud_agents.net import Origin, is_public_address, origin_of
 
 Resolver = Callable[[str, int], Awaitable[Sequence[str]]]
 """Host and port -> the addresses it resolves to (injected in tests; the system resolver otherwise)."""
@@ -55,8 +56,8 @@ class VettedURL:
         return urlunsplit(parts._replace(netloc=netloc))
 
 
-def check_artifact_url(url: str, *, host_suffixes: tuple[str, ...], allow_loopback: bool) -> str:
-    """Return the URL when the policy accepts it.
+def check_artifact_url(url: str, *, host_suffixes: tuple[str, ...], loopback: Origin | None = None) -> str:
+    """Return the URL when the policy accepts it: https on an allowed host, or exactly the `loopback` origin.
 
     Raises:
         ArtifactURLRefusedError: wrong scheme, credentials in the URL, or a host outside the allowlist.
@@ -74,8 +75,8 @@ def check_artifact_url(url: str, *, host_suffixes: tuple[str, ...], allow_loopba
         raise ArtifactURLRefusedError("artifact URL refused: unreadable URL") from None
     if parts.username is not None or parts.password is not None:
         raise ArtifactURLRefusedError("artifact URL refused: credentials in the URL")
-    if allow_loopback and is_loopback_host(host) and parts.scheme in ("http", "https"):
-        return url
+    if loopback is not None and origin_of(url) == loopback:
+        return url  # the simulator's own downloads: its scheme, host and port, nothing else on loopback
     if parts.scheme != "https":
         raise ArtifactURLRefusedError(f"artifact URL refused: scheme {parts.scheme[:10]!r} is not https")
     if port not in (None, 443) or not _host_allowed(host, host_suffixes):
@@ -113,12 +114,12 @@ class ArtifactFetcher:
         *,
         transport: Transport | None,
         host_suffixes: tuple[str, ...],
-        allow_loopback: bool,
+        loopback: Origin | None,
         resolver: Resolver = system_resolver,
     ) -> None:
         self._session = HttpSession(base_url="", headers={"Accept-Encoding": "identity"}, transport=transport)
         self._suffixes = host_suffixes
-        self._allow_loopback = allow_loopback
+        self._loopback = loopback
         self._resolver = resolver
 
     async def aclose(self) -> None:
@@ -127,7 +128,7 @@ class ArtifactFetcher:
 
     def check(self, url: str) -> str:
         """The URL when this fetcher's policy accepts it (ArtifactURLRefusedError otherwise)."""
-        return check_artifact_url(url, host_suffixes=self._suffixes, allow_loopback=self._allow_loopback)
+        return check_artifact_url(url, host_suffixes=self._suffixes, loopback=self._loopback)
 
     async def vet(self, url: str, *, timeout: float) -> VettedURL:
         """The URL with its checked address: the policy by name, then one resolution, every address checked.
@@ -142,7 +143,8 @@ class ArtifactFetcher:
         addresses = [literal] if literal is not None else await self._resolve(host, _port_of(parts), timeout)
         if not addresses:
             raise APIConnectionError(f"artifact host {host[:100]} resolves to no address; nothing was fetched")
-        if not all(is_public_address(address, allow_loopback=self._allow_loopback) for address in addresses):
+        exempt = self._loopback is not None and origin_of(url) == self._loopback  # may resolve to loopback
+        if not all(is_public_address(address, allow_loopback=exempt) for address in addresses):
             raise ArtifactURLRefusedError(
                 f"artifact URL refused: host {host[:100]!r} resolves to a private, loopback, link-local, "
                 "multicast or reserved address"

@@ -42,6 +42,7 @@ from cursor_cloud_agents.api.stream import (
     open_run_stream,
     walk_replay,
 )
+from cursor_cloud_agents.net import loopback_origin
 
 CREATE_CAP_SECONDS = 90.0
 """A real create took more than 40 s (docs/api-contract.md quirk 16)."""
@@ -67,7 +68,9 @@ class CursorClient:
         transport: An httpx2 async transport (MockTransport, the simulator); None for the network.
         artifact_transport: The transport for presigned artifact URLs.
         artifact_host_suffixes: Hosts a presigned URL may point to.
-        allow_loopback_artifacts: Accept loopback artifact URLs and addresses (tests, simulator).
+        allow_loopback_artifacts: Accept artifact URLs at the API base's own origin (scheme, host and port) when
+            that base is on loopback, as the simulator's is; no other loopback host or port, and nothing more
+            for a base that is not on loopback.
         artifact_resolver: An artifact host's addresses (system resolver; injected in tests), each checked.
         requests_per_second: The sustained client-side rate (token bucket refill), 10 by default.
         burst: How many requests may go at once before the rate applies. The default lets one
@@ -123,7 +126,7 @@ class CursorClient:
         self._artifacts = ArtifactFetcher(
             transport=artifact_transport,
             host_suffixes=tuple(artifact_host_suffixes),
-            allow_loopback=allow_loopback_artifacts,
+            loopback=loopback_origin(base_url) if allow_loopback_artifacts else None,
             resolver=artifact_resolver,
         )
         self._repositories = RepositoriesCache(clock=self._clock, ttl=REPOSITORIES_CACHE_SECONDS)
