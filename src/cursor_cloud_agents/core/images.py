@@ -6,7 +6,10 @@ when it declared roots, else the server's working directory. A model must not be
 `~/.ssh/id_rsa` to a cloud VM. A file or data URL must be PNG, JPEG, GIF or WebP by its bytes (a magic
 number and a header that gives the size; the name and the declared type do not count) and at most
 15 MiB, read no further than one byte past that. The same test tells an image artifact from other bytes.
-An https URL is passed on for Cursor to fetch; plain http is refused.
+An https URL is passed on for Cursor to fetch; plain http is refused. A file is opened once and judged by
+what was opened: where its descriptor says it is (a folder swapped for a link after the name was checked
+leads outside, and is refused), a regular file by its `fstat`, then its bytes, read from that descriptor
+in a worker thread so that the event loop never waits on the disk.
 
 Type and size come from maintained libraries rather than a parser of our own: `filetype` names the
 type from the magic numbers of the first bytes (pure Python, no libmagic to install), and `imagesize`
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import fcntl
 import io
 import os
 import stat
@@ -27,6 +31,7 @@ from pathlib import Path
 from typing import cast, get_args
 from urllib.parse import urlsplit
 
+import anyio
 import filetype  # pyright: ignore[reportMissingTypeStubs]  # the library ships no type information
 import imagesize  # pyright: ignore[reportMissingTypeStubs]  # typed inline, but ships no py.typed marker
 
@@ -73,7 +78,9 @@ async def images_of(call: Call, values: Sequence[str] | None) -> list[PromptImag
     if not values:
         return None
     allowed = await allowed_directories(call) if any(is_local(value) for value in values) else []
-    return prompt_images(values, allowed)
+    # Opening, reading (up to 15 MiB each) and encoding are file and CPU work: a worker thread keeps the event
+    # loop, and every other call on it, going meanwhile.
+    return await anyio.to_thread.run_sync(prompt_images, values, allowed)
 
 
 def prompt_images(values: Sequence[str], allowed: Sequence[Path]) -> list[PromptImage]:
@@ -156,15 +163,16 @@ def _https_url(value: str, where: str) -> str:
 
 def _file_bytes(value: str, allowed: Sequence[Path], where: str) -> bytes:
     shown = value[:_SHOWN_CHARS]
-    target = _inside(value, allowed, f"{where} ({shown!r})")
+    named = f"{where} ({shown!r})"
+    target = _inside(value, allowed, named)
     try:
-        return _read_regular_file(target)
+        return _read_opened(target, allowed, named)
     except FileNotFoundError:
-        raise _refused(f"{where} ({shown!r}) does not exist.") from None
+        raise _refused(f"{named} does not exist.") from None
     except (IsADirectoryError, _NotRegular):
-        raise _refused(f"{where} ({shown!r}) is not a regular file.") from None
+        raise _refused(f"{named} is not a regular file.") from None
     except OSError as exc:
-        raise _refused(f"{where} ({shown!r}) cannot be read ({exc.strerror or type(exc).__name__}).") from None
+        raise _refused(f"{named} cannot be read ({exc.strerror or type(exc).__name__}).") from None
 
 
 def _inside(value: str, allowed: Sequence[Path], named: str) -> Path:
@@ -177,12 +185,16 @@ def _inside(value: str, allowed: Sequence[Path], named: str) -> Path:
         raise _refused(f"{named} is not a usable file path.") from None
     if not any(target.is_relative_to(root) for root in roots):
         # Judged before the file is looked at: a refusal must not tell whether a file outside exists.
-        places = ", ".join(str(root) for root in roots[:3]) or "none: the client's roots name no local folder"
-        raise _refused(
-            f"{named} is outside the allowed directories ({places}). A local image must be under the client's "
-            "roots, or under the server's working directory when the client declares none; copy it there."
-        )
+        raise _outside(named, roots)
     return target
+
+
+def _outside(named: str, roots: Sequence[Path]) -> ToolFailure:
+    places = ", ".join(str(root) for root in roots[:3]) or "none: the client's roots name no local folder"
+    return _refused(
+        f"{named} is outside the allowed directories ({places}). A local image must be under the client's "
+        "roots, or under the server's working directory when the client declares none; copy it there."
+    )
 
 
 def _resolved(root: Path) -> Path | None:
@@ -198,14 +210,47 @@ class _NotRegular(Exception):
     """A device, a FIFO or a socket: never read as an image."""
 
 
-def _read_regular_file(path: Path) -> bytes:
-    # O_NOFOLLOW: the path was resolved already, so a symlink here was put in since; O_NONBLOCK: a FIFO
+def _read_opened(target: Path, allowed: Sequence[Path], named: str) -> bytes:
+    """The file opened once, judged by what was opened (where it is, what it is), and read from that descriptor.
+
+    The name was checked already, but a folder on the way can be swapped for a link between that check and the
+    open: so the opened file's own path (through its descriptor) must lie under an allowed directory too.
+    """
+    # O_NOFOLLOW: the path was resolved already, so a link in the last place was put in since; O_NONBLOCK: a FIFO
     # does not hang the open. At most one byte past the limit is read, never a whole huge file.
-    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    descriptor = os.open(target, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     with os.fdopen(descriptor, "rb") as handle:
+        roots = [resolved for resolved in map(_resolved, allowed) if resolved is not None]
+        opened = _opened_path(handle.fileno(), target)
+        if opened is None or not any(opened.is_relative_to(root) for root in roots):
+            raise _outside(named, roots)
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise _NotRegular
         return handle.read(MAX_IMAGE_BYTES + 1)
+
+
+def _opened_path(descriptor: int, target: Path) -> Path | None:
+    """Where the opened file is, as the system knows it from its descriptor (None when it cannot say).
+
+    Linux names it in /proc/self/fd, macOS through F_GETPATH. Elsewhere the name is resolved again, and the file
+    found there must be the opened one (same device and inode), else None.
+    """
+    try:
+        return Path(os.readlink(f"/proc/self/fd/{descriptor}"))
+    except OSError:
+        pass
+    get_path = getattr(fcntl, "F_GETPATH", None)  # macOS
+    if get_path is not None:
+        try:
+            return Path(os.fsdecode(fcntl.fcntl(descriptor, get_path, bytes(1024)).rstrip(b"\0")))
+        except OSError:
+            return None
+    try:
+        resolved = target.resolve(strict=True)  # the folders on the way as they are now
+        same = os.path.samestat(os.fstat(descriptor), os.stat(resolved))
+    except (OSError, RuntimeError):
+        return None
+    return resolved if same else None
 
 
 def _refused(problem: str) -> ToolFailure:
