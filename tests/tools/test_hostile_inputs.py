@@ -37,6 +37,17 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
     ("cursor_create_agent", {"prompt": "x" * 1_000_000}, "bytes"),
     ("cursor_create_agent", {"prompt": "x", "name": "bad\r\nname"}, "control characters"),
     ("cursor_create_run", {"agent_id": AGENT, "prompt": "  "}, "blank"),
+    # P-10 (issue 23): the same class on the paid side, bidi and zero-width characters and lone surrogates too.
+    ("cursor_create_agent", {"prompt": "x", "name": "fix\u202egnp.exe"}, "control characters"),
+    ("cursor_create_agent", {"prompt": "x", "name": "fix\ud800"}, "name"),
+    ("cursor_create_agent", {"prompt": "x", "repository": "https://github.com/a/b\u200b"}, "repository"),
+    (
+        "cursor_create_agent",
+        {"prompt": "x", "repository": "https://github.com/a/b", "starting_ref": "ma\u2066in"},
+        "ref",
+    ),
+    ("cursor_create_agent", {"prompt": "x", "repository": "https://github.com/a/b", "starting_ref": "ma\x85in"}, "ref"),
+    ("cursor_create_agent", {"prompt": "x", "env_type": "pool", "env_name": "gpu\r\nX: y"}, "env_name"),
 ]
 
 

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cursor_cloud_agents.api import EnvSpec, RepoSpec
+from cursor_cloud_agents.api import EnvSpec, RepoSpec, text
 from cursor_cloud_agents.config import Secret
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.failures import ToolFailure
@@ -32,7 +32,6 @@ MAX_ENV_VARS = 50
 MAX_ENV_VALUE_BYTES = 4096
 _HOST = re.compile(r"(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}")
 _POSIX_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _FULL_SHA = re.compile(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")
 # git check-ref-format, in short: no control or special characters, no "..", no leading "-" or "/".
 _BAD_REF = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|^[-/]|/$|\.lock$|\.$|//")
@@ -62,18 +61,24 @@ def _refuse(message: str) -> ToolFailure:
     return ToolFailure(failures.VALIDATION, message + " Nothing was sent.")
 
 
+def _hidden(value: str) -> bool:
+    """Whether `value` holds a control, invisible format (bidi, zero-width) or separator character, or a lone
+    surrogate (`api.text`): it would hide what it says where it is shown, or split a line where it is logged."""
+    return text.unsafe_character(value) is not None
+
+
 def starting_ref(ref: str) -> str:
     """A branch name as given, or a full SHA in lowercase; VALIDATION for something git would refuse."""
     if _FULL_SHA.fullmatch(ref):
         return ref.lower()
-    if not ref or len(ref) > 255 or _BAD_REF.search(ref):
+    if not ref or len(ref) > 255 or _BAD_REF.search(ref) or _hidden(ref):
         raise _refuse(f"starting_ref {ref!r} is not a branch name or a full commit SHA.")
     return ref
 
 
 def repository_url(url: str) -> str:
     """`url` when it is an https URL of a repository on a forge host; VALIDATION otherwise (nothing sent)."""
-    parts = urlsplit(url) if len(url) <= MAX_REPO_URL_CHARS and not _CONTROL.search(url) else None
+    parts = urlsplit(url) if len(url) <= MAX_REPO_URL_CHARS and not _hidden(url) else None
     path = [] if parts is None else [part for part in parts.path.split("/") if part]
     if (
         parts is None or parts.scheme != "https" or parts.username or parts.password or parts.query
@@ -87,8 +92,8 @@ def repository_url(url: str) -> str:
 
 
 def agent_name(name: str | None) -> str | None:
-    """The agent's name as given, unless it holds control characters (it is shown and logged)."""
-    if name is not None and _CONTROL.search(name):
+    """The agent's name as given, unless it holds control, invisible or bidi characters (it is shown and logged)."""
+    if name is not None and _hidden(name):
         raise _refuse("name must be one line without control characters.")
     return name
 
@@ -120,6 +125,8 @@ def environment(env_type: str | None, env_name: str | None, repo_count: int) -> 
         if env_name is not None:
             raise _refuse("env_name needs env_type (cloud for an environment, pool for a pool).")
         return None
+    if env_name is not None and _hidden(env_name):
+        raise _refuse("env_name must be one line without control characters.")
     if env_type == "cloud" and env_name is not None and repo_count:
         raise _refuse("A named cloud environment brings its own repositories: omit the repositories or env_name.")
     if repo_count > 1 and (env_type == "machine" or (env_type == "pool" and env_name is None)):
