@@ -25,8 +25,6 @@ PROMPT_MAX_BYTES = 256 * 1024
 """The largest prompt sent (the API documents none): generous for instructions, far below a pasted dump."""
 CURSOR_MAX_CHARS = 2048
 """A page cursor goes into a URL: the API's own are a few hundred characters."""
-MODEL_TOKEN_MAX_CHARS = 100
-"""A model id, alias or parameter value: the API's are a few dozen characters."""
 
 
 def prompt_text(text: str) -> str:
@@ -77,9 +75,7 @@ NameFilter = Annotated[
     AfterValidator(one_line),
 ]
 UrlFilter = Annotated[
-    str | None,
-    Field(max_length=200, description="Keep URLs containing this (case-insensitive)."),
-    AfterValidator(one_line),
+    str | None, Field(description="Keep URLs containing this (case-insensitive)."), AfterValidator(one_line)
 ]
 PrUrl = Annotated[
     str | None, Field(max_length=500, description="Only the agent of this pull request."), AfterValidator(visible_ascii)
@@ -87,20 +83,17 @@ PrUrl = Annotated[
 RunWait = Annotated[int, Field(ge=0, le=MAX_WAIT_SECONDS), Clamped()]
 Text = Annotated[str, Field(min_length=1), AfterValidator(prompt_text)]
 EventId = Annotated[str, AfterValidator(event_id)]
+# Model ids, aliases and values are matched against the model list before anything is sent: no length limit.
 ModelId = Annotated[
     str | None,
-    Field(max_length=MODEL_TOKEN_MAX_CHARS, description="Model id or alias naming one model; default: account's."),
+    Field(description="Model id or alias naming one model; default: account's."),
     AfterValidator(visible_ascii),
 ]
 ModelLookup = Annotated[
-    str | None,
-    Field(max_length=MODEL_TOKEN_MAX_CHARS, description="One model (id or alias): adds its variants."),
-    AfterValidator(visible_ascii),
+    str | None, Field(description="One model (id or alias): adds its variants."), AfterValidator(visible_ascii)
 ]
 Reasoning = Annotated[
-    str | None,
-    Field(max_length=MODEL_TOKEN_MAX_CHARS, description="Value of the model's reasoning_param."),
-    AfterValidator(visible_ascii),
+    str | None, Field(description="Value of the model's reasoning_param."), AfterValidator(visible_ascii)
 ]
 ModelParams = Annotated[
     dict[str, str] | None,
