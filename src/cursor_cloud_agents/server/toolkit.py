@@ -47,6 +47,7 @@ from cursor_cloud_agents.server import schemacache
 from cursor_cloud_agents.server.answers import size as answer_size
 from cursor_cloud_agents.server.arguments import Judged, StrictArguments
 from cursor_cloud_agents.server.asking import Consent, InputNeeded, NoPeer, Peer
+from cursor_cloud_agents.server.declined import declined
 from cursor_cloud_agents.server.state import ServerState
 
 logger = logging.getLogger("cursor_cloud_agents.tools")
@@ -151,18 +152,13 @@ class Call:
         await self.report(self.steps, message)
 
     async def confirm(self, question: Question, unsent: str) -> None:
-        """Go on only if the person says yes; else `DECLINED`, saying `unsent` (what was not done).
+        """Go on only if the person says yes; else `DECLINED`, saying `unsent` (what was not done) and what the
+        client answered (`server/declined.py`).
 
         The question waits at most what the call's deadline leaves (less a reserve to answer)."""
         answer = await self.peer.ask(question, self.time.deadline.remaining(ASK_RESERVE))
-        if answer.consent is Consent.ACCEPTED:
-            return
-        why = {Consent.DECLINED: "The user declined", Consent.CANCELLED: "The user dismissed the question"}
-        said = why.get(answer.consent, f"The user did not answer ({answer.reason})")
-        raise ToolFailure(
-            failures.DECLINED, f"{said}: {unsent}. Do not ask again unless the user tells you to.",
-            consent=answer.consent.value,
-        )  # fmt: skip
+        if answer.consent is not Consent.ACCEPTED:
+            raise declined(answer, question.act, unsent)
 
 
 _current: ContextVar[Call | None] = ContextVar("cursor_cloud_agents_call", default=None)
@@ -321,7 +317,7 @@ class Toolkit:
                 "cursor_archive_agent is the reversible alternative.",
             )  # fmt: skip
         confirmation = arguments.get("confirm_agent_id")
-        if peer.can_ask and confirmation is None:
+        if peer.can_ask and "delete" in self.state.settings.ask and confirmation is None:
             return  # the tool asks the user, which is worth more than an id typed by the model
         if confirmation != arguments.get("agent_id"):
             raise ToolFailure(
