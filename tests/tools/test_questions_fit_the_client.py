@@ -164,7 +164,9 @@ async def test_only_accept_with_confirm_true_is_a_yes(
 
 @pytest.mark.parametrize("mode", ERAS)
 @pytest.mark.parametrize("act", ACTS)
-async def test_every_act_that_is_not_a_real_yes_sends_nothing(harness_factory: OpenHarness, act: str, mode: str) -> None:
+async def test_every_act_that_is_not_a_real_yes_sends_nothing(
+    harness_factory: OpenHarness, act: str, mode: str
+) -> None:
     """D-25: the rule holds for each act, the paid creation included (a string "true" is not a yes)."""
     client = Client("accept", {"confirm": "true"})
     async with harness_factory(**options(client, mode, ask=frozenset(ACTS))) as h:

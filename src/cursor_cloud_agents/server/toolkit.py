@@ -11,7 +11,8 @@ tools share lives here, once (docs/architecture.md, "The tool contract"):
 4. errors as stable `{code, message, ...}` objects; a bug becomes a generic INTERNAL error;
 5. compact JSON, identical in the text content and in `structuredContent` (the answer builder);
 6. a byte cap on every result (`RESULT_TOO_LARGE`, never a silent cut); an image a tool attaches
-   (`current_call().attach_image(...)`) follows the text and is bounded by its own limit instead;
+   (`current_call().attach_image(...)`) follows the text and is bounded by its own limit instead, and its
+   answer carries no `structuredContent` (the JSON stays in the text), so that every client shows the image;
 7. agent-produced text cleaned of hidden characters;
 8. secrets masked in results, errors and logs;
 9. the four annotation hints set explicitly;
@@ -245,8 +246,8 @@ class Toolkit:
                 failure = outcome
                 return self._error_result(failure)
             result, failure = self._rendered(outcome, spec, call)
-            if failure is None and call is not None:
-                result.content.extend(call.attachments)  # after the JSON text, which clients read first
+            if failure is None and call is not None and call.attachments:
+                return _with_images(result, call.attachments)
             return result
         except anyio.get_cancelled_exc_class():
             failure = ToolFailure("cancelled", "")
@@ -387,6 +388,13 @@ class Toolkit:
         detail = " ".join(f"{key}={value}" for key, value in fields.items())
         outcome = "ok" if failure is None else failure.code
         logger.info("tool=%s outcome=%s duration_ms=%d %s", tool, outcome, seconds * 1000, detail)
+
+
+def _with_images(result: CallToolResult, images: list[ImageContent]) -> CallToolResult:
+    """The answer with its images after the JSON text, and without `structuredContent`: Codex hands its model only
+    the structured content when there is one, so the image beside it never reached the model; without it, Codex,
+    Claude Code and OpenCode all pass the text and the image on (docs/clients.md, issue 22)."""
+    return CallToolResult(content=[*result.content, *images])
 
 
 @dataclass(frozen=True)
