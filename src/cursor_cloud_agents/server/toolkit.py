@@ -16,7 +16,8 @@ tools share lives here, once (docs/architecture.md, "The tool contract"):
 7. agent-produced text cleaned of hidden characters;
 8. secrets masked in results, errors and logs;
 9. the four annotation hints set explicitly;
-10. progress reporting for waits (`current_call().progress(...)`), and cancellation left to anyio;
+10. progress reporting for waits (`current_call().progress(...)`), a heartbeat filling any silence of 15 s
+    (`heartbeat.py`), and cancellation left to anyio;
 11. one log line per call on stderr.
 
 It stands on the SDK's public types only: the server (`app.py`) lists `listed()` and hands every
@@ -49,6 +50,7 @@ from cursor_cloud_agents.server.answers import size as answer_size
 from cursor_cloud_agents.server.arguments import Judged, StrictArguments
 from cursor_cloud_agents.server.asking import Consent, InputNeeded, NoPeer, Peer
 from cursor_cloud_agents.server.declined import declined
+from cursor_cloud_agents.server.heartbeat import Silence, beating
 from cursor_cloud_agents.server.state import ServerState
 
 logger = logging.getLogger("cursor_cloud_agents.tools")
@@ -129,6 +131,9 @@ class Call:
     ids: dict[str, str] = field(default_factory=dict[str, str])
     steps: int = 0
     attachments: list[ImageContent] = field(default_factory=list[ImageContent])
+    silence: Silence = field(default_factory=Silence)
+    """When progress was last reported (real time): the heartbeat fills silences (`heartbeat.py`)."""
+    _reporting: anyio.Lock = field(default_factory=anyio.Lock)
 
     def note(self, **ids: str | None) -> None:
         """Record ids known so far: they go into the log line and into any failure of this call."""
@@ -149,8 +154,10 @@ class Call:
 
     async def progress(self, message: str) -> None:
         """Report one more step of a wait as MCP progress (a no-op when the client asked for none)."""
-        self.steps += 1
-        await self.report(self.steps, message)
+        async with self._reporting:  # the heartbeat reports too: notifications keep their order
+            self.steps += 1
+            self.silence.heard()
+            await self.report(self.steps, message)
 
     async def confirm(self, question: Question, unsent: str) -> None:
         """Go on only if the person says yes; else `DECLINED`, saying `unsent` (what was not done) and what the
@@ -236,7 +243,8 @@ class Toolkit:
             outcome: _Success | ToolFailure | InputRequiredResult | None = None
             with anyio.move_on_after(budget + self.hard_stop_grace), deadline_after(budget) as deadline:
                 call = Call(spec.name, self._masked(report), CallTime(deadline, self.state.clock), peer)
-                outcome = await self._invoke(spec, judged, call)
+                async with beating(call.silence, call.progress):
+                    outcome = await self._invoke(spec, judged, call)
             if outcome is None:  # the hard stop cut the call
                 outcome = self._hard_stop(spec, budget).with_ids(call.ids if call is not None else {})
             if isinstance(outcome, InputRequiredResult):
