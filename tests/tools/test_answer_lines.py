@@ -73,7 +73,7 @@ async def test_the_largest_answers_stay_well_under_opencodes_file_threshold_by_d
     """D-33: at the default cap (38,000 bytes) the fullest answer (20 runs' long results) stays under 38,000 bytes
     of text, line breaks included: under the Cursor CLI's 40,000 and OpenCode's 51,200."""
     world = World(ManualClock())
-    refs = []
+    refs: list[dict[str, str]] = []
     for index in range(20):
         agent = world.add_agent(f"Task {index}", script=RunScript(running_seconds=5, result="x " * 100_000))
         refs.append({"agent_id": agent.id, "run_id": agent.runs[-1].id})
