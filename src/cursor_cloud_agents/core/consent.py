@@ -82,7 +82,7 @@ def creation(prompt: str, repositories: list[str], model: str | None, use: str) 
     )
 
 
-HOOK_HINT = "in Claude Code, an Elicitation hook in settings.json that answers this server's questions (README)"
+HOOK_HINT = "in Claude Code, add an Elicitation hook in settings.json that answers this server's questions (README)"
 """The second way to allow an act a headless client dismisses: the README gives the hook's snippet."""
 _AFTER_REMOVAL = {
     "delete": " (a delete then needs confirm_agent_id equal to agent_id)",
@@ -94,7 +94,7 @@ def how_to_allow(act: str) -> str:
     """The two ways the user can let `act` go on when its question is not answered yes."""
     return (
         f"the user can take `{act}` out of CURSOR_MCP_ASK in this server's environment"
-        f"{_AFTER_REMOVAL.get(act, '')}, or add {HOOK_HINT}"
+        f"{_AFTER_REMOVAL.get(act, '')}, or, {HOOK_HINT}"
     )
 
 
