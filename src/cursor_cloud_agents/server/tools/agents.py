@@ -222,8 +222,9 @@ def _register_cleanup(kit: Toolkit, state: ServerState) -> None:
         agent_id: AgentId,
         confirm_agent_id: Annotated[AgentId | None, Field(description="agent_id again.")] = None,
     ) -> DeletedView:
-        """Delete an agent permanently. Needs CURSOR_MCP_ALLOW_DELETE=1; the user is asked when the client can
-        ask, else confirm_agent_id must equal agent_id. cursor_archive_agent is the reversible alternative."""
+        """Delete an agent permanently. Needs CURSOR_MCP_ALLOW_DELETE=1; the user is asked if the client can
+        (CURSOR_MCP_ASK), else confirm_agent_id must equal agent_id. cursor_archive_agent is the reversible
+        alternative."""
         del confirm_agent_id  # the toolkit's delete gate checked it (required unless the user can be asked)
         if consent.will_ask(current_call(), "delete", state.settings.ask):
             agent = await state.api.get_agent(agent_id)

@@ -163,7 +163,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
     async def cursor_cancel_run(agent_id: AgentId, run_id: RunId) -> CancelView:
         """Cancel an active run and report outcome: cancelled, ended_without_cancel, still_running or unknown.
 
-        Pushed commits stay. The user is asked first when the client can ask.
+        Pushed commits stay. The user is asked first if CURSOR_MCP_ASK has cancel.
         """
         current_call().note(agent_id=agent_id, run_id=run_id)
         await ask_before_cancelling(state.api, agent_id, run_id, state.settings.ask)
