@@ -141,7 +141,8 @@ def probe_call(tool: str, arguments: Json) -> Json:
     """One `tools/call` of a fresh simulated server (raw JSON-RPC, no client), its result as on the wire."""
     code = (
         "import anyio, json, sys\n"
-        "from cursor_cloud_agents.probe import probe\n"
+        "sys.path.insert(0, 'scripts')  # devkit: the development tooling, kept out of the wheel\n"
+        "from devkit.probe import probe\n"
         "async def main():\n"
         "    env = {'PATH': '/usr/bin:/bin', 'HOME': '/tmp', 'CURSOR_MCP_FIXTURE': '1'}\n"
         f"    r = await probe([{str(SERVER)!r}], env, call=({tool!r}, json.loads(sys.argv[1])))\n"

@@ -284,6 +284,32 @@ def _state_dir(env: Mapping[str, str]) -> Path | None:
     return base.expanduser() / "cursor-cloud-agents"
 
 
+ASK_ACTS = ("delete", "cancel", "replace", "create")
+"""The acts `CURSOR_MCP_ASK` can name, each the `act` of one question (`core/consent.py`)."""
+
+
+def _asked_acts(env: Mapping[str, str]) -> frozenset[str]:
+    """CURSOR_MCP_ASK's acts, with `create` when CURSOR_MCP_CONFIRM_CREATES=1 (its meaning kept)."""
+    value = _present(env, "CURSOR_MCP_ASK")
+    creates = _switch(env, "CURSOR_MCP_CONFIRM_CREATES")
+    names = ["delete"] if value is None else [part.strip().lower() for part in value.split(",") if part.strip()]
+    if names == ["none"]:
+        if creates:
+            raise ConfigError(
+                "CURSOR_MCP_ASK=none asks nothing and CURSOR_MCP_CONFIRM_CREATES=1 asks before creations: "
+                "unset one of them (CURSOR_MCP_ASK=create asks before creations only)"
+            )
+        return frozenset()
+    acts = ", ".join(ASK_ACTS)
+    if "none" in names:
+        raise ConfigError(f"CURSOR_MCP_ASK=none stands alone: list acts among {acts}, or none alone")
+    unknown = [name for name in names if name not in ASK_ACTS]
+    if unknown or not names:
+        shown = f" ({unknown[0][:20]!r} is not one)" if unknown else ""
+        raise ConfigError(f"CURSOR_MCP_ASK must list acts among {acts}, or be none alone{shown}")
+    return frozenset(names) | ({"create"} if creates else frozenset[str]())
+
+
 def _switch_reader() -> Reader[bool]:
     return Reader(lambda env, name: _switch(env, name), lambda: False, "0")
 
@@ -378,10 +404,17 @@ class Settings:
         "Agents of this key that may be running at once before a creation is refused `CAPACITY` "
         "(Cursor's Pro plan allows 8).",
     )
+    ask: frozenset[str] = setting(
+        "CURSOR_MCP_ASK",
+        Reader(lambda env, _: _asked_acts(env), lambda: frozenset({"delete"}), "delete"),
+        "The acts the user is asked about first (MCP elicitation), comma-separated: `delete`, `cancel` (a run), "
+        "`replace` (`replace_active`'s cancel), `create` (each paid creation); `none` for unattended use. A client "
+        "that cannot ask gets `confirm_agent_id` for a delete and a refusal for the others listed.",
+    )
     confirm_creates: bool = setting(
         "CURSOR_MCP_CONFIRM_CREATES",
         _switch_reader(),
-        "`1` asks the user (MCP elicitation) before each paid creation, when the client can ask.",
+        "`1` adds `create` to `CURSOR_MCP_ASK`: each paid creation is put to the user first.",
     )
     max_result_bytes: int = setting(
         "CURSOR_MCP_MAX_RESULT_BYTES",

@@ -16,7 +16,7 @@ from contextlib import AbstractAsyncContextManager
 import anyio
 
 from cursor_cloud_agents.api import CursorClient, CursorError, deadline_after
-from cursor_cloud_agents.config import ConfigError, Settings
+from cursor_cloud_agents.config import ASK_ACTS, ConfigError, Settings
 from cursor_cloud_agents.core.failures import from_api_error
 from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.store import Store, StoreUnusable
@@ -78,8 +78,8 @@ def _limit_lines(settings: Settings, report: Report) -> None:
     spend = settings.max_spend_cents
     report.line("ok", "spend: no limit (CURSOR_MCP_MAX_SPEND_CENTS not set)" if spend is None
                 else f"spend: at most {spend:.0f} cents per 24 h (CURSOR_MCP_MAX_SPEND_CENTS)")  # fmt: skip
-    asked = "each paid creation" if settings.confirm_creates else "deletes and replacing cancels"
-    report.line("ok", f"the user is asked before {asked}, when the client can ask (CURSOR_MCP_CONFIRM_CREATES)")
+    asked = ", ".join(act for act in ASK_ACTS if act in settings.ask) or "nothing (none)"
+    report.line("ok", f"the user is asked before: {asked}, when the client can ask (CURSOR_MCP_ASK)")
 
 
 async def _api_line(settings: Settings, open_client: ClientFactory, report: Report) -> None:

@@ -177,3 +177,37 @@ async def test_json_output_of_every_command_is_one_parseable_document(rig_factor
         documents = rig.documents()
     assert code == OK, rig.errors()
     assert len(documents) == 1 and isinstance(documents[0], dict) and rig.text() == ""
+
+
+@pytest.mark.parametrize(
+    ("typed", "heard"),
+    [
+        ("yes please\n", "'yes please'"),
+        ("true\n", "'true'"),
+        ("ok\n", "'ok'"),
+        ("1\n", "'1'"),
+        ("y\x1b[2J\n", "'y[2J'"),
+        ("", "nothing"),
+        ("no " * 20 + "\n", "'no no no no no no no no…'"),
+    ],
+    ids=["yes-please", "true", "ok", "one", "escape", "end-of-input", "long"],
+)
+async def test_only_y_or_yes_confirms_and_the_refusal_says_what_was_typed(
+    rig_factory: RigFactory, typed: str, heard: str
+) -> None:
+    """D-27 (issue 21): the terminal's own question counts only the words it asked for; anything else sends
+    nothing, and the refusal describes the answer in a few printable, clipped characters."""
+    async with rig_factory(interactive=True, answers=[typed]) as rig:
+        code = await execute(rig.term, partial(paid.run, order=order(confirmed=False), then=None))
+        posts = rig.requests("POST")
+    assert code == USAGE and posts == []
+    assert f"not confirmed (the answer was {heard}; only y or yes confirms); nothing was sent" in rig.errors()
+
+
+@pytest.mark.parametrize("typed", ["y\n", " YES \n", "Y"])
+async def test_y_or_yes_in_any_case_confirms(rig_factory: RigFactory, typed: str) -> None:
+    """The other side of D-27: the words asked for, any case, spaces around them, are a yes."""
+    async with rig_factory(interactive=True, answers=[typed]) as rig:
+        code = await execute(rig.term, partial(paid.run, order=order(confirmed=False), then=None))
+        posts = rig.requests("POST")
+    assert code == OK and len(posts) == 1

@@ -135,9 +135,9 @@ async def test_the_switches_apply_before_any_question(harness_factory: OpenHarne
 
 @pytest.mark.parametrize("mode", ERAS)
 async def test_replace_active_asks_before_cancelling_a_running_run(harness_factory: OpenHarness, mode: str) -> None:
-    """Declined: the running run is not cancelled and no follow-up is sent."""
+    """With `replace` in CURSOR_MCP_ASK; declined: the running run is not cancelled and no follow-up is sent."""
     person = Person("decline")
-    async with harness_factory(**asking(person, mode)) as h:
+    async with harness_factory(**asking(person, mode, ask=frozenset({"replace"}))) as h:
         created = await h.call("cursor_create_agent", {"prompt": "Long task [sim:seconds=600]"})
         h.clock.advance(5)
         reply = await h.call(
@@ -155,7 +155,7 @@ async def test_with_confirm_creates_each_paid_creation_asks_first(harness_factor
     """CURSOR_MCP_CONFIRM_CREATES=1: the question shows the prompt's first line, the repositories, the model
     and the limits' use; declined, no POST leaves."""
     person = Person("decline")
-    async with harness_factory(**asking(person, mode, confirm_creates=True)) as h:
+    async with harness_factory(**asking(person, mode, ask=frozenset({"delete", "create"}))) as h:
         reply = await h.call(
             "cursor_create_agent",
             {"prompt": "Fix the flaky test\nDetails follow", "repository": "https://github.com/acme/app"},
@@ -169,14 +169,14 @@ async def test_with_confirm_creates_each_paid_creation_asks_first(harness_factor
 
 async def test_with_confirm_creates_an_accepted_creation_is_sent_once(harness_factory: OpenHarness) -> None:
     person = Person("accept")
-    async with harness_factory(**asking(person, "auto", confirm_creates=True)) as h:
+    async with harness_factory(**asking(person, "auto", ask=frozenset({"delete", "create"}))) as h:
         reply = await h.call("cursor_create_agent", {"prompt": "Fix the flaky test"})
         posts = sent(h, "POST")
     assert not reply.is_error and posts == 1
 
 
 async def test_with_confirm_creates_a_client_that_cannot_ask_is_refused(harness_factory: OpenHarness) -> None:
-    async with harness_factory(confirm_creates=True) as h:
+    async with harness_factory(ask=frozenset({"delete", "create"})) as h:
         reply = await h.call("cursor_create_agent", {"prompt": "Fix the flaky test"})
         posts = sent(h, "POST")
     assert reply.code == "DECLINED" and "CURSOR_MCP_CONFIRM_CREATES" in reply.data["message"] and posts == 0
@@ -245,7 +245,7 @@ async def test_a_round_trip_client_answers_the_roots_then_the_confirmation_and_t
         roots_asked.append("roots")
         return ListRootsResult(roots=[Root.model_validate({"uri": tmp_path.as_uri()})])
 
-    options = asking(person, "auto", confirm_creates=True)
+    options = asking(person, "auto", ask=frozenset({"delete", "create"}))
     options["client_options"]["list_roots_callback"] = list_roots
     async with harness_factory(**options) as h:
         reply = await h.call("cursor_create_agent", {"prompt": "Fix the layout", "images": [str(tmp_path / "ui.png")]})
@@ -259,9 +259,10 @@ async def test_a_round_trip_client_answers_the_roots_then_the_confirmation_and_t
 async def test_cancelling_a_running_run_asks_the_person_first(
     harness_factory: OpenHarness, mode: str, action: str, cancels: int
 ) -> None:
-    """A cancel cannot be undone (the run's work stops and cannot be resumed): asked when the client can ask."""
+    """A cancel cannot be undone (the run's work stops and cannot be resumed): with `cancel` in CURSOR_MCP_ASK,
+    asked when the client can ask."""
     person = Person(action)
-    async with harness_factory(**asking(person, mode)) as h:
+    async with harness_factory(**asking(person, mode, ask=frozenset({"cancel"}))) as h:
         created = await h.call("cursor_create_agent", {"prompt": "Long task [sim:seconds=600]", "name": "long job"})
         h.clock.advance(5)
         reply = await h.call(
@@ -279,7 +280,7 @@ async def test_with_confirm_creates_a_creation_over_a_limit_is_refused_before_th
 ) -> None:
     """Issue 12: a yes would be wasted on LIMIT_REACHED or CAPACITY, so the limits speak first."""
     person = Person("accept")
-    async with harness_factory(**asking(person, "auto", confirm_creates=True, **{limit: 1})) as h:
+    async with harness_factory(**asking(person, "auto", ask=frozenset({"delete", "create"}), **{limit: 1})) as h:
         first = await h.call("cursor_create_agent", {"prompt": "Fix the flaky test"})
         second = await h.call("cursor_create_agent", {"prompt": "Fix the other flaky test"})
         posts = sent(h, "POST")
@@ -294,7 +295,7 @@ async def test_with_confirm_creates_a_lost_creation_asked_again_at_the_limit_is_
     agent now takes the last slot) is asked again and found, not refused."""
     world, faults, person = World(ManualClock()), Faults(), Person("accept")
     faults.inject("POST", "/v1/agents", Fault.cut_after_request())
-    options = asking(person, "auto", confirm_creates=True, max_active_agents=1, state_dir=tmp_path)
+    options = asking(person, "auto", ask=frozenset({"delete", "create"}), max_active_agents=1, state_dir=tmp_path)
     async with harness_factory(world, faults=faults, **options) as h:
         lost = await h.call("cursor_create_agent", {"prompt": "Task one"})
         again = await h.call("cursor_create_agent", {"prompt": "Task one"})

@@ -30,7 +30,7 @@ async def test_a_yes_to_a_creation_is_not_carried_over_to_the_same_first_line_wi
     """2026-07-28, CURSOR_MCP_CONFIRM_CREATES=1: the question shows the prompt's first line only. Its sealed
     answer, sent back with another prompt behind that line and a pull request asked for, is asked again:
     nothing is sent on a yes given to other arguments."""
-    async with harness_factory(**asking(unused, "auto", confirm_creates=True)) as h:
+    async with harness_factory(**asking(unused, "auto", ask=frozenset({"delete", "create"}))) as h:
         session = h.mcp.session
         asked = await session.call_tool(
             "cursor_create_agent", {"prompt": "Fix the flaky test"}, allow_input_required=True
@@ -47,7 +47,7 @@ async def test_a_yes_to_a_creation_is_not_carried_over_to_the_same_first_line_wi
 
 async def test_a_yes_to_a_creation_sent_back_with_the_same_arguments_creates_it(harness_factory: OpenHarness) -> None:
     """The binding to the call is no obstacle to the round trip itself: the same arguments, one POST."""
-    async with harness_factory(**asking(unused, "auto", confirm_creates=True)) as h:
+    async with harness_factory(**asking(unused, "auto", ask=frozenset({"delete", "create"}))) as h:
         session = h.mcp.session
         arguments = {"prompt": "Fix the flaky test"}
         asked = await session.call_tool("cursor_create_agent", arguments, allow_input_required=True)
@@ -64,7 +64,7 @@ async def test_a_yes_to_a_creation_sent_back_with_the_same_arguments_creates_it(
 async def test_a_yes_sent_back_again_after_its_agent_was_created_is_asked_again(harness_factory: OpenHarness) -> None:
     """A round replayed (the same state, answer and arguments) does not buy a second agent on one yes: the
     question names the limits' use, which the first creation changed."""
-    async with harness_factory(**asking(unused, "auto", confirm_creates=True)) as h:
+    async with harness_factory(**asking(unused, "auto", ask=frozenset({"delete", "create"}))) as h:
         session = h.mcp.session
         arguments = {"prompt": "Fix the flaky test"}
         asked = await session.call_tool("cursor_create_agent", arguments, allow_input_required=True)
@@ -101,7 +101,7 @@ async def test_a_request_state_that_is_not_ours_is_ignored_and_the_question_aske
 ) -> None:
     """Hostile `requestState` (here a non-ASCII seal, which hmac refuses to compare as text): the call goes on
     as if none was sent, asks its question and sends nothing; never an internal error."""
-    async with harness_factory(**asking(unused, "auto", confirm_creates=True)) as h:
+    async with harness_factory(**asking(unused, "auto", ask=frozenset({"delete", "create"}))) as h:
         answer = await h.mcp.session.call_tool(
             "cursor_create_agent", {"prompt": "Fix the flaky test"}, allow_input_required=True,
             input_responses={"confirm_create": YES}, request_state=state,

@@ -280,3 +280,19 @@ async def test_an_in_memory_client_sees_the_image_block_over_json_rpc(harness_fa
         result = await read_artifact(h, agent_id, "artifacts/avatar.jpg")
     wire = result.model_dump(by_alias=True, exclude_none=True, mode="json")
     assert wire["content"][1] == {"type": "image", "data": base64.b64encode(jpeg()).decode(), "mimeType": "image/jpeg"}
+
+
+async def test_an_answer_with_an_image_carries_no_structured_content_so_every_client_shows_the_image(
+    harness_factory: OpenHarness,
+) -> None:
+    """D-28 (issue 22): Codex hands its model only `structuredContent` when a result has one, dropping the image
+    beside it; without it, Codex, Claude Code and OpenCode all pass the image on. The JSON stays whole in the text,
+    and an answer without an image keeps both channels."""
+    world, agent_id = images_world()
+    async with harness_factory(world) as h:
+        image = await read_artifact(h, agent_id, "artifacts/avatar.jpg")
+        listed = await h.mcp.call_tool("cursor_list_artifacts", {"agent_id": agent_id})
+    wire = image.model_dump(by_alias=True, exclude_none=True, mode="json")
+    assert "structuredContent" not in wire and [block["type"] for block in wire["content"]] == ["text", "image"]
+    assert json.loads(wire["content"][0]["text"])["mime_type"] == "image/jpeg"
+    assert listed.structured_content is not None

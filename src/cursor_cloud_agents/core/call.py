@@ -22,6 +22,11 @@ class Question:
     key: str
     message: str
 
+    @property
+    def act(self) -> str:
+        """The act it asks about, as `CURSOR_MCP_ASK` names it (`confirm_delete` asks about `delete`)."""
+        return self.key.removeprefix("confirm_")
+
 
 class Call(Protocol):
     """The call in progress, as far as the core goes."""

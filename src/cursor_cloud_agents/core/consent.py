@@ -1,7 +1,11 @@
 """The questions put to the person before something irreversible or paid, and when they are asked.
 
-A delete, a cancel (direct, or to make room for a new prompt), and (when the user asked for it) every
-paid creation are put to the person through the call the face hands in (`core/call.py`). Each question names its
+Which acts are put to the person, through the call the face hands in (`core/call.py`), is the user's
+setting `CURSOR_MCP_ASK`: a delete by default (it is permanent); a cancel, a `replace_active` cancel and
+each paid creation when the user lists them (`none`: nothing, for unattended use). A headless client
+(`claude -p`, `codex exec`) declares elicitation yet answers every question itself, at once, without
+showing it: so a refusal says what the client answered and how the user can allow the act, never that a
+person decided (docs/clients.md; the MCP face words it, `server/declined.py`). Each question names its
 object plainly: the agent's name is cleaned and clipped, since it is text a model or an agent chose,
 and the person must be able to trust what the question says. A question's words must not change
 between the rounds of a 2026-07-28 client, so nothing in them depends on the moment (ages are whole
@@ -78,17 +82,43 @@ def creation(prompt: str, repositories: list[str], model: str | None, use: str) 
     )
 
 
-async def ask_if_possible(call: Call, question: Question, unsent: str) -> None:
-    """Ask when the client can ask its user; a client that cannot keeps the rules it had (nothing asked)."""
-    if call.can_ask:
-        await call.confirm(question, unsent)
+HOOK_HINT = "in Claude Code, add an Elicitation hook in settings.json that answers this server's questions (README)"
+"""The second way to allow an act a headless client dismisses: the README gives the hook's snippet."""
+_AFTER_REMOVAL = {
+    "delete": " (a delete then needs confirm_agent_id equal to agent_id)",
+    "create": " (and CURSOR_MCP_CONFIRM_CREATES unset)",
+}
 
 
-async def ask_required(call: Call, question: Question, unsent: str, variable: str) -> None:
-    """Ask, and refuse when the client cannot ask: the user's setting demands a yes."""
+def how_to_allow(act: str) -> str:
+    """The two ways the user can let `act` go on when its question is not answered yes."""
+    return (
+        f"the user can take `{act}` out of CURSOR_MCP_ASK in this server's environment"
+        f"{_AFTER_REMOVAL.get(act, '')}, or, {HOOK_HINT}"
+    )
+
+
+def will_ask(call: Call, act: str, acts: frozenset[str]) -> bool:
+    """Whether `act` will be put to the person: the user's CURSOR_MCP_ASK (`acts`) lists it and the call can ask."""
+    return act in acts and call.can_ask
+
+
+async def ask_before(call: Call, question: Question, unsent: str, acts: frozenset[str]) -> None:
+    """Go on only on the person's yes, when the user's CURSOR_MCP_ASK (`acts`) lists the question's act.
+
+    A call that cannot ask (a client that declared no MCP elicitation): a delete keeps the `confirm_agent_id` rule
+    (the toolkit's gate checked it), and any other act listed is refused, since the user demanded a yes for it."""
+    act = question.act
+    if act not in acts:
+        return
     if not call.can_ask:
+        if act == "delete":
+            return
+        setting = "CURSOR_MCP_ASK" + (" (or CURSOR_MCP_CONFIRM_CREATES=1)" if act == "create" else "")
         raise ToolFailure(
-            failures.DECLINED, f"{variable}=1 asks the user before this, and this client cannot ask (it declared "
-            f"no MCP elicitation): {unsent}. The user can unset {variable} or use a client that can ask.",
+            failures.DECLINED, f"{setting} asks the user before this ({act}), and this client cannot ask (it "
+            f"declared no MCP elicitation): {unsent}. The user can take `{act}` out of CURSOR_MCP_ASK"
+            f"{_AFTER_REMOVAL.get(act, '')}, or use a client that can ask.",
+            consent="unanswered",
         )  # fmt: skip
     await call.confirm(question, unsent)

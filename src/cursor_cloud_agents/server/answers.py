@@ -22,6 +22,7 @@ from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.untrusted import clean, clean_data
 from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server.lines import text_lines
 
 V = TypeVar("V")
 
@@ -135,9 +136,10 @@ class Answers:
         return cast(str, self.prepare(text))
 
     def render(self, answer: Any) -> tuple[Any, str]:
-        """The prepared answer and its compact JSON text (the two channels carry the same object)."""
+        """The prepared answer and its compact JSON text, in lines of at most 2,000 characters for clients that
+        read a long answer from a file line by line (`lines.py`); the two channels carry the same object."""
         data = self.prepare(answer)
-        return data, dumps(data)
+        return data, text_lines(data)
 
     def room(self, answer: Any) -> int:
         """Bytes left under the cap for one more text in `answer` (placeholders in place)."""

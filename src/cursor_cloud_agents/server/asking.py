@@ -48,6 +48,7 @@ from mcp_types import (
 from mcp_types.version import is_version_at_least
 
 from cursor_cloud_agents.core.call import Question
+from cursor_cloud_agents.core.untrusted import clean
 
 ROUND_TRIP_VERSION = "2026-07-28"
 """The first protocol revision without a channel back during a call (questions ride `input_required`)."""
@@ -55,11 +56,17 @@ STATE_SECONDS = 600.0
 """How long a sealed question stays answerable: the person may take a while, not forever."""
 ROOTS_KEY = "roots"
 R = TypeVar("R", ElicitResult, ListRootsResult)
+YES_FIELD = "confirm"
+"""The one field of every question's form: only `accept` with exactly `{"confirm": true}` is a yes."""
 _YES_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"confirm": {"type": "boolean", "title": "Yes, go ahead", "default": True}},
-    "required": ["confirm"],
+    "properties": {YES_FIELD: {"type": "boolean", "title": "Yes, go ahead", "default": True}},
+    "required": [YES_FIELD],
 }
+NAMES_SHOWN = 3
+"""How many field names of an answer that is not a yes its description names."""
+NAME_CHARS = 24
+"""How much of one field name (or string value) that description shows, cleaned."""
 
 
 class Consent(Enum):
@@ -78,10 +85,12 @@ def elicitation(question: Question) -> ElicitRequest:
 
 @dataclass(frozen=True)
 class Answer:
-    """The person's answer, and why there is none when it is `UNANSWERED`."""
+    """The client's answer: its consent, the action it sent (`accept`, `decline`, `cancel`; none when it sent
+    none), and in one line why it is not a yes (what an `accept` carried, or why there is no answer)."""
 
     consent: Consent
     reason: str = ""
+    action: str | None = None
 
 
 class InputNeeded(Exception):
@@ -136,13 +145,48 @@ def paths_of(result: ListRootsResult) -> list[Path]:
 
 
 def _consent(result: ElicitResult) -> Answer:
-    if result.action == "decline":
-        return Answer(Consent.DECLINED)
-    if result.action == "cancel":
-        return Answer(Consent.CANCELLED)
-    content = result.content or {}
-    said_no = "confirm" in content and content["confirm"] is not True  # a form's "false" or "no" is not a yes
-    return Answer(Consent.DECLINED if said_no else Consent.ACCEPTED)
+    """A yes only when the client accepted with exactly the field asked for, the boolean `true` (issue 21).
+
+    Anything else is a no, described in one line: no content, other fields or spellings (`Confirm`,
+    `confirmed`), a string `"true"`, a 1, or a "no" in a field beside the yes (which one is meant?)."""
+    if result.action != "accept":
+        return Answer(Consent.DECLINED if result.action == "decline" else Consent.CANCELLED, action=result.action)
+    content = result.content
+    if content is not None and list(content) == [YES_FIELD] and content[YES_FIELD] is True:
+        return Answer(Consent.ACCEPTED, action="accept")
+    return Answer(Consent.DECLINED, f"accept {_carried(content)}", action="accept")
+
+
+def _carried(content: Mapping[str, object] | None) -> str:
+    """What an accept that is not a yes carried, in a few words (names and strings cleaned and clipped)."""
+    if content is None:
+        return "with no content"
+    others = [name for name in content if name != YES_FIELD]
+    if YES_FIELD not in content:
+        return f"without {YES_FIELD}, with {_fields(others)}" if others else "with empty content"
+    said = f"with {YES_FIELD} = {_kind(content[YES_FIELD])}"
+    return f"{said} and {_fields(others)} beside it" if others else said
+
+
+def _fields(names: list[str]) -> str:
+    shown = ", ".join(repr(_clip(name)) for name in names[:NAMES_SHOWN])
+    more = f" and {len(names) - NAMES_SHOWN} more" if len(names) > NAMES_SHOWN else ""
+    return f"the field{'s' if len(names) > 1 else ''} {shown}{more}"
+
+
+def _kind(value: object) -> str:
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, str):
+        return f"the string {_clip(value)!r}"
+    if isinstance(value, int | float):
+        return f"the number {_clip(str(value))}"
+    return "a list"
+
+
+def _clip(text: str, chars: int = NAME_CHARS) -> str:
+    flat = " ".join(clean(text).split())
+    return flat if len(flat) <= chars else flat[: chars - 1] + "…"
 
 
 class SessionPeer:
@@ -160,10 +204,10 @@ class SessionPeer:
             try:
                 return _consent(await self._send(elicitation(question), ElicitResult))
             except MCPError as refused:  # the client failed the question (or has no channel back)
-                return Answer(Consent.UNANSWERED, f"the client could not ask: {refused.error.message[:200]}")
+                return Answer(Consent.UNANSWERED, f"the client could not ask: {_clip(refused.error.message, 200)}")
             except ValueError:  # an answer that is not an elicitation result (pydantic's ValidationError)
                 return Answer(Consent.UNANSWERED, "the client's answer was not a yes or a no")
-        return Answer(Consent.UNANSWERED, f"no answer within {seconds:.0f} s")
+        return Answer(Consent.UNANSWERED, f"no answer within {seconds:.1f} s")
 
     async def roots(self, seconds: float) -> list[Path] | None:
         if not has_roots(self._session.client_capabilities):

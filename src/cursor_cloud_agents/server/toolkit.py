@@ -11,11 +11,13 @@ tools share lives here, once (docs/architecture.md, "The tool contract"):
 4. errors as stable `{code, message, ...}` objects; a bug becomes a generic INTERNAL error;
 5. compact JSON, identical in the text content and in `structuredContent` (the answer builder);
 6. a byte cap on every result (`RESULT_TOO_LARGE`, never a silent cut); an image a tool attaches
-   (`current_call().attach_image(...)`) follows the text and is bounded by its own limit instead;
+   (`current_call().attach_image(...)`) follows the text and is bounded by its own limit instead, and its
+   answer carries no `structuredContent` (the JSON stays in the text), so that every client shows the image;
 7. agent-produced text cleaned of hidden characters;
 8. secrets masked in results, errors and logs;
 9. the four annotation hints set explicitly;
-10. progress reporting for waits (`current_call().progress(...)`), and cancellation left to anyio;
+10. progress reporting for waits (`current_call().progress(...)`), a heartbeat filling any silence of 15 s
+    (`heartbeat.py`), and cancellation left to anyio;
 11. one log line per call on stderr.
 
 It stands on the SDK's public types only: the server (`app.py`) lists `listed()` and hands every
@@ -47,6 +49,8 @@ from cursor_cloud_agents.server import schemacache
 from cursor_cloud_agents.server.answers import size as answer_size
 from cursor_cloud_agents.server.arguments import Judged, StrictArguments
 from cursor_cloud_agents.server.asking import Consent, InputNeeded, NoPeer, Peer
+from cursor_cloud_agents.server.declined import declined
+from cursor_cloud_agents.server.heartbeat import Silence, beating
 from cursor_cloud_agents.server.state import ServerState
 
 logger = logging.getLogger("cursor_cloud_agents.tools")
@@ -127,6 +131,9 @@ class Call:
     ids: dict[str, str] = field(default_factory=dict[str, str])
     steps: int = 0
     attachments: list[ImageContent] = field(default_factory=list[ImageContent])
+    silence: Silence = field(default_factory=Silence)
+    """When progress was last reported (real time): the heartbeat fills silences (`heartbeat.py`)."""
+    _reporting: anyio.Lock = field(default_factory=anyio.Lock)
 
     def note(self, **ids: str | None) -> None:
         """Record ids known so far: they go into the log line and into any failure of this call."""
@@ -147,22 +154,19 @@ class Call:
 
     async def progress(self, message: str) -> None:
         """Report one more step of a wait as MCP progress (a no-op when the client asked for none)."""
-        self.steps += 1
-        await self.report(self.steps, message)
+        async with self._reporting:  # the heartbeat reports too: notifications keep their order
+            self.steps += 1
+            self.silence.heard()
+            await self.report(self.steps, message)
 
     async def confirm(self, question: Question, unsent: str) -> None:
-        """Go on only if the person says yes; else `DECLINED`, saying `unsent` (what was not done).
+        """Go on only if the person says yes; else `DECLINED`, saying `unsent` (what was not done) and what the
+        client answered (`server/declined.py`).
 
         The question waits at most what the call's deadline leaves (less a reserve to answer)."""
         answer = await self.peer.ask(question, self.time.deadline.remaining(ASK_RESERVE))
-        if answer.consent is Consent.ACCEPTED:
-            return
-        why = {Consent.DECLINED: "The user declined", Consent.CANCELLED: "The user dismissed the question"}
-        said = why.get(answer.consent, f"The user did not answer ({answer.reason})")
-        raise ToolFailure(
-            failures.DECLINED, f"{said}: {unsent}. Do not ask again unless the user tells you to.",
-            consent=answer.consent.value,
-        )  # fmt: skip
+        if answer.consent is not Consent.ACCEPTED:
+            raise declined(answer, question.act, unsent)
 
 
 _current: ContextVar[Call | None] = ContextVar("cursor_cloud_agents_call", default=None)
@@ -239,7 +243,8 @@ class Toolkit:
             outcome: _Success | ToolFailure | InputRequiredResult | None = None
             with anyio.move_on_after(budget + self.hard_stop_grace), deadline_after(budget) as deadline:
                 call = Call(spec.name, self._masked(report), CallTime(deadline, self.state.clock), peer)
-                outcome = await self._invoke(spec, judged, call)
+                async with beating(call.silence, call.progress):
+                    outcome = await self._invoke(spec, judged, call)
             if outcome is None:  # the hard stop cut the call
                 outcome = self._hard_stop(spec, budget).with_ids(call.ids if call is not None else {})
             if isinstance(outcome, InputRequiredResult):
@@ -249,8 +254,8 @@ class Toolkit:
                 failure = outcome
                 return self._error_result(failure)
             result, failure = self._rendered(outcome, spec, call)
-            if failure is None and call is not None:
-                result.content.extend(call.attachments)  # after the JSON text, which clients read first
+            if failure is None and call is not None and call.attachments:
+                return _with_images(result, call.attachments)
             return result
         except anyio.get_cancelled_exc_class():
             failure = ToolFailure("cancelled", "")
@@ -321,7 +326,7 @@ class Toolkit:
                 "cursor_archive_agent is the reversible alternative.",
             )  # fmt: skip
         confirmation = arguments.get("confirm_agent_id")
-        if peer.can_ask and confirmation is None:
+        if peer.can_ask and "delete" in self.state.settings.ask and confirmation is None:
             return  # the tool asks the user, which is worth more than an id typed by the model
         if confirmation != arguments.get("agent_id"):
             raise ToolFailure(
@@ -391,6 +396,13 @@ class Toolkit:
         detail = " ".join(f"{key}={value}" for key, value in fields.items())
         outcome = "ok" if failure is None else failure.code
         logger.info("tool=%s outcome=%s duration_ms=%d %s", tool, outcome, seconds * 1000, detail)
+
+
+def _with_images(result: CallToolResult, images: list[ImageContent]) -> CallToolResult:
+    """The answer with its images after the JSON text, and without `structuredContent`: Codex hands its model only
+    the structured content when there is one, so the image beside it never reached the model; without it, Codex,
+    Claude Code and OpenCode all pass the text and the image on (docs/clients.md, issue 22)."""
+    return CallToolResult(content=[*result.content, *images])
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from cursor_cloud_agents.core.images import MAX_IMAGES, prompt_image
 from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.timing import Clock
+from cursor_cloud_agents.terminal.ask import heard, is_yes
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.progress import wait_for_end
@@ -101,9 +102,9 @@ def _confirm(term: Term, confirmed: bool, lines: list[tuple[str, Text]], questio
         term.err.print(Text(f"{label:>10}  ", style="bold").append_text(value))
     if confirmed:
         return
-    answer = term.ask(f"{question} [y/N] ").strip().lower()
-    if answer not in ("y", "yes"):
-        raise UsageError("not confirmed; nothing was sent")
+    answer = term.ask(f"{question} [y/N] ")
+    if not is_yes(answer):
+        raise UsageError(f"not confirmed (the answer was {heard(answer)}; only y or yes confirms); nothing was sent")
 
 
 def _repos_line(repos: list[RepoSpec]) -> Text:

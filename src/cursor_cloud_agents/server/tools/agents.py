@@ -190,11 +190,11 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
             repos=repos or None, work_on_current_branch=False, auto_create_pr=auto_create_pr,
             env_vars=variables.values or None,
         )  # fmt: skip
-        if state.settings.confirm_creates:
+        if "create" in state.settings.ask:
             await refuse_before_asking(state, request)
             use = await state.limits.use_line(state.api)
             question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
-            await consent.ask_required(current_call(), question, "no agent was created", "CURSOR_MCP_CONFIRM_CREATES")
+            await consent.ask_before(current_call(), question, "no agent was created", state.settings.ask)
         created = await create_within_limits(
             state, request, on_resend=lambda agent_id: current_call().note(agent_id=agent_id)
         )
@@ -222,14 +222,14 @@ def _register_cleanup(kit: Toolkit, state: ServerState) -> None:
         agent_id: AgentId,
         confirm_agent_id: Annotated[AgentId | None, Field(description="agent_id again.")] = None,
     ) -> DeletedView:
-        """Delete an agent permanently. Needs CURSOR_MCP_ALLOW_DELETE=1; the user is asked when the client can
-        ask, else confirm_agent_id must equal agent_id. cursor_archive_agent is the reversible alternative."""
+        """Delete an agent permanently. Needs CURSOR_MCP_ALLOW_DELETE=1; the user is asked if the client can
+        (CURSOR_MCP_ASK), else confirm_agent_id must equal agent_id. cursor_archive_agent is the reversible
+        alternative."""
         del confirm_agent_id  # the toolkit's delete gate checked it (required unless the user can be asked)
-        if current_call().peer.can_ask:
+        if consent.will_ask(current_call(), "delete", state.settings.ask):
             agent = await state.api.get_agent(agent_id)
-            await consent.ask_if_possible(
-                current_call(), consent.deletion(agent, state.clock.now()), "the agent was not deleted"
-            )
+            question = consent.deletion(agent, state.clock.now())
+            await consent.ask_before(current_call(), question, "the agent was not deleted", state.settings.ask)
         try:
             await state.api.delete_agent(agent_id)
         except MutationOutcomeUnknownError as unknown:

@@ -56,15 +56,14 @@ async def wait_until_ended(api: CursorClient, agent_id: str, run_id: str) -> Run
     return run
 
 
-async def replace(api: CursorClient, agent: Agent, run_id: str) -> Run | None:
-    """Cancel the active run (once the user said yes, when the client can ask) and wait until it is terminal;
-    None when no run was active."""
+async def replace(api: CursorClient, agent: Agent, run_id: str, asked: frozenset[str]) -> Run | None:
+    """Cancel the active run (after the person's yes, when CURSOR_MCP_ASK, `asked`, lists `replace`) and wait
+    until it is terminal; None when no run was active."""
     run = await api.get_run(agent.id, run_id)
     if run.is_terminal:
         return None
-    await consent.ask_if_possible(
-        current_call(), consent.replacement(agent, run), "the running run was not cancelled; nothing was sent"
-    )
+    question = consent.replacement(agent, run)
+    await consent.ask_before(current_call(), question, "the running run was not cancelled; nothing was sent", asked)
     try:
         await api.cancel_run(agent.id, run_id)
     except (RunNotCancellableError, MutationOutcomeUnknownError):
@@ -102,6 +101,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         if earlier is not None:
             return FollowUpView.of(agent.id, earlier.run, None, model, resumed=True)
         await state.limits.before_spending(state.api)
-        replaced = await replace(state.api, agent, previous) if replace_active and previous else None
+        asked = state.settings.ask
+        replaced = await replace(state.api, agent, previous, asked) if replace_active and previous else None
         run = await send_once(state.api, state.journal, state.clock, agent.id, request, previous)
         return FollowUpView.of(agent.id, run, replaced, model, resumed=False)

@@ -104,14 +104,15 @@ def get_run_budget(arguments: Mapping[str, Any]) -> float:
     return 15.0 + arguments.get("wait_seconds", 0) + (0.0 if arguments.get("activity") is False else 30.0)
 
 
-async def ask_before_cancelling(api: CursorClient, agent_id: str, run_id: str) -> None:
-    """When the client can ask its user, a running run is cancelled only on a yes (two reads to name it)."""
-    if not current_call().peer.can_ask:
+async def ask_before_cancelling(api: CursorClient, agent_id: str, run_id: str, asked: frozenset[str]) -> None:
+    """When CURSOR_MCP_ASK (`asked`) lists `cancel`, a running run is cancelled only on a yes (two reads to name
+    it; a client that cannot ask is refused)."""
+    if "cancel" not in asked:
         return
     run = await api.get_run(agent_id, run_id)
     if not run.is_terminal:
         question = consent.cancellation(await api.get_agent(agent_id), run)
-        await consent.ask_if_possible(current_call(), question, "the run was not cancelled")
+        await consent.ask_before(current_call(), question, "the run was not cancelled", asked)
 
 
 def register(kit: Toolkit, state: ServerState) -> None:
@@ -164,10 +165,10 @@ def register(kit: Toolkit, state: ServerState) -> None:
     async def cursor_cancel_run(agent_id: AgentId, run_id: RunId) -> CancelView:
         """Cancel an active run and report outcome: cancelled, ended_without_cancel, still_running or unknown.
 
-        Pushed commits stay. The user is asked first when the client can ask.
+        Pushed commits stay. Asked first if CURSOR_MCP_ASK lists cancel.
         """
         current_call().note(agent_id=agent_id, run_id=run_id)
-        await ask_before_cancelling(state.api, agent_id, run_id)
+        await ask_before_cancelling(state.api, agent_id, run_id, state.settings.ask)
         try:
             await state.api.cancel_run(agent_id, run_id)
         except RunNotCancellableError:

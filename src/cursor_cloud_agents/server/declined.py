@@ -1,0 +1,34 @@
+"""What the model is told when a question to the person is not answered yes (MCP elicitation).
+
+A headless client (`claude -p`, `codex exec`) declares elicitation and answers every question itself, at
+once, without showing it to anyone (`cancel`, `decline`: docs/clients.md). So a refusal says what the
+client answered, never that a user decided: it names the client's action, says that a headless client
+answers without showing the question, and gives the two ways the user can allow the act (the setting, or
+Claude Code's `Elicitation` hook). An `accept` that is not a yes is described in one line (what it
+carried). Nothing was sent in any case.
+"""
+
+from __future__ import annotations
+
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.consent import how_to_allow
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.server.asking import YES_FIELD, Answer, Consent
+
+
+def declined(answer: Answer, act: str, unsent: str) -> ToolFailure:
+    """`DECLINED` for an answer that is not a yes to the question about `act`; `unsent` says what was not done."""
+    if answer.consent is Consent.DECLINED and answer.action == "accept":
+        said = f"The client answered {answer.reason}: only accept with {YES_FIELD} set to true is a yes."
+    elif answer.action is not None:
+        said = (
+            f"The client answered `{answer.action}` to the question for its user. A client run headless "
+            "(claude -p, codex exec) answers every question itself without showing it, so no one may have seen it."
+        )
+    else:
+        said = f"The client did not answer the question for its user ({answer.reason})."
+    message = (
+        f"Not done: {unsent}. {said} To allow it, {how_to_allow(act)}. Until one of these changes, asking again "
+        "gets the same answer."
+    )
+    return ToolFailure(failures.DECLINED, message, consent=answer.consent.value, client_answer=answer.action)
