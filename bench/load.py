@@ -89,8 +89,10 @@ async def main(calls: int) -> None:
     after = rss_mib()
     cuts = statistics.quantiles(latencies, n=100, method="inclusive")
     print(f"{calls} concurrent calls (reads and waits mixed), 50 ms per request:")
-    print(f"  latency p50 {cuts[49]:.2f} s, p90 {cuts[89]:.2f} s, p99 {cuts[98]:.2f} s, max {max(latencies):.2f} s "
-          f"(deadline 55 s); TIMEOUT or INTERNAL answers: {errors}")  # fmt: skip
+    print(
+        f"  latency p50 {cuts[49]:.2f} s, p90 {cuts[89]:.2f} s, p99 {cuts[98]:.2f} s, max {max(latencies):.2f} s "
+        f"(deadline 55 s); TIMEOUT or INTERNAL answers: {errors}"
+    )
     print(f"  most requests in flight at the simulator: {peak} (bound 8)")
     print(
         f"  memory after a warm-up round: {before:.1f} MiB, after three more rounds {after:.1f} MiB "

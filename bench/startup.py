@@ -65,8 +65,10 @@ async def main() -> None:
     out.write(line("spawn -> tools/list", ours) + "\n")
     out.write(line("spawn -> tools/list, CURSOR_MCP_FIXTURE=1", simulated) + "\n")
     median = statistics.median
-    out.write(f"ours over the bare command (the issue's floor): {median(ours) - median(bare):+.3f} s; over its "
-              f"import alone: {median(ours) - median(imported):+.3f} s (budget +0.100)\n")  # fmt: skip
+    out.write(
+        f"ours over the bare command (the issue's floor): {median(ours) - median(bare):+.3f} s; over its "
+        f"import alone: {median(ours) - median(imported):+.3f} s (budget +0.100)\n"
+    )
     out.write(f"simulated mode over ours: {median(simulated) - median(ours):+.3f} s (budget +0.200)\n")
 
 

@@ -47,8 +47,10 @@ async def startup() -> None:
     out.write(line("server spawn -> tools/list", server) + "\n")
     out.write(line("server spawn -> tools/list, CURSOR_MCP_FIXTURE=1", simulated) + "\n")
     median = statistics.median
-    out.write(f"agents over the server: {median(ours) - median(server):+.3f} s; over the simulated server: "
-              f"{median(ours) - median(simulated):+.3f} s (budget +0.200)\n")  # fmt: skip
+    out.write(
+        f"agents over the server: {median(ours) - median(server):+.3f} s; over the simulated server: "
+        f"{median(ours) - median(simulated):+.3f} s (budget +0.200)\n"
+    )
 
 
 async def fleet(refreshes: int = 4) -> None:

@@ -170,17 +170,23 @@ async def main(runs: int) -> None:
         figures = [await wait_once(until) for _ in range(runs)]
         lags = [lag for lag, _ in figures]
         rates = [rate for _, rate in figures]
-        print(f"cursor_wait until={until}: answered {median(lags):.2f} s after the awaited end "
-              f"(min {min(lags):.2f}, max {max(lags):.2f}; target <= 3), "
-              f"GETs/s {median(rates):.1f} (max {max(rates):.1f}; limiter 10/s)")  # fmt: skip
+        print(
+            f"cursor_wait until={until}: answered {median(lags):.2f} s after the awaited end "
+            f"(min {min(lags):.2f}, max {max(lags):.2f}; target <= 3), "
+            f"GETs/s {median(rates):.1f} (max {max(rates):.1f}; limiter 10/s)"
+        )
     passes = [await supervise_once() for _ in range(runs)]
     times = [took for took, _, _ in passes]
-    print(f"cursor_supervise 100 quiet running agents, activity: median {median(times):.2f} s "
-          f"(min {min(times):.2f}, max {max(times):.2f}; target <= 8), rows {passes[0][1]}, "
-          f"complete or marked inferred {min(accounted for _, _, accounted in passes)}")  # fmt: skip
+    print(
+        f"cursor_supervise 100 quiet running agents, activity: median {median(times):.2f} s "
+        f"(min {min(times):.2f}, max {max(times):.2f}; target <= 8), rows {passes[0][1]}, "
+        f"complete or marked inferred {min(accounted for _, _, accounted in passes)}"
+    )
     took, longest, outcome = await task_once()
-    print(f"task: cursor_wait on a 10-minute run at 20x completed in {took:.1f} s with {outcome}; "
-          f"longest JSON-RPC request {longest:.2f} s (target <= 5)")  # fmt: skip
+    print(
+        f"task: cursor_wait on a 10-minute run at 20x completed in {took:.1f} s with {outcome}; "
+        f"longest JSON-RPC request {longest:.2f} s (target <= 5)"
+    )
 
 
 if __name__ == "__main__":

@@ -63,8 +63,9 @@ def main(write: bool) -> int:
     for case, state, detail in rows:
         sys.stdout.write(f"{case:6} {state:8} {detail}\n")
     counts = {state: sum(1 for _, s, _ in rows if s == state) for state in ("tested", "reason", "MISSING")}
-    sys.stdout.write(f"{len(rows)} cases: {counts['tested']} tested, {counts['reason']} with a reason, "
-                     f"{counts['MISSING']} missing\n")  # fmt: skip
+    sys.stdout.write(
+        f"{len(rows)} cases: {counts['tested']} tested, {counts['reason']} with a reason, {counts['MISSING']} missing\n"
+    )
     lost = [case for case in record.get("covered", []) if case not in named]
     if write:
         record["covered"] = sorted(named)

@@ -93,8 +93,12 @@ def opencode(ids: dict[str, Json]) -> None:
     try:
         done = subprocess.run(
             [str(binary), "run", "Look at the settings screenshot."],
-            cwd=scratch.project, env=env, capture_output=True, text=True, timeout=240,
-        )  # fmt: skip
+            cwd=scratch.project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=240,
+        )
     finally:
         model.close()
     harness.say(f"opencode exited {done.returncode}")

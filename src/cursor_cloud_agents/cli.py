@@ -50,17 +50,33 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    demo = _command(commands, "demo", "walk the tools through a real MCP client against the embedded simulator",
-                    "cursor-cloud-agents demo")  # fmt: skip
+    demo = _command(
+        commands,
+        "demo",
+        "walk the tools through a real MCP client against the embedded simulator",
+        "cursor-cloud-agents demo",
+    )
     _demo_arguments(demo)
-    _command(commands, "doctor", "check the settings and one call to Cursor; prints no secret",
-             "CURSOR_API_KEY=... cursor-cloud-agents doctor")  # fmt: skip
-    config = _command(commands, "config", "print the registration of this server for an MCP client",
-                      "cursor-cloud-agents config claude")  # fmt: skip
+    _command(
+        commands,
+        "doctor",
+        "check the settings and one call to Cursor; prints no secret",
+        "CURSOR_API_KEY=... cursor-cloud-agents doctor",
+    )
+    config = _command(
+        commands,
+        "config",
+        "print the registration of this server for an MCP client",
+        "cursor-cloud-agents config claude",
+    )
     config.add_argument("client", choices=CLIENTS, help="the client to register the server in")
-    simulate = _command(commands, "simulate", "serve the Cursor API simulator on 127.0.0.1 until interrupted",
-                        "cursor-cloud-agents simulate --scenario fleet --speed 20",
-                        "cursor-cloud-agents simulate --replay traces/")  # fmt: skip
+    simulate = _command(
+        commands,
+        "simulate",
+        "serve the Cursor API simulator on 127.0.0.1 until interrupted",
+        "cursor-cloud-agents simulate --scenario fleet --speed 20",
+        "cursor-cloud-agents simulate --replay traces/",
+    )
     simulate.add_argument("--port", type=int, default=0, help="port to listen on (default: any free port)")
     simulate.add_argument(
         "--scenario", default="demo", help="world to start from: demo, fleet, long-run, huge, failing, images"
@@ -164,8 +180,12 @@ def _demo_arguments(demo: argparse.ArgumentParser) -> None:
 
 
 def _verify_parser(commands: Any) -> None:  # argparse's subparsers type is private
-    verify = _command(commands, "verify", "check the Cursor API contract with your key (read-only unless --spend)",
-                      "CURSOR_API_KEY=... cursor-cloud-agents verify --record traces/")  # fmt: skip
+    verify = _command(
+        commands,
+        "verify",
+        "check the Cursor API contract with your key (read-only unless --spend)",
+        "CURSOR_API_KEY=... cursor-cloud-agents verify --record traces/",
+    )
     verify.add_argument("--spend", action="store_true", help="also create, follow, cancel and delete one small agent")
     verify.add_argument("--yes", action="store_true", help="with --spend: do not ask before spending")
     verify.add_argument("--record", type=Path, metavar="DIR", help="write every exchange, redacted, into DIR")

@@ -67,8 +67,13 @@ def snippet(client: str, command: str) -> Snippet:
         )
         return Snippet("~/.codex/config.toml", text, "codex mcp list")
     if client == "opencode":
-        server = {"type": "local", "command": [command], "enabled": True, "timeout": 100_000,
-                  "environment": {"CURSOR_API_KEY": "{env:CURSOR_API_KEY}"} | writes_off}  # fmt: skip
+        server = {
+            "type": "local",
+            "command": [command],
+            "enabled": True,
+            "timeout": 100_000,
+            "environment": {"CURSOR_API_KEY": "{env:CURSOR_API_KEY}"} | writes_off,
+        }
         data = {"$schema": "https://opencode.ai/config.json", "mcp": {SERVER_NAME: server}}
         return Snippet("opencode.json in your project (merge into mcp)", _json(data), "opencode debug config")
     if client == "cursor":

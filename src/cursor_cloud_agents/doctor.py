@@ -66,8 +66,11 @@ async def _state_line(settings: Settings, report: Report) -> None:
         used, _ = await CreationLedger(Store(folder), settings.max_new_agents).use(time.time())
     except (OSError, StoreUnusable) as exc:
         why = exc.why if isinstance(exc, StoreUnusable) else f"{folder} is not writable ({type(exc).__name__})"
-        report.line("warn", f"state folder: {why}: creations and follow-ups will be refused; make "
-                    "CURSOR_MCP_STATE_DIR a writable folder")  # fmt: skip
+        report.line(
+            "warn",
+            f"state folder: {why}: creations and follow-ups will be refused; make "
+            "CURSOR_MCP_STATE_DIR a writable folder",
+        )
         return
     report.line("ok", f"state folder {folder} is writable (the store of paid acts)")
     report.line("ok", f"new agents: {used} of {settings.max_new_agents} in the last 24 h (CURSOR_MCP_MAX_NEW_AGENTS)")
@@ -76,8 +79,12 @@ async def _state_line(settings: Settings, report: Report) -> None:
 def _limit_lines(settings: Settings, report: Report) -> None:
     report.line("ok", f"agents running at once: at most {settings.max_active_agents} (CURSOR_MCP_MAX_ACTIVE_AGENTS)")
     spend = settings.max_spend_cents
-    report.line("ok", "spend: no limit (CURSOR_MCP_MAX_SPEND_CENTS not set)" if spend is None
-                else f"spend: at most {spend:.0f} cents per 24 h (CURSOR_MCP_MAX_SPEND_CENTS)")  # fmt: skip
+    report.line(
+        "ok",
+        "spend: no limit (CURSOR_MCP_MAX_SPEND_CENTS not set)"
+        if spend is None
+        else f"spend: at most {spend:.0f} cents per 24 h (CURSOR_MCP_MAX_SPEND_CENTS)",
+    )
     asked = ", ".join(act for act in ASK_ACTS if act in settings.ask) or "nothing (none)"
     report.line("ok", f"the user is asked before: {asked}, when the client can ask (CURSOR_MCP_ASK)")
 

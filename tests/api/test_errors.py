@@ -100,10 +100,19 @@ def test_nested_envelope_keeps_help_url_and_provider() -> None:
 
 @pytest.mark.parametrize(
     ("status", "cls"),
-    [(400, BadRequestError), (401, AuthenticationError), (403, PermissionDeniedError), (404, NotFoundError),
-     (409, ConflictError), (410, StreamExpiredError), (429, RateLimitError), (500, ServerError), (503, ServerError),
-     (422, APIStatusError)],
-)  # fmt: skip
+    [
+        (400, BadRequestError),
+        (401, AuthenticationError),
+        (403, PermissionDeniedError),
+        (404, NotFoundError),
+        (409, ConflictError),
+        (410, StreamExpiredError),
+        (429, RateLimitError),
+        (500, ServerError),
+        (503, ServerError),
+        (422, APIStatusError),
+    ],
+)
 def test_string_error_shape_maps_by_status(status: int, cls: type[CursorError]) -> None:
     """docs/api-contract.md §1: the third shape `{"error": "<string>", "message"?}` (other Cursor APIs, v0)."""
     error = error_from_response(status, b'{"error": "Too Many Requests", "message": "slow down"}')

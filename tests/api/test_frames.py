@@ -21,9 +21,11 @@ SYNTHETIC = (
 )
 STREAMS = {
     "synthetic": SYNTHETIC,
-    **{name: (EXAMPLES / name).read_bytes() for name in ("docs/stream-run.example.sse",
-                                                          "observed/stream-background-shell.2026-10-06.sse")},
-}  # fmt: skip
+    **{
+        name: (EXAMPLES / name).read_bytes()
+        for name in ("docs/stream-run.example.sse", "observed/stream-background-shell.2026-10-06.sse")
+    },
+}
 
 
 def _httpx2_events(data: bytes) -> list[tuple[str, str, str | None]]:

@@ -34,9 +34,12 @@ def test_a_tool_name_that_is_not_text_is_left_out_not_an_error() -> None:
 
 def test_a_background_task_id_of_any_length_is_clipped() -> None:
     launch = {
-        "callId": "c1", "name": "run_terminal_cmd", "status": "completed",
-        "args": {"command": "npm run dev", "isBackground": True}, "result": {"success": {"shellId": "i" * 50_000}},
-    }  # fmt: skip
+        "callId": "c1",
+        "name": "run_terminal_cmd",
+        "status": "completed",
+        "args": {"command": "npm run dev", "isBackground": True},
+        "result": {"success": {"shellId": "i" * 50_000}},
+    }
     tasks = summary_of(folded(("tool_call", launch)), complete=True).background_tasks
     assert tasks is not None and tasks[0].task_id is not None and len(tasks[0].task_id) <= NAME_CHARS + 1
 

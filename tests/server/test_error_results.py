@@ -31,9 +31,11 @@ pytestmark = pytest.mark.anyio
 KEY = "key_canary_0123456789abcdefghijklmnopqrstuv"
 AGENT = "bc-00000000-0000-4000-8000-000000000001"
 INITIALIZE = {
-    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
     "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "review", "version": "1"}},
-}  # fmt: skip
+}
 
 
 def make_kit() -> Toolkit:

@@ -98,9 +98,13 @@ async def open_rig(
 
     async with serve(world, faults=faults) as sim:
         api = CursorClient(
-            sim.base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True, clock=clock.now, wall_clock=clock.now,
+            sim.base_url,
+            SIMULATED_API_KEY,
+            allow_loopback_artifacts=True,
+            clock=clock.now,
+            wall_clock=clock.now,
             sleep=advance,
-        )  # fmt: skip
+        )
         async with api:
             written: list[str] = []
             asked: list[str] = []
@@ -111,10 +115,16 @@ async def open_rig(
 
             session = Session(api, now=clock.now, sleep=advance)
             term = Term(
-                settings=config, open_session=fixed_session(session),
-                out=recording_console(terminal=terminal), err=recording_console(), write=written.append,
-                json=json_output, interactive=interactive, ask=ask, redactor=Redactor(config.secrets()),
-            )  # fmt: skip
+                settings=config,
+                open_session=fixed_session(session),
+                out=recording_console(terminal=terminal),
+                err=recording_console(),
+                write=written.append,
+                json=json_output,
+                interactive=interactive,
+                ask=ask,
+                redactor=Redactor(config.secrets()),
+            )
             yield Rig(clock, world, sim, term, session, written, asked)
 
 

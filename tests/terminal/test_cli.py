@@ -26,9 +26,13 @@ raise SystemExit(code)
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", PROBE, *args], env={"PATH": os.defpath} | (env or {}), capture_output=True, text=True,
-        timeout=60, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
+        [sys.executable, "-c", PROBE, *args],
+        env={"PATH": os.defpath} | (env or {}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS, "demo", "doctor", "config", "simulate", "verify"])

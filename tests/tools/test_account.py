@@ -19,8 +19,10 @@ async def test_get_account_shows_the_key_owner_and_the_server_permissions(harnes
     # The key, and one read of the agents for the running-agents limit (no spend limit set: no usage read).
     assert [record.path for record in harness.requests("GET")] == ["/v1/me", "/v1/agents"]
     assert [limit["variable"] for limit in reply.data["limits"]] == [
-        "CURSOR_MCP_MAX_NEW_AGENTS", "CURSOR_MCP_MAX_ACTIVE_AGENTS", "CURSOR_MCP_MAX_SPEND_CENTS"
-    ]  # fmt: skip
+        "CURSOR_MCP_MAX_NEW_AGENTS",
+        "CURSOR_MCP_MAX_ACTIVE_AGENTS",
+        "CURSOR_MCP_MAX_SPEND_CENTS",
+    ]
 
 
 async def test_get_account_with_writes_off_still_reads(harness_factory: OpenHarness) -> None:

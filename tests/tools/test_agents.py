@@ -178,11 +178,22 @@ async def test_create_agent_with_several_repositories_on_an_any_repo_pool(harnes
         {"forward_env": ["HOME"], "name": "n"},
     ],
     ids=[
-        "named-cloud-env-with-repo", "machine-several-repos", "default-pool-several-repos", "both-repo-forms",
-        "bad-ref", "21-repos", "unknown-model", "absent-combination", "no-reasoning-param", "unknown-level",
-        "reasoning-without-model", "env-vars-without-name", "env-vars-with-agent-id", "forward-env-not-allowed",
+        "named-cloud-env-with-repo",
+        "machine-several-repos",
+        "default-pool-several-repos",
+        "both-repo-forms",
+        "bad-ref",
+        "21-repos",
+        "unknown-model",
+        "absent-combination",
+        "no-reasoning-param",
+        "unknown-level",
+        "reasoning-without-model",
+        "env-vars-without-name",
+        "env-vars-with-agent-id",
+        "forward-env-not-allowed",
     ],
-)  # fmt: skip
+)
 async def test_create_agent_refuses_bad_combinations_with_zero_posts(
     harness: Harness, arguments: dict[str, Any]
 ) -> None:
@@ -376,9 +387,17 @@ async def test_agent_tools_declare_their_access_in_the_annotations(harness: Harn
     hints = {
         name: (a.read_only_hint, a.destructive_hint, a.idempotent_hint)
         for name, a in tools.items()
-        if a is not None and name in ("cursor_create_agent", "cursor_archive_agent", "cursor_delete_agent",
-                                       "cursor_get_agent", "cursor_list_agents", "cursor_create_run")
-    }  # fmt: skip
+        if a is not None
+        and name
+        in (
+            "cursor_create_agent",
+            "cursor_archive_agent",
+            "cursor_delete_agent",
+            "cursor_get_agent",
+            "cursor_list_agents",
+            "cursor_create_run",
+        )
+    }
     assert hints == {
         "cursor_list_agents": (True, False, True),
         "cursor_get_agent": (True, False, True),

@@ -38,9 +38,12 @@ async def test_a_yes_to_a_creation_is_not_carried_over_to_the_same_first_line_wi
         assert isinstance(asked, InputRequiredResult)
         other: dict[str, Any] = {"prompt": "Fix the flaky test\nThen delete the CI config", "auto_create_pr": True}
         carried = await session.call_tool(
-            "cursor_create_agent", other, allow_input_required=True,
-            input_responses={"confirm_create": YES}, request_state=asked.request_state,
-        )  # fmt: skip
+            "cursor_create_agent",
+            other,
+            allow_input_required=True,
+            input_responses={"confirm_create": YES},
+            request_state=asked.request_state,
+        )
         posts = len(h.requests("POST"))
     assert isinstance(carried, InputRequiredResult) and posts == 0
 
@@ -53,9 +56,12 @@ async def test_a_yes_to_a_creation_sent_back_with_the_same_arguments_creates_it(
         asked = await session.call_tool("cursor_create_agent", arguments, allow_input_required=True)
         assert isinstance(asked, InputRequiredResult)
         answered = await session.call_tool(
-            "cursor_create_agent", arguments, allow_input_required=True,
-            input_responses={"confirm_create": YES}, request_state=asked.request_state,
-        )  # fmt: skip
+            "cursor_create_agent",
+            arguments,
+            allow_input_required=True,
+            input_responses={"confirm_create": YES},
+            request_state=asked.request_state,
+        )
         posts = len(h.requests("POST"))
     assert not isinstance(answered, InputRequiredResult) and not answered.is_error
     assert posts == 1
@@ -103,9 +109,12 @@ async def test_a_request_state_that_is_not_ours_is_ignored_and_the_question_aske
     as if none was sent, asks its question and sends nothing; never an internal error."""
     async with harness_factory(**asking(unused, "auto", ask=frozenset({"delete", "create"}))) as h:
         answer = await h.mcp.session.call_tool(
-            "cursor_create_agent", {"prompt": "Fix the flaky test"}, allow_input_required=True,
-            input_responses={"confirm_create": YES}, request_state=state,
-        )  # fmt: skip
+            "cursor_create_agent",
+            {"prompt": "Fix the flaky test"},
+            allow_input_required=True,
+            input_responses={"confirm_create": YES},
+            request_state=state,
+        )
         posts = len(h.requests("POST"))
     assert isinstance(answer, InputRequiredResult) and posts == 0
 

@@ -43,9 +43,14 @@ async def walk_story(base_url: str, clock: ManualClock, recorder: Recorder | Non
         await anyio.lowlevel.checkpoint()
 
     api = CursorClient(
-        base_url, SIMULATED_API_KEY, allow_loopback_artifacts=True, clock=clock.now, wall_clock=clock.now,
-        sleep=advance, observer=recorder,
-    )  # fmt: skip
+        base_url,
+        SIMULATED_API_KEY,
+        allow_loopback_artifacts=True,
+        clock=clock.now,
+        wall_clock=clock.now,
+        sleep=advance,
+        observer=recorder,
+    )
 
     @asynccontextmanager
     async def borrow() -> AsyncGenerator[CursorClient]:

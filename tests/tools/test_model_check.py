@@ -80,9 +80,14 @@ def test_the_compact_view_names_the_reasoning_param_defaults_and_restricted_comb
     assert ModelRow.of(MODELS[2]).restricted_combinations is None
     assert ModelRow.of(MODELS[2]).reasoning_param == "reasoning_effort"
     assert ModelRow.of(MODELS[3]).model_dump() == {
-        "id": "plain", "name": None, "aliases": None, "params": None, "defaults": None,
-        "reasoning_param": None, "restricted_combinations": None,
-    }  # fmt: skip
+        "id": "plain",
+        "name": None,
+        "aliases": None,
+        "params": None,
+        "defaults": None,
+        "reasoning_param": None,
+        "restricted_combinations": None,
+    }
     assert len(ModelDetail.of(MODELS[0]).variants or []) == 3
 
 

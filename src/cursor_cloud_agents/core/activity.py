@@ -115,18 +115,29 @@ class ActivitySummary(BaseModel):
     def unread(cls, code: str) -> ActivitySummary:
         """No summary: the replay could not be read, `code` says why."""
         return cls(
-            last_event_at=None, last_text=None, last_text_clipped=None, last_tool=None, background_tasks=None,
-            unfinished_background_tasks=None, summarized=None, stream_error=None, complete=False,
-            scanned_events=None, activity_error=code,
-        )  # fmt: skip
+            last_event_at=None,
+            last_text=None,
+            last_text_clipped=None,
+            last_tool=None,
+            background_tasks=None,
+            unfinished_background_tasks=None,
+            summarized=None,
+            stream_error=None,
+            complete=False,
+            scanned_events=None,
+            activity_error=code,
+        )
 
 
 def _tasks(fold: ActivityFold) -> list[BackgroundTask]:
     return [
-        BackgroundTask(task_id=_bounded(task.task_id, NAME_CHARS), state=task.state,
-                       command=None if task.command is None else clip(task.command, COMMAND_CHARS)[0])
+        BackgroundTask(
+            task_id=_bounded(task.task_id, NAME_CHARS),
+            state=task.state,
+            command=None if task.command is None else clip(task.command, COMMAND_CHARS)[0],
+        )
         for task in fold.background_tasks.values()
-    ]  # fmt: skip
+    ]
 
 
 def _last_text(fold: ActivityFold) -> tuple[str | None, bool]:
@@ -205,9 +216,15 @@ async def fold_activity(
     listen_before_ms = None if stale_after_seconds is None else int((clock.now() - stale_after_seconds) * 1000)
     try:
         outcome = await api.walk_replay(
-            agent_id, run_id, fold, max_seconds=max_seconds, max_bytes=REPLAY_MAX_BYTES,
-            quiet_seconds=REPLAY_QUIET_SECONDS, listen_seconds=REPLAY_LISTEN_SECONDS, listen_before_ms=listen_before_ms,
-        )  # fmt: skip
+            agent_id,
+            run_id,
+            fold,
+            max_seconds=max_seconds,
+            max_bytes=REPLAY_MAX_BYTES,
+            quiet_seconds=REPLAY_QUIET_SECONDS,
+            listen_seconds=REPLAY_LISTEN_SECONDS,
+            listen_before_ms=listen_before_ms,
+        )
     except StreamExpiredError:
         return ActivitySummary.unread(Code.STREAM_EXPIRED)
     except StreamError:

@@ -116,9 +116,10 @@ async def ask_before(call: Call, question: Question, unsent: str, acts: frozense
             return
         setting = "CURSOR_MCP_ASK" + (" (or CURSOR_MCP_CONFIRM_CREATES=1)" if act == "create" else "")
         raise ToolFailure(
-            failures.DECLINED, f"{setting} asks the user before this ({act}), and this client cannot ask (it "
+            failures.DECLINED,
+            f"{setting} asks the user before this ({act}), and this client cannot ask (it "
             f"declared no MCP elicitation): {unsent}. The user can take `{act}` out of CURSOR_MCP_ASK"
             f"{_AFTER_REMOVAL.get(act, '')}, or use a client that can ask.",
             consent="unanswered",
-        )  # fmt: skip
+        )
     await call.confirm(question, unsent)

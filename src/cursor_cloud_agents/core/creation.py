@@ -81,9 +81,15 @@ def repository_url(url: str) -> str:
     parts = urlsplit(url) if len(url) <= MAX_REPO_URL_CHARS and not _hidden(url) else None
     path = [] if parts is None else [part for part in parts.path.split("/") if part]
     if (
-        parts is None or parts.scheme != "https" or parts.username or parts.password or parts.query
-        or parts.fragment or not _HOST.fullmatch(parts.hostname or "") or len(path) < 2
-    ):  # fmt: skip
+        parts is None
+        or parts.scheme != "https"
+        or parts.username
+        or parts.password
+        or parts.query
+        or parts.fragment
+        or not _HOST.fullmatch(parts.hostname or "")
+        or len(path) < 2
+    ):
         raise _refuse(
             "A repository is an https URL such as https://github.com/OWNER/REPO (a forge host, no credentials, "
             f"query or control characters, at most {MAX_REPO_URL_CHARS} characters)."

@@ -128,15 +128,19 @@ def _status_failure(exc: api.APIStatusError) -> ToolFailure:
         context["retry_after_seconds"] = round(exc.retry_after, 1)  # a 503 may say when to come back
     if isinstance(exc, api.ConcurrencyLimitError):
         return ToolFailure(
-            CAPACITY, f"Cursor refused a new agent: too many agents at once ({detail}). Nothing was created. "
-            "Archive idle agents (cursor_archive_agent) or wait for a running one to end (cursor_wait).", **context,
-        )  # fmt: skip
+            CAPACITY,
+            f"Cursor refused a new agent: too many agents at once ({detail}). Nothing was created. "
+            "Archive idle agents (cursor_archive_agent) or wait for a running one to end (cursor_wait).",
+            **context,
+        )
     if isinstance(exc, api.RateLimitError):
         wait = "" if exc.retry_after is None else f" Retry after {exc.retry_after:.0f} s."
         return ToolFailure(
-            Code.QUOTA, f"Cursor refused for now (rate or usage limit): {detail}.{wait}",
-            retry_after_seconds=None if exc.retry_after is None else round(exc.retry_after, 1), **context,
-        )  # fmt: skip
+            Code.QUOTA,
+            f"Cursor refused for now (rate or usage limit): {detail}.{wait}",
+            retry_after_seconds=None if exc.retry_after is None else round(exc.retry_after, 1),
+            **context,
+        )
     table: list[tuple[type[api.APIStatusError], str, str]] = [
         (
             api.AgentBusyError,
@@ -188,8 +192,10 @@ def from_api_error(exc: api.CursorError) -> ToolFailure:
             MUTATION_OUTCOME_UNKNOWN,
             f"{ctx.method} {ctx.path} may or may not have taken effect ({exc.message}). Do NOT send it again: read "
             "the agent with cursor_get_agent using the id below (or cursor_list_agents with its name) to find out.",
-            **dict(ctx.ids), http_status=ctx.status_code, request_id=ctx.request_id,
-        )  # fmt: skip
+            **dict(ctx.ids),
+            http_status=ctx.status_code,
+            request_id=ctx.request_id,
+        )
     simple: list[tuple[type[api.CursorError], str, str]] = [
         (api.ConfigurationMissingError, CONFIGURATION_MISSING, ""),
         (api.DeadlineTooShortError, TIMEOUT, " Nothing was sent; call again."),

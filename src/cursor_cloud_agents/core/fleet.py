@@ -187,11 +187,16 @@ class Fleet:
         terminal = row.run is not None and row.run.is_terminal
         row.activity = await self._limited(
             lambda: fold_activity(
-                self.api, self.activity, self.time.clock, row.agent.id, run_id,
-                terminal=terminal, max_seconds=self.time.left(float("inf")),
+                self.api,
+                self.activity,
+                self.time.clock,
+                row.agent.id,
+                run_id,
+                terminal=terminal,
+                max_seconds=self.time.left(float("inf")),
                 stale_after_seconds=None if terminal else self.stale_after_seconds,
             )
-        )  # fmt: skip
+        )
         self.replays_read += 1
 
     async def add_usage(self) -> None:

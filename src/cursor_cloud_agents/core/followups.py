@@ -51,8 +51,9 @@ def follow_up_print(agent_id: str, request: CreateRunRequest) -> str:
     return fingerprint(request.wire() | {"followUpOf": agent_id})
 
 
-async def earlier_follow_up(api: CursorClient, journal: CreationJournal, clock: Clock, agent: Agent,
-                            request: CreateRunRequest) -> FollowUp | None:  # fmt: skip
+async def earlier_follow_up(
+    api: CursorClient, journal: CreationJournal, clock: Clock, agent: Agent, request: CreateRunRequest
+) -> FollowUp | None:
     """The run an earlier identical follow-up made whose answer never came, None when there is none (or it
     provably made none).
 
@@ -78,8 +79,14 @@ async def earlier_follow_up(api: CursorClient, journal: CreationJournal, clock: 
     return None
 
 
-async def send_once(api: CursorClient, journal: CreationJournal, clock: Clock, agent_id: str,
-                    request: CreateRunRequest, before_run_id: str | None) -> Run:  # fmt: skip
+async def send_once(
+    api: CursorClient,
+    journal: CreationJournal,
+    clock: Clock,
+    agent_id: str,
+    request: CreateRunRequest,
+    before_run_id: str | None,
+) -> Run:
     """Write the follow-up down, then POST it once, then settle it.
 
     Raises:
@@ -88,8 +95,15 @@ async def send_once(api: CursorClient, journal: CreationJournal, clock: Clock, a
         MutationOutcomeUnknownError: it may have been made; it stays unresolved, so asking again reads first.
     """
     now = clock.now()
-    act = Act(Act.new_id(), "followup", now, "sent", fingerprint=follow_up_print(agent_id, request),
-              agent_id=agent_id, before_run_id=before_run_id)  # fmt: skip
+    act = Act(
+        Act.new_id(),
+        "followup",
+        now,
+        "sent",
+        fingerprint=follow_up_print(agent_id, request),
+        agent_id=agent_id,
+        before_run_id=before_run_id,
+    )
 
     def alone(reading: Reading) -> list[Act]:
         alongside = unsettled(reading, "followup", act.fingerprint or "", now)
@@ -127,20 +141,24 @@ def _refusal(refused: CursorError | ToolFailure, before_run_id: str | None) -> E
 def busy(run_id: str | None, detail: str) -> ToolFailure:
     """AGENT_BUSY: the API accepts no message while a run is active."""
     return ToolFailure(
-        AGENT_BUSY, f"{detail} Nothing was sent. Wait for the run (cursor_get_run with wait_seconds), or follow "
+        AGENT_BUSY,
+        f"{detail} Nothing was sent. Wait for the run (cursor_get_run with wait_seconds), or follow "
         "up with replace_active=true to cancel it first.",
         active_run_id=run_id,
-    )  # fmt: skip
+    )
 
 
 def followup_in_flight(earlier: Act, now: float) -> ToolFailure:
     """The answer while an identical follow-up sent earlier may still be landing at Cursor."""
     safe_at = earlier.at + API_CREATION_SECONDS
     return ToolFailure(
-        failures.FOLLOWUP_IN_FLIGHT, f"An identical follow-up was sent to {earlier.agent_id} at {iso(earlier.at)} "
+        failures.FOLLOWUP_IN_FLIGHT,
+        f"An identical follow-up was sent to {earlier.agent_id} at {iso(earlier.at)} "
         "and its answer never came; Cursor has not shown its run yet, so nothing new was sent (it would be paid "
         f"twice). Read the agent with cursor_get_agent in a minute; if no new run is there after {iso(safe_at)}, "
         "asking again sends it.",
-        agent_id=earlier.agent_id, previous_run_id=earlier.before_run_id, sent_at=iso(earlier.at),
+        agent_id=earlier.agent_id,
+        previous_run_id=earlier.before_run_id,
+        sent_at=iso(earlier.at),
         retry_after_seconds=max(0, round(safe_at - now)),
-    )  # fmt: skip
+    )

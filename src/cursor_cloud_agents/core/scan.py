@@ -115,9 +115,15 @@ def keeping(keep: Callable[[AgentSummary], bool] | None) -> Choose[AgentSummary]
 
 
 async def scan_rows(
-    fetch: Fetch, choose: Choose[T], *, limit: int, cursor: str | None, mark: str, filtered: bool,
+    fetch: Fetch,
+    choose: Choose[T],
+    *,
+    limit: int,
+    cursor: str | None,
+    mark: str,
+    filtered: bool,
     max_pages: int = MAX_PAGES,
-) -> ScanPage[T]:  # fmt: skip
+) -> ScanPage[T]:
     """Up to `limit` rows that `choose` makes of the agents, reading at most `max_pages` API pages (of
     `FILTERED_PAGE_SIZE` when `filtered`, since most agents may be passed over, else of `limit`)."""
     position = decode(cursor, mark) if cursor else Position(None, FILTERED_PAGE_SIZE if filtered else limit, 0, mark)

@@ -225,9 +225,10 @@ class Answers:
         end = offset + taken
         if taken == 0 and end < len(text):
             raise ToolFailure(
-                failures.RESULT_TOO_LARGE, "The rest of the answer leaves no room for the text under the "
+                failures.RESULT_TOO_LARGE,
+                "The rest of the answer leaves no room for the text under the "
                 "CURSOR_MCP_MAX_RESULT_BYTES cap; ask for less of the rest (e.g. activity=false).",
-            )  # fmt: skip
+            )
         return with_fields(
             answer, **{key: text[offset:end], total_key: len(text), next_key: end if end < len(text) else None}
         )

@@ -105,10 +105,15 @@ class Entry:
 def _tool_view(event_id: str | None, data: dict[str, Any]) -> ToolCallView:
     truncated = data.get("truncated")
     return ToolCallView(
-        type="tool_call", id=event_id, name=_str(data, "name"), status=_str(data, "status"),
-        call_id=_str(data, "callId"), args=_detail(data.get("args")), result=_detail(data.get("result")),
+        type="tool_call",
+        id=event_id,
+        name=_str(data, "name"),
+        status=_str(data, "status"),
+        call_id=_str(data, "callId"),
+        args=_detail(data.get("args")),
+        result=_detail(data.get("result")),
         truncated=sorted(truncated) if isinstance(truncated, dict) else None,  # pyright: ignore[reportUnknownArgumentType]  # JSON keys
-    )  # fmt: skip
+    )
 
 
 def growth(text: str) -> int:

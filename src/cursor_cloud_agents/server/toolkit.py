@@ -312,19 +312,21 @@ class Toolkit:
             return
         if not self.state.settings.allow_writes:
             raise ToolFailure(
-                failures.READ_ONLY, f"{spec.name} changes state and writes are off. The user must set "
+                failures.READ_ONLY,
+                f"{spec.name} changes state and writes are off. The user must set "
                 "CURSOR_MCP_ALLOW_WRITES=1 in this MCP server's environment and restart the client.",
-            )  # fmt: skip
+            )
         if spec.access is Access.DELETE:
             self._gate_delete(spec, arguments, peer)
 
     def _gate_delete(self, spec: ToolSpec, arguments: Mapping[str, Any], peer: Peer) -> None:
         if not self.state.settings.allow_delete:
             raise ToolFailure(
-                failures.DELETE_DISABLED, f"{spec.name} is permanent and deletion is off. The user must set "
+                failures.DELETE_DISABLED,
+                f"{spec.name} is permanent and deletion is off. The user must set "
                 "CURSOR_MCP_ALLOW_DELETE=1 (with CURSOR_MCP_ALLOW_WRITES=1) and restart the client; "
                 "cursor_archive_agent is the reversible alternative.",
-            )  # fmt: skip
+            )
         confirmation = arguments.get("confirm_agent_id")
         if peer.can_ask and "delete" in self.state.settings.ask and confirmation is None:
             return  # the tool asks the user, which is worth more than an id typed by the model
@@ -340,14 +342,16 @@ class Toolkit:
     def _hard_stop(self, spec: ToolSpec, budget: float) -> ToolFailure:
         if spec.access is Access.READ:
             return ToolFailure(
-                failures.TIMEOUT, f"{spec.name} did not finish within its {budget:.0f} s budget; nothing changed. "
+                failures.TIMEOUT,
+                f"{spec.name} did not finish within its {budget:.0f} s budget; nothing changed. "
                 "Call it again (runs go on server-side).",
-            )  # fmt: skip
+            )
         # A write stopped mid-way may have reached Cursor: never report it as not done.
         return ToolFailure(
-            failures.MUTATION_OUTCOME_UNKNOWN, f"{spec.name} was stopped at its {budget:.0f} s budget and may or "
+            failures.MUTATION_OUTCOME_UNKNOWN,
+            f"{spec.name} was stopped at its {budget:.0f} s budget and may or "
             "may not have taken effect. Do NOT send it again: read the agent (cursor_get_agent) to find out.",
-        )  # fmt: skip
+        )
 
     def _rendered(
         self, success: _Success, spec: ToolSpec, call: Call | None
@@ -373,10 +377,12 @@ class Toolkit:
         if size <= answers.max_bytes:
             return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data), None
         failure = ToolFailure(
-            failures.RESULT_TOO_LARGE, f"The answer would be {size} bytes, over the "
+            failures.RESULT_TOO_LARGE,
+            f"The answer would be {size} bytes, over the "
             f"{answers.max_bytes}-byte cap (CURSOR_MCP_MAX_RESULT_BYTES). To get it, {spec.shrink_hint}.",
-            size_bytes=size, max_bytes=answers.max_bytes,
-        )  # fmt: skip
+            size_bytes=size,
+            max_bytes=answers.max_bytes,
+        )
         return self._error_result(failure), failure
 
     def _error_result(self, failure: ToolFailure) -> CallToolResult:

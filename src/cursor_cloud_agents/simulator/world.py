@@ -385,9 +385,16 @@ class World:
         at = self.now() - created_ago
         urls = ["https://github.com/your-org/your-repo"] if repos is None else repos
         request = CreateRequest(
-            prompt, None, name, None, [{"url": u, "startingRef": "main"} for u in urls],
-            agent_id, False, auto_create_pr, {},
-        )  # fmt: skip
+            prompt,
+            None,
+            name,
+            None,
+            [{"url": u, "startingRef": "main"} for u in urls],
+            agent_id,
+            False,
+            auto_create_pr,
+            {},
+        )
         agent = self._new_agent(request, self._agent_id(agent_id), at)
         for each in [script or self.default_script, *scripts]:
             run = self.start_run(agent, prompt, each, at)

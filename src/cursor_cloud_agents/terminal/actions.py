@@ -29,13 +29,19 @@ async def cancel(term: Term, *, agent_id: str, run_id: str | None) -> int:
             await session.api.cancel_run(agent_id, run_id)
         except RunNotCancellableError:
             run = await session.api.get_run(agent_id, run_id)
-            _say(term, {"agent_id": agent_id, "run_id": run_id, "outcome": "not_active", "status": run.status},
-                 f"run {run_id} is not active ({run.status}); nothing to cancel")  # fmt: skip
+            _say(
+                term,
+                {"agent_id": agent_id, "run_id": run_id, "outcome": "not_active", "status": run.status},
+                f"run {run_id} is not active ({run.status}); nothing to cancel",
+            )
             return REFUSED
         run = await session.api.get_run(agent_id, run_id)
     outcome = "cancelled" if run.status == "CANCELLED" else "requested"
-    _say(term, {"agent_id": agent_id, "run_id": run_id, "outcome": outcome, "status": run.status},
-         f"cancel of {run_id} {outcome} (status now {run.status})")  # fmt: skip
+    _say(
+        term,
+        {"agent_id": agent_id, "run_id": run_id, "outcome": outcome, "status": run.status},
+        f"cancel of {run_id} {outcome} (status now {run.status})",
+    )
     return OK
 
 
@@ -61,10 +67,17 @@ def usage_table(usage: Usage) -> Table:
         table.add_column(column, justify="left" if column == "run" else "right")
     rows = [(run.id, run.usage, run.cost) for run in usage.runs] + [("total", usage.total_usage, usage.cost)]
     for name, tokens, cost in rows:
-        counts = [render.NONE] * 5 if tokens is None else [
-            f"{tokens.input_tokens:,}", f"{tokens.output_tokens:,}", f"{tokens.cache_write_tokens:,}",
-            f"{tokens.cache_read_tokens:,}", f"{tokens.total_tokens:,}",
-        ]  # fmt: skip
+        counts = (
+            [render.NONE] * 5
+            if tokens is None
+            else [
+                f"{tokens.input_tokens:,}",
+                f"{tokens.output_tokens:,}",
+                f"{tokens.cache_write_tokens:,}",
+                f"{tokens.cache_read_tokens:,}",
+                f"{tokens.total_tokens:,}",
+            ]
+        )
         charged = render.cents(None if cost is None else cost.charged_cents)
         table.add_row(agent_text(name, "bold" if name == "total" else ""), *counts, charged)
     return table
@@ -109,6 +122,9 @@ async def artifacts(term: Term, *, agent_id: str, path: str | None, output: str 
             link = await session.api.artifact_download(agent_id, path)
             data = await session.api.download_artifact(link.url, max_bytes=MAX_ARTIFACT_BYTES)
         target.write(data)
-    _say(term, {"agent_id": agent_id, "path": path, "file": target.shown, "bytes": len(data)},
-         f"wrote {len(data):,} bytes to {target.shown}")  # fmt: skip
+    _say(
+        term,
+        {"agent_id": agent_id, "path": path, "file": target.shown, "bytes": len(data)},
+        f"wrote {len(data):,} bytes to {target.shown}",
+    )
     return OK

@@ -54,12 +54,18 @@ class AgentRow(Reading):
         """The row for `--json`."""
         run = self.run
         return {
-            "agent_id": self.agent.id, "name": self.agent.name, "agent_status": self.agent.status,
-            "run_id": self.agent.latest_run_id, "run_status": None if run is None else run.status,
-            "repos": self.repos(), "branches": self.branches(), "url": self.agent.url,
+            "agent_id": self.agent.id,
+            "name": self.agent.name,
+            "agent_status": self.agent.status,
+            "run_id": self.agent.latest_run_id,
+            "run_status": None if run is None else run.status,
+            "repos": self.repos(),
+            "branches": self.branches(),
+            "url": self.agent.url,
             "age_seconds": _whole(render.since(self.agent.created_at, now)),
-            "idle_seconds": _whole(self.idle_seconds(now)), "read_error": self.read_error,
-        }  # fmt: skip
+            "idle_seconds": _whole(self.idle_seconds(now)),
+            "read_error": self.read_error,
+        }
 
 
 def _whole(seconds: float | None) -> int | None:
@@ -82,9 +88,13 @@ async def read_rows(session: Session, *, limit: int, name: str | None, archived:
         return name is None or name.lower() in (agent.name or "").lower()
 
     page = await scan.scan_agents(
-        session.api, limit=limit, cursor=None, keep=None if name is None else named,
-        mark=scan.fingerprint("terminal-agents", name, archived), include_archived=archived,
-    )  # fmt: skip
+        session.api,
+        limit=limit,
+        cursor=None,
+        keep=None if name is None else named,
+        mark=scan.fingerprint("terminal-agents", name, archived),
+        include_archived=archived,
+    )
     rows = [AgentRow(summary) for summary in page.items]
     await each_in_flight(rows, partial(_read, session.api))
     return rows
@@ -105,12 +115,13 @@ def table(rows: list[AgentRow], now: float) -> Table:
         if row.read_error:
             run_status = Text(f"unreadable ({row.read_error})", style="red")
         grid.add_row(
-            name, run_status,
+            name,
+            run_status,
             agent_text("\n".join(render.short_repo(url) for url in row.repos()) or render.NONE),
             agent_text("\n".join(row.branches()) or render.NONE),
             Text(render.duration(render.since(row.agent.created_at, now))),
             Text(render.duration(row.idle_seconds(now))),
-        )  # fmt: skip
+        )
     return grid
 
 

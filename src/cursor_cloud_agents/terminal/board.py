@@ -75,13 +75,19 @@ class FleetRow(Reading):
     def document(self) -> dict[str, Any]:
         """The row for `--json`."""
         return {
-            "agent_id": self.agent.id, "name": self.agent.name, "url": self.agent.url,
-            "run_id": self.agent.latest_run_id, "status": None if self.run is None else self.run.status,
-            "attention": attention(self)[1], "idle_seconds": self.idle_seconds, "last_tool": self.last_tool,
+            "agent_id": self.agent.id,
+            "name": self.agent.name,
+            "url": self.agent.url,
+            "run_id": self.agent.latest_run_id,
+            "status": None if self.run is None else self.run.status,
+            "attention": attention(self)[1],
+            "idle_seconds": self.idle_seconds,
+            "last_tool": self.last_tool,
             "evidence": None if self.activity is None else self.activity.evidence,
             "silence_seconds": None if self.activity is None else self.activity.silence_seconds,
-            "charged_cents": self.charged_cents, "read_error": self.read_error,
-        }  # fmt: skip
+            "charged_cents": self.charged_cents,
+            "read_error": self.read_error,
+        }
 
     @property
     def stuck(self) -> bool:
@@ -197,10 +203,15 @@ class Board:
         run = row.run
         assert run is not None  # `_extras` keeps rows with a run
         row.activity = await fold_activity(
-            self.session.api, self.activity, self.clock, row.agent.id, run.id,
-            terminal=run.is_terminal, max_seconds=self.interval,
+            self.session.api,
+            self.activity,
+            self.clock,
+            row.agent.id,
+            run.id,
+            terminal=run.is_terminal,
+            max_seconds=self.interval,
             stale_after_seconds=None if run.is_terminal else LONG_IDLE_SECONDS,
-        )  # fmt: skip
+        )
         row.activity_at = self.session.now()
         try:
             usage = await self.session.api.get_usage(row.agent.id)

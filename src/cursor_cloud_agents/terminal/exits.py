@@ -18,9 +18,14 @@ TIMED_OUT = 124
 INTERRUPTED = 130
 
 # Failures that the person fixes on their side, not Cursor's: the same exit as a wrong option.
-_OURS = frozenset({
-    failures.VALIDATION, failures.CONFIGURATION_MISSING, failures.LIMIT_REACHED, failures.READ_ONLY,
-})  # fmt: skip
+_OURS = frozenset(
+    {
+        failures.VALIDATION,
+        failures.CONFIGURATION_MISSING,
+        failures.LIMIT_REACHED,
+        failures.READ_ONLY,
+    }
+)
 
 
 class UsageError(Exception):

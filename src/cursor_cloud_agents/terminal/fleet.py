@@ -32,10 +32,13 @@ def _row_cells(row: FleetRow) -> list[Text]:
         status = agent_text(f"unreadable ({row.read_error})", "red")
     return [
         Text(rank, style=ATTENTION_STYLES.get(rank, "dim")),
-        agent_text(row.agent.name or row.agent.id), status,
-        Text(render.duration(row.idle_seconds)), agent_text(row.last_tool or render.NONE),
-        Text(render.cents(row.charged_cents)), agent_text(row.agent.url or row.agent.id, "dim"),
-    ]  # fmt: skip
+        agent_text(row.agent.name or row.agent.id),
+        status,
+        Text(render.duration(row.idle_seconds)),
+        agent_text(row.last_tool or render.NONE),
+        Text(render.cents(row.charged_cents)),
+        agent_text(row.agent.url or row.agent.id, "dim"),
+    ]
 
 
 def draw(board: Board, *, took: float | None = None) -> Group:

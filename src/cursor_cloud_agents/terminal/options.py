@@ -119,10 +119,13 @@ def subcommand(
 ) -> argparse.ArgumentParser:
     """A subcommand whose help ends with its examples (every command of the program, `cli.py`'s too)."""
     parser: argparse.ArgumentParser = commands.add_parser(
-        name, parents=list(parents), help=help_, description=description or help_,
+        name,
+        parents=list(parents),
+        help=help_,
+        description=description or help_,
         epilog="example:\n" + "\n".join(f"  {line}" for line in examples),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-    )  # fmt: skip
+    )
     return parser
 
 

@@ -122,9 +122,11 @@ def _request(order: Order) -> CreateAgentRequest:
         raise UsageError("the prompt is empty: say what the agent should do")
     repos = creation.repos(order.repo, order.ref, None)
     return CreateAgentRequest(
-        prompt=Prompt(text=order.prompt, images=prompt_images(order.images)), agent_id=ids.mint_agent_id(),
-        repos=repos or None, work_on_current_branch=False,
-    )  # fmt: skip
+        prompt=Prompt(text=order.prompt, images=prompt_images(order.images)),
+        agent_id=ids.mint_agent_id(),
+        repos=repos or None,
+        work_on_current_branch=False,
+    )
 
 
 def _started(term: Term, agent: AgentSummary, run_id: str | None, *, resumed: bool) -> None:
@@ -133,9 +135,9 @@ def _started(term: Term, agent: AgentSummary, run_id: str | None, *, resumed: bo
         term.emit({"agent_id": agent.id, "run_id": run_id, "url": agent.url, "name": agent.name, "resumed": resumed})
         return
     said = "found again " if resumed else "started "
-    term.out.print(Text(said, style="yellow" if resumed else "green").append_text(
-        agent_text(f"{agent.id} {run_id or ''}")
-    ))  # fmt: skip
+    term.out.print(
+        Text(said, style="yellow" if resumed else "green").append_text(agent_text(f"{agent.id} {run_id or ''}"))
+    )
     if resumed:
         term.out.print("an earlier identical creation made this agent; no new agent was created", style="dim")
     if agent.url:
@@ -162,13 +164,21 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
         # Said before the person is asked: a yes would be wasted on a refusal.
         await refuse_before_asking(state, request)
         used, _ = await state.ledger.use(state.clock.now())
-        _confirm(term, order.confirmed, [
-            ("prompt", agent_text(first_line(order.prompt))),
-            ("repos", _repos_line(request.repos or [])),
-            ("model", agent_text(order.model or "the account's default model")),
-            ("images", Text(str(len(request.prompt.images or [])))),
-            ("limit", Text(f"new agent {used + 1} of {state.ledger.limit} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)")),
-        ], "Start this paid agent?")  # fmt: skip
+        _confirm(
+            term,
+            order.confirmed,
+            [
+                ("prompt", agent_text(first_line(order.prompt))),
+                ("repos", _repos_line(request.repos or [])),
+                ("model", agent_text(order.model or "the account's default model")),
+                ("images", Text(str(len(request.prompt.images or [])))),
+                (
+                    "limit",
+                    Text(f"new agent {used + 1} of {state.ledger.limit} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)"),
+                ),
+            ],
+            "Start this paid agent?",
+        )
         created = await create_within_limits(state, request)
         resumed = not isinstance(created, CreatedAgent)  # an earlier identical creation, found again
         agent = created if resumed else created.agent
@@ -187,10 +197,15 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -
         problem = continuation_problem(agent)
         if problem is not None:
             raise UsageError(f"no follow-up was sent: {problem}")
-        _confirm(term, confirmed, [
-            ("agent", agent_text(f"{agent.name or ''} {agent.id}")),
-            ("prompt", agent_text(first_line(prompt))),
-        ], "Send this paid follow-up?")  # fmt: skip
+        _confirm(
+            term,
+            confirmed,
+            [
+                ("agent", agent_text(f"{agent.name or ''} {agent.id}")),
+                ("prompt", agent_text(first_line(prompt))),
+            ],
+            "Send this paid follow-up?",
+        )
         state = server_state(term, session)
         request = CreateRunRequest(prompt=Prompt(text=prompt))
         earlier = await earlier_follow_up(session.api, state.journal, state.clock, agent, request)

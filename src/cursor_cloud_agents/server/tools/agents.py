@@ -86,9 +86,14 @@ async def list_page(
 
     async def read(count: int) -> scan.ScanPage[AgentSummary]:
         return await scan.scan_agents(
-            api, limit=count, cursor=cursor, keep=keep, mark=mark,
-            pr_url=filters.pr_url, include_archived=filters.include_archived,
-        )  # fmt: skip
+            api,
+            limit=count,
+            cursor=cursor,
+            keep=keep,
+            mark=mark,
+            pr_url=filters.pr_url,
+            include_archived=filters.include_archived,
+        )
 
     page = await read(limit)
     fits = answers.rows_that_fit([AgentRow.of(agent) for agent in page.items], answers.max_bytes - LIST_ENVELOPE_BYTES)
@@ -186,10 +191,16 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
         minted = None if variables.given else (agent_id or ids.mint_agent_id())
         current_call().note(agent_id=minted, name=name)
         request = CreateAgentRequest(
-            prompt=Prompt(text=prompt, images=attached), agent_id=minted, name=name, model=model, env=env,
-            repos=repos or None, work_on_current_branch=False, auto_create_pr=auto_create_pr,
+            prompt=Prompt(text=prompt, images=attached),
+            agent_id=minted,
+            name=name,
+            model=model,
+            env=env,
+            repos=repos or None,
+            work_on_current_branch=False,
+            auto_create_pr=auto_create_pr,
             env_vars=variables.values or None,
-        )  # fmt: skip
+        )
         if "create" in state.settings.ask:
             await refuse_before_asking(state, request)
             use = await state.limits.use_line(state.api)

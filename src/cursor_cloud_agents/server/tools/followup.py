@@ -48,9 +48,14 @@ async def wait_until_ended(api: CursorClient, agent_id: str, run_id: str) -> Run
             await call.progress(f"run {run_id} is {run.status}; waiting for the cancel to take effect")
 
     run, ended = await call.time.poll(
-        await api.get_run(agent_id, run_id), lambda: api.get_run(agent_id, run_id), lambda run: run.is_terminal,
-        report, every=CANCEL_POLL_SECONDS, within=call.time.deadline.remaining(SEND_RESERVE), reserve=SEND_RESERVE,
-    )  # fmt: skip
+        await api.get_run(agent_id, run_id),
+        lambda: api.get_run(agent_id, run_id),
+        lambda run: run.is_terminal,
+        report,
+        every=CANCEL_POLL_SECONDS,
+        within=call.time.deadline.remaining(SEND_RESERVE),
+        reserve=SEND_RESERVE,
+    )
     if not ended:
         raise busy(run_id, f"Run {run_id} was asked to cancel but still reads {run.status}.")
     return run

@@ -63,10 +63,13 @@ async def read_usage(api: CursorClient, agent_id: str, run_id: str | None) -> Us
         if exc.code != "feature_unavailable":
             raise
         raise ToolFailure(
-            Code.PERMISSION_DENIED, "Cursor does not offer usage reporting to this account (feature_unavailable: "
+            Code.PERMISSION_DENIED,
+            "Cursor does not offer usage reporting to this account (feature_unavailable: "
             "an early-access API). Costs are shown in the Cursor dashboard.",
-            upstream_code=exc.code, http_status=exc.status_code, request_id=exc.request_id,
-        ) from None  # fmt: skip
+            upstream_code=exc.code,
+            http_status=exc.status_code,
+            request_id=exc.request_id,
+        ) from None
 
 
 def fit_usage(answers: Answers, agent_id: str, run_id: str | None, usage: Usage) -> UsageView:
@@ -87,9 +90,13 @@ async def download_link(api: CursorClient, agent_id: str, path: str) -> Artifact
         if exc.code != "artifact_not_found":
             raise
         raise ToolFailure(
-            Code.NOT_FOUND, UNLISTED_ARTIFACT.format(path=path), upstream_code=exc.code, http_status=exc.status_code,
-            request_id=exc.request_id, path=path,
-        ) from None  # fmt: skip
+            Code.NOT_FOUND,
+            UNLISTED_ARTIFACT.format(path=path),
+            upstream_code=exc.code,
+            http_status=exc.status_code,
+            request_id=exc.request_id,
+            path=path,
+        ) from None
 
 
 async def fetch_artifact(

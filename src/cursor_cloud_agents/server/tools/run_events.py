@@ -88,10 +88,14 @@ def fit_excerpt(answers: Answers, excerpt: Excerpt, *, interrupted: bool) -> Exc
 
     def answer(events: list[EventView]) -> ExcerptView:
         return ExcerptView(
-            events=events, last_event_id=excerpt.last_event_id, run_status=excerpt.run_status,
-            finished=excerpt.finished, more=excerpt.full or None, stream_error=stream_error_of(excerpt),
+            events=events,
+            last_event_id=excerpt.last_event_id,
+            run_status=excerpt.run_status,
+            finished=excerpt.finished,
+            more=excerpt.full or None,
+            stream_error=stream_error_of(excerpt),
             interrupted=interrupted or None,
-        )  # fmt: skip
+        )
 
     views = excerpt.views()
     fits = max(1, answers.rows_that_fit(views, answers.room(answer([]).model_copy(update={"more": True}))))
@@ -119,10 +123,17 @@ async def read_tail(api: CursorClient, answers: Answers, agent_id: str, run_id: 
     ended_by = await with_progress(current_call(), walk, lambda: f"walked {tail.scanned} events")
     views, left_out = tail.views(answers.max_bytes - EVENTS_HEAD_BYTES, sent_size(answers))
     return TailView(
-        events=views, last_event_id=tail.resume_id(), last_event_at=event_time(tail.last_event_id),
-        scanned_events=tail.scanned, complete=ended_by in REPLAY_ENDS, ended_by=ended_by, finished=tail.finished,
-        left_out=left_out or None, stream_error=stream_error_of(tail), interrupted=interrupted or None,
-    )  # fmt: skip
+        events=views,
+        last_event_id=tail.resume_id(),
+        last_event_at=event_time(tail.last_event_id),
+        scanned_events=tail.scanned,
+        complete=ended_by in REPLAY_ENDS,
+        ended_by=ended_by,
+        finished=tail.finished,
+        left_out=left_out or None,
+        stream_error=stream_error_of(tail),
+        interrupted=interrupted or None,
+    )
 
 
 def register(kit: Toolkit, state: ServerState) -> None:

@@ -68,9 +68,14 @@ async def wait_for_end(
         await call.progress(_progress_text(seen, waited, wait_seconds))
 
     run, ended = await call.time.poll(
-        run, lambda: api.get_run(agent_id, run.id), lambda seen: seen.is_terminal, report,
-        every=WAIT_POLL_SECONDS, within=wait_seconds, reserve=reserve,
-    )  # fmt: skip
+        run,
+        lambda: api.get_run(agent_id, run.id),
+        lambda seen: seen.is_terminal,
+        report,
+        every=WAIT_POLL_SECONDS,
+        within=wait_seconds,
+        reserve=reserve,
+    )
     return run, not ended
 
 
@@ -157,9 +162,13 @@ def register(kit: Toolkit, state: ServerState) -> None:
         if run.result is None:
             return answer
         return answers.slice_text(
-            answer, "result", answers.text(run.result), offset=result_offset, limit=result_limit,
+            answer,
+            "result",
+            answers.text(run.result),
+            offset=result_offset,
+            limit=result_limit,
             next_key="result_next_offset",
-        )  # fmt: skip
+        )
 
     @kit.tool(title="Cancel run", access=Access.DESTRUCTIVE, idempotent=True, budget=lambda _arguments: 30.0)
     async def cursor_cancel_run(agent_id: AgentId, run_id: RunId) -> CancelView:

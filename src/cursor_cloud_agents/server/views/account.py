@@ -32,9 +32,11 @@ class ServerView(View):
     @classmethod
     def of(cls, settings: Settings) -> ServerView:
         return cls(
-            writes=settings.allow_writes, delete=settings.allow_delete,
-            forward_env=sorted(settings.forward_env), simulated=settings.simulated or None,
-        )  # fmt: skip
+            writes=settings.allow_writes,
+            delete=settings.allow_delete,
+            forward_env=sorted(settings.forward_env),
+            simulated=settings.simulated or None,
+        )
 
 
 class LimitView(View):

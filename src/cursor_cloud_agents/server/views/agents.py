@@ -62,9 +62,14 @@ class AgentRow(_AgentFields):
     @classmethod
     def of(cls, agent: AgentSummary) -> AgentRow:
         return cls(
-            id=agent.id, name=agent.name, status=agent.status, url=web_url(agent),
-            latest_run_id=agent.latest_run_id, updated_at=agent.updated_at, env=EnvView.of(agent),
-        )  # fmt: skip
+            id=agent.id,
+            name=agent.name,
+            status=agent.status,
+            url=web_url(agent),
+            latest_run_id=agent.latest_run_id,
+            updated_at=agent.updated_at,
+            env=EnvView.of(agent),
+        )
 
 
 class RepoView(View):
@@ -89,9 +94,12 @@ class AgentView(_AgentFields):
             RepoView(url=repo.url, starting_ref=repo.starting_ref, pr_url=repo.pr_url) for repo in agent.repos or []
         ]
         return cls(
-            **dict(AgentRow.of(agent)), created_at=agent.created_at, repos=repos or None,
-            work_on_current_branch=agent.work_on_current_branch, auto_create_pr=agent.auto_create_pr,
-        )  # fmt: skip
+            **dict(AgentRow.of(agent)),
+            created_at=agent.created_at,
+            repos=repos or None,
+            work_on_current_branch=agent.work_on_current_branch,
+            auto_create_pr=agent.auto_create_pr,
+        )
 
 
 class AgentsPage(View):
@@ -105,9 +113,11 @@ class AgentsPage(View):
     @classmethod
     def of(cls, page: ScanPage[AgentSummary], *, named: bool) -> AgentsPage:
         return cls(
-            agents=[AgentRow.of(agent) for agent in page.items], next_cursor=page.next_cursor,
-            has_more=page.next_cursor is not None, scanned=page.scanned if named else None,
-        )  # fmt: skip
+            agents=[AgentRow.of(agent) for agent in page.items],
+            next_cursor=page.next_cursor,
+            has_more=page.next_cursor is not None,
+            scanned=page.scanned if named else None,
+        )
 
 
 class _Started(View):
@@ -130,9 +140,13 @@ class CreatedAgentView(_Started):
     def of(cls, created: CreatedAgent, model: ModelSelection | None) -> CreatedAgentView:
         agent = created.agent
         return cls(
-            agent_id=agent.id, run_id=created.run.id, url=web_url(agent), name=agent.name,
-            run_status=created.run.status, model=ModelChoice.of(model),
-        )  # fmt: skip
+            agent_id=agent.id,
+            run_id=created.run.id,
+            url=web_url(agent),
+            name=agent.name,
+            run_status=created.run.status,
+            model=ModelChoice.of(model),
+        )
 
 
 class ResumedAgentView(_Started):

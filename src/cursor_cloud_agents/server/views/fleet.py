@@ -32,10 +32,12 @@ class RowActivity(View):
     @classmethod
     def of(cls, activity: ActivitySummary) -> RowActivity:
         return cls(
-            idle_seconds=activity.idle_seconds, last_tool=activity.last_tool,
+            idle_seconds=activity.idle_seconds,
+            last_tool=activity.last_tool,
             unfinished_background_tasks=activity.unfinished_background_tasks or None,
-            activity_error=activity.activity_error, evidence=evidence_text(activity),
-        )  # fmt: skip
+            activity_error=activity.activity_error,
+            evidence=evidence_text(activity),
+        )
 
 
 def evidence_text(activity: ActivitySummary) -> str | None:
@@ -69,11 +71,16 @@ class FleetRow(View):
     def of(cls, row: Row) -> FleetRow:
         agent = row.agent
         return cls(
-            agent_id=agent.id, name=clip(agent.name or "", NAME_CHARS)[0] or None, run_id=agent.latest_run_id,
-            status=None if row.run is None else row.run.status, archived=agent.status == "ARCHIVED" or None,
-            read_error=row.read_error, charged_cents=row.charged_cents, usage_error=row.usage_error,
+            agent_id=agent.id,
+            name=clip(agent.name or "", NAME_CHARS)[0] or None,
+            run_id=agent.latest_run_id,
+            status=None if row.run is None else row.run.status,
+            archived=agent.status == "ARCHIVED" or None,
+            read_error=row.read_error,
+            charged_cents=row.charged_cents,
+            usage_error=row.usage_error,
             activity=None if row.activity is None else RowActivity.of(row.activity),
-        )  # fmt: skip
+        )
 
 
 class FleetSummary(View):
@@ -97,12 +104,14 @@ class FleetSummary(View):
             return [row.agent.id for row in rows if keep(row)] if activity else None
 
         return cls(
-            runs=dict(sorted(counts.items())), read_errors=sum(1 for row in rows if row.read_error),
+            runs=dict(sorted(counts.items())),
+            read_errors=sum(1 for row in rows if row.read_error),
             charged_cents=round(sum(known), 2) if usage else None,
             cost_missing=(len(rows) - len(known) or None) if usage else None,
             stale=ids(lambda row: row.stale(stale_seconds)),
-            unfinished_after_end=ids(lambda row: row.unfinished_after_end), incomplete=ids(lambda row: row.incomplete),
-        )  # fmt: skip
+            unfinished_after_end=ids(lambda row: row.unfinished_after_end),
+            incomplete=ids(lambda row: row.incomplete),
+        )
 
 
 class FleetView(View):
@@ -128,6 +137,10 @@ class FleetView(View):
         cut = shown < len(fleet.rows)
         resume = fleet.page.cut(shown) if cut and fleet.page is not None else next_cursor
         return cls(
-            agents=[FleetRow.of(row) for row in kept], summary=summary, next_cursor=resume, scanned=fleet.scanned,
-            next=WAIT_FOR_SEVERAL if waiting else None, limit_used=shown if cut else None,
-        )  # fmt: skip
+            agents=[FleetRow.of(row) for row in kept],
+            summary=summary,
+            next_cursor=resume,
+            scanned=fleet.scanned,
+            next=WAIT_FOR_SEVERAL if waiting else None,
+            limit_used=shown if cut else None,
+        )

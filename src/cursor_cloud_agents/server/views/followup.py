@@ -29,8 +29,12 @@ class FollowUpView(View):
         cls, agent_id: str, run: Run, replaced: Run | None, model: ModelSelection | None, *, resumed: bool
     ) -> FollowUpView:
         return cls(
-            agent_id=agent_id, run_id=run.id, run_status=run.status, resumed=resumed or None,
+            agent_id=agent_id,
+            run_id=run.id,
+            run_status=run.status,
+            resumed=resumed or None,
             replaced_run_id=None if replaced is None else replaced.id,
             replaced_run_status=None if replaced is None else replaced.status,
-            model=ModelChoice.of(model), model_note=MODEL_NOTE if model is not None else None,
-        )  # fmt: skip
+            model=ModelChoice.of(model),
+            model_note=MODEL_NOTE if model is not None else None,
+        )

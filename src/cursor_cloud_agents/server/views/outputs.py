@@ -33,9 +33,12 @@ class TokensView(View):
     @classmethod
     def of(cls, usage: TokenUsage) -> TokensView:
         return cls(
-            input=usage.input_tokens, output=usage.output_tokens, cache_write=usage.cache_write_tokens,
-            cache_read=usage.cache_read_tokens, total=usage.total_tokens,
-        )  # fmt: skip
+            input=usage.input_tokens,
+            output=usage.output_tokens,
+            cache_write=usage.cache_write_tokens,
+            cache_read=usage.cache_read_tokens,
+            total=usage.total_tokens,
+        )
 
 
 class UsageRow(View):
@@ -75,9 +78,11 @@ class UsageView(View):
         """The totals, without the per-run rows (`Answers.fit_rows` adds them)."""
         costless = sum(1 for run in usage.runs if run.cost is None or run.cost.charged_cents is None)
         return cls(
-            agent_id=agent_id, run_id=run_id, total=UsageRow.of(usage.total_usage, usage.cost),
+            agent_id=agent_id,
+            run_id=run_id,
+            total=UsageRow.of(usage.total_usage, usage.cost),
             cost_note=COST_NOTE.format(count=costless) if costless else None,
-        )  # fmt: skip
+        )
 
 
 class ArtifactRow(View):
@@ -134,9 +139,13 @@ class ArtifactLink(_ArtifactHead):
         cls, agent_id: str, path: str, link: ArtifactDownload, unavailable: str | None = None, size: int | None = None
     ) -> ArtifactLink:
         return cls(
-            agent_id=agent_id, path=path, size_bytes=size, text_unavailable=unavailable, url=link.url,
+            agent_id=agent_id,
+            path=path,
+            size_bytes=size,
+            text_unavailable=unavailable,
+            url=link.url,
             expires_at=link.expires_at,
-        )  # fmt: skip
+        )
 
 
 class ArtifactImage(_ArtifactHead):
@@ -154,9 +163,15 @@ class ArtifactImage(_ArtifactHead):
     def of(cls, agent_id: str, path: str, link: ArtifactDownload, size: int, image: Recognised) -> ArtifactImage:
         box = image.dimension
         return cls(
-            agent_id=agent_id, path=path, mime_type=image.mime_type, size_bytes=size, width=box.width,
-            height=box.height, url=link.url, expires_at=link.expires_at,
-        )  # fmt: skip
+            agent_id=agent_id,
+            path=path,
+            mime_type=image.mime_type,
+            size_bytes=size,
+            width=box.width,
+            height=box.height,
+            url=link.url,
+            expires_at=link.expires_at,
+        )
 
 
 class MessageRow(View):
@@ -174,9 +189,13 @@ class MessageRow(View):
         """The message's prepared `text` from `start` to `end`; its length and the offset to go on, when cut."""
         cut = bool(start) or end < len(text)
         return cls(
-            index=index, role=role, text=text[start:end], text_offset=start or None,
-            text_chars=len(text) if cut else None, next_text_offset=end if end < len(text) else None,
-        )  # fmt: skip
+            index=index,
+            role=role,
+            text=text[start:end],
+            text_offset=start or None,
+            text_chars=len(text) if cut else None,
+            next_text_offset=end if end < len(text) else None,
+        )
 
 
 class ConversationView(View):

@@ -44,13 +44,14 @@ class RunRow(View):
     def of(cls, run: Run) -> RunRow:
         duration = run.duration_ms
         return cls(
-            run_id=_token(run.id, "run_id"), status=_token(run.status, "status"),
+            run_id=_token(run.id, "run_id"),
+            status=_token(run.status, "status"),
             created_at=_optional_token(run.created_at, "created_at"),
             updated_at=_optional_token(run.updated_at, "updated_at") if run.is_terminal else None,
             duration_ms=duration if duration is not None and 0 <= duration < _MAX_DURATION_MS else None,
             result_chars=None if run.result is None else len(run.result),
             error_code=_optional_token(run.error.code if run.error else None, "error_code"),
-        )  # fmt: skip
+        )
 
 
 def _worst_row_bytes() -> int:
@@ -75,9 +76,12 @@ class RunList(View):
     @classmethod
     def of(cls, agent_id: str, page: Page[Run], *, limit: int, used: int) -> RunList:
         return cls(
-            agent_id=agent_id, runs=[RunRow.of(run) for run in page.items], next_cursor=page.next_cursor,
-            has_more=page.next_cursor is not None, limit_used=used if used < limit else None,
-        )  # fmt: skip
+            agent_id=agent_id,
+            runs=[RunRow.of(run) for run in page.items],
+            next_cursor=page.next_cursor,
+            has_more=page.next_cursor is not None,
+            limit_used=used if used < limit else None,
+        )
 
 
 class BranchView(View):
@@ -124,9 +128,14 @@ class RunOutcome(View):
         branches = [BranchView.of(branch) for branch in (run.git.branches if run.git else [])]
         causeless = run.status == "ERROR" and error is None and run.result is None
         return {
-            "agent_id": agent_id, "run_id": run.id, "status": run.status, "duration_ms": run.duration_ms,
-            "error": error, "note": ERROR_NOTE if causeless else None, "branches": branches or None,
-        }  # fmt: skip
+            "agent_id": agent_id,
+            "run_id": run.id,
+            "status": run.status,
+            "duration_ms": run.duration_ms,
+            "error": error,
+            "note": ERROR_NOTE if causeless else None,
+            "branches": branches or None,
+        }
 
 
 class RunView(RunOutcome):
@@ -145,10 +154,14 @@ class RunView(RunOutcome):
         """Everything but the result slice; a run's `git` shown as what it is, the agent's current branches."""
         fields = RunOutcome.fields_of(agent_id, run)
         return cls(
-            **fields, created_at=run.created_at, updated_at=run.updated_at if run.is_terminal else None,
-            git_note=GIT_NOTE if fields["branches"] else None, timed_out=timed_out or None, activity=activity,
+            **fields,
+            created_at=run.created_at,
+            updated_at=run.updated_at if run.is_terminal else None,
+            git_note=GIT_NOTE if fields["branches"] else None,
+            timed_out=timed_out or None,
+            activity=activity,
             next=WAIT_FOR_SEVERAL if timed_out else None,
-        )  # fmt: skip
+        )
 
 
 CancelOutcome = Literal["cancelled", "ended_without_cancel", "still_running", "unknown"]
@@ -183,6 +196,10 @@ class CancelView(View):
         said = "Cursor refused the cancel (run_not_cancellable)" if refused else "Cursor accepted the cancel"
         outcome, message = _outcome(run, said, refused=refused)
         return cls(
-            agent_id=agent_id, run_id=run_id, outcome=outcome, outcome_confirmed=outcome == "cancelled",
-            status=None if run is None else run.status, message=message,
-        )  # fmt: skip
+            agent_id=agent_id,
+            run_id=run_id,
+            outcome=outcome,
+            outcome_confirmed=outcome == "cancelled",
+            status=None if run is None else run.status,
+            message=message,
+        )

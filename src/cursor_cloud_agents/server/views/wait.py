@@ -18,9 +18,10 @@ class EndedRun(RunOutcome):
         run = row.run
         assert run is not None  # only ended rows
         return cls(
-            **RunOutcome.fields_of(row.agent_id, run), ended_after_seconds=row.ended_after,
+            **RunOutcome.fields_of(row.agent_id, run),
+            ended_after_seconds=row.ended_after,
             result_chars=len(run.result) if run.result else None,
-        )  # fmt: skip
+        )
 
 
 class RunningRun(View):
@@ -65,7 +66,11 @@ class WaitView(View):
             if row.failure is not None and row.run is None
         ]
         return cls(
-            until=until, timed_out=not met or None, waited_seconds=round(waited, 1),
-            ended=[EndedRun.of(row) for row in rows if row.ended], running=running or None, unread=unread or None,
+            until=until,
+            timed_out=not met or None,
+            waited_seconds=round(waited, 1),
+            ended=[EndedRun.of(row) for row in rows if row.ended],
+            running=running or None,
+            unread=unread or None,
             next=next_step if running else None,
-        )  # fmt: skip
+        )
