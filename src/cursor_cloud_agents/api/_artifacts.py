@@ -20,13 +20,13 @@ from urllib.parse import SplitResult, urlsplit, urlunsplit
 import anyio
 
 from cursor_cloud_agents.api._http import HttpSession, SendFailure, Transport
+from cursor_cloud_agents.api.deadline import RESOLVE_CAP_SECONDS
 from cursor_cloud_agents.api.errors import APIConnectionError, APIStatusError, ArtifactURLRefusedError, ReadFailedError
 from cursor_cloud_agents.net import Origin, is_public_address, origin_of
 
 Resolver = Callable[[str, int], Awaitable[Sequence[str]]]
 """Host and port -> the addresses it resolves to (injected in tests; the system resolver otherwise)."""
 
-RESOLVE_CAP_SECONDS = 10.0
 MAX_URL_CHARS = 16_384
 """Far above any presigned URL (a few KB with a session token), below the HTTP library's own limit."""
 

@@ -15,7 +15,16 @@ from pydantic import BaseModel, ValidationError
 from cursor_cloud_agents.api import _retry, _wirejson
 from cursor_cloud_agents.api._http import HttpAnswer, HttpSession, SendFailure
 from cursor_cloud_agents.api._limits import TokenBucket
-from cursor_cloud_agents.api.deadline import REQUEST_MARGIN_SECONDS, current_deadline, time_left
+from cursor_cloud_agents.api.deadline import (
+    MIN_MUTATION_SECONDS,
+    MIN_READ_SECONDS,
+    MUTATION_CAP_SECONDS,
+    READ_CAP_SECONDS,
+    REQUEST_MARGIN_SECONDS,
+    SEND_MARGIN_SECONDS,
+    current_deadline,
+    time_left,
+)
 from cursor_cloud_agents.api.errors import (
     APIConnectionError,
     APITimeoutError,
@@ -34,13 +43,7 @@ from cursor_cloud_agents.api.errors import (
 M = TypeVar("M", bound=BaseModel)
 
 JSON_CAP_BYTES = 8 * 1024 * 1024
-READ_CAP_SECONDS = 30.0
-MUTATION_CAP_SECONDS = 30.0
-MIN_MUTATION_SECONDS = 5.0
-"""A mutation is not sent with less time than this left: its answer could not be read in time."""
 MAX_RETRY_WAIT_WITHOUT_DEADLINE = 60.0
-_SEND_MARGIN_SECONDS = 0.5
-_MIN_READ_SECONDS = 0.05
 # Statuses after which a mutation may have been carried out: 3xx (a 303 follows a processed POST),
 # 499 (the server saw the request, then the client vanished) and every 5xx.
 _UNKNOWN_OUTCOME_STATUSES = frozenset(range(300, 400)) | {499}
@@ -97,7 +100,7 @@ class RequestEngine:
         """The HTTP session (for the stream)."""
         return self._session
 
-    async def throttle(self, *, keep: float = _SEND_MARGIN_SECONDS) -> None:
+    async def throttle(self, *, keep: float = SEND_MARGIN_SECONDS) -> None:
         """Wait for the client-side rate limiter, or raise when the wait would leave less than `keep` seconds.
 
         Raises:
@@ -161,7 +164,7 @@ class RequestEngine:
     ) -> tuple[HttpAnswer | CursorError, float | None]:
         """One attempt: the answer, or the error with the delay before a retry (None: do not retry)."""
         total = self.total_seconds(cap)
-        if total < _MIN_READ_SECONDS:
+        if total < MIN_READ_SECONDS:
             return DeadlineTooShortError("the call's deadline has passed; nothing was sent"), None
         await self.throttle()
         try:
@@ -195,7 +198,7 @@ class RequestEngine:
         left = time_left()
         if left is None:
             return delay <= MAX_RETRY_WAIT_WITHOUT_DEADLINE
-        return delay + _SEND_MARGIN_SECONDS < left
+        return delay + SEND_MARGIN_SECONDS < left
 
     def status_error(self, answer: HttpAnswer) -> CursorError:
         """The exception for a non-2xx answer (a redirect is refused, never followed)."""

@@ -28,6 +28,7 @@ import anyio
 import httpx2
 
 from cursor_cloud_agents.api._frames import FrameBatch, FrameDecoder, FrameTooLargeError, parse_block
+from cursor_cloud_agents.api.deadline import CONNECT_CAP_SECONDS
 from cursor_cloud_agents.api.errors import IncompatibleResponseError, ResponseTooLargeError, StreamError
 from cursor_cloud_agents.api.events import RawEvent
 from cursor_cloud_agents.api.record import Exchange, Observer, StreamExchange
@@ -39,7 +40,6 @@ Transport = httpx2.AsyncBaseTransport
 
 _REQUEST_ID_HEADERS = ("x-request-id", "request-id", "x-cursor-request-id")
 _BEFORE_SENDING = (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.PoolTimeout, httpx2.UnsupportedProtocol)
-_CONNECT_CAP_SECONDS = 10.0
 
 
 class SendFailure(Exception):
@@ -73,7 +73,7 @@ def request_id_of(headers: Mapping[str, str]) -> str | None:
 
 def _timeout(total: float, read: float | None = None) -> httpx2.Timeout:
     return httpx2.Timeout(
-        connect=min(total, _CONNECT_CAP_SECONDS), read=total if read is None else read, write=total, pool=total
+        connect=min(total, CONNECT_CAP_SECONDS), read=total if read is None else read, write=total, pool=total
     )
 
 

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from datetime import UTC
 from email.utils import parsedate_to_datetime
 
+from cursor_cloud_agents.api.deadline import BACKOFF_BASE_SECONDS, BACKOFF_CAP_SECONDS
+
 MAX_ATTEMPTS = 4
 """Attempts of one read, the first included (docs/reliability.md F-20)."""
-BACKOFF_BASE_SECONDS = 0.5
-BACKOFF_CAP_SECONDS = 8.0
 RETRY_BUDGET = 10.0
 """Retries a client holds in hand, and the most it ever holds (docs/reliability.md F-22, issue 13).
 

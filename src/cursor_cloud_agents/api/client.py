@@ -21,6 +21,12 @@ from cursor_cloud_agents.api._core import RequestEngine
 from cursor_cloud_agents.api._http import HttpSession, Transport
 from cursor_cloud_agents.api._repositories import RepositoriesCache
 from cursor_cloud_agents.api._setup import check_base_url, fixed_headers, query
+from cursor_cloud_agents.api.deadline import (
+    ARTIFACT_CAP_SECONDS,
+    CREATE_CAP_SECONDS,
+    REPOSITORIES_CACHE_SECONDS,
+    REPOSITORIES_CAP_SECONDS,
+)
 from cursor_cloud_agents.api.errors import ConfigurationMissingError
 from cursor_cloud_agents.api.models.account import Me, Model, ModelList, Repository, RepositoryList
 from cursor_cloud_agents.api.models.agents import Agent, AgentSummary, CreatedAgent
@@ -44,12 +50,7 @@ from cursor_cloud_agents.api.stream import (
 )
 from cursor_cloud_agents.net import loopback_origin
 
-CREATE_CAP_SECONDS = 90.0
-"""A real create took more than 40 s (docs/api-contract.md quirk 16)."""
-REPOSITORIES_CAP_SECONDS = 90.0
-REPOSITORIES_CACHE_SECONDS = 300.0
 ARTIFACT_TEXT_CAP_BYTES = 5 * 1024 * 1024
-ARTIFACT_CAP_SECONDS = 60.0  # checking and fetching a presigned URL; resolving its host has a shorter cap
 
 
 # One supervision pass over a 500-agent fleet: five list pages and a read of each latest run, plus margin.

@@ -22,6 +22,38 @@ STREAM_MARGIN_SECONDS = 0.25
 """A stream read ends this much before the deadline: the reader still closes the stream and answers
 with what arrived."""
 
+# Every cap, margin and cadence of the client, in one place (the server's are in core/timing.py).
+SEND_MARGIN_SECONDS = 0.5
+"""A request is not started with less than this left before its cap: it could not be answered in time."""
+MIN_READ_SECONDS = 0.05
+"""The shortest timeout a read is given: below it the answer cannot arrive, and the read is not sent."""
+READ_CAP_SECONDS = 30.0
+"""One read's timeout at most, whatever the call has left: a read that takes longer is stuck, not slow."""
+MUTATION_CAP_SECONDS = 30.0
+"""One mutation's timeout at most (a create has its own, longer cap)."""
+MIN_MUTATION_SECONDS = 5.0
+"""A mutation is not sent with less time than this left: its answer could not be read in time."""
+CONNECT_CAP_SECONDS = 10.0
+"""Connecting (TCP and TLS) takes at most this long: a host that does not answer by then is down."""
+RESOLVE_CAP_SECONDS = 10.0
+"""Resolving an artifact URL's host (to check the address before connecting) takes at most this long."""
+BACKOFF_BASE_SECONDS = 0.5
+"""The first retry of a read waits up to this long (full jitter), doubling each time (docs/reliability.md F-20)."""
+BACKOFF_CAP_SECONDS = 8.0
+"""No retry of a read waits longer than this between attempts (F-20)."""
+CREATE_CAP_SECONDS = 90.0
+"""A creation's POST is given this long: a real create took more than 40 s (docs/api-contract.md quirk 16)."""
+REPOSITORIES_CAP_SECONDS = 90.0
+"""`GET /v1/repositories` can take tens of seconds (docs/api-contract.md §3.3)."""
+REPOSITORIES_CACHE_SECONDS = 300.0
+"""The repository list is kept five minutes: it is slow, rate limited, and changes rarely."""
+ARTIFACT_CAP_SECONDS = 60.0
+"""Checking and fetching a presigned artifact URL takes at most this long (resolving its host: less)."""
+STREAM_IDLE_SECONDS = 90.0
+"""No byte for this long means a dead stream connection: heartbeats come every 30–36 s."""
+STREAM_CONNECT_CAP_SECONDS = 30.0
+"""Opening a run's event stream takes at most this long."""
+
 
 @dataclass(frozen=True)
 class Deadline:

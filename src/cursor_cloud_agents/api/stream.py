@@ -26,7 +26,12 @@ import anyio
 
 from cursor_cloud_agents.api._frames import FrameBatch, block_type, parse_block
 from cursor_cloud_agents.api._http import HttpAnswer, OpenStream, SendFailure
-from cursor_cloud_agents.api.deadline import STREAM_MARGIN_SECONDS, current_deadline
+from cursor_cloud_agents.api.deadline import (
+    STREAM_CONNECT_CAP_SECONDS,
+    STREAM_IDLE_SECONDS,
+    STREAM_MARGIN_SECONDS,
+    current_deadline,
+)
 from cursor_cloud_agents.api.errors import APIConnectionError, ReadFailedError
 from cursor_cloud_agents.api.events import RawEvent, StreamEvent, parse_event
 from cursor_cloud_agents.api.ids import parse_event_id
@@ -36,9 +41,6 @@ if TYPE_CHECKING:
 
 MAX_EVENT_BYTES = 4 * 1024 * 1024
 """One event larger than this is refused (a tool_call result can be large; a 256 MiB one is not read)."""
-STREAM_IDLE_SECONDS = 90.0
-"""No byte for this long means a dead connection: heartbeats come every 30–36 s."""
-STREAM_CONNECT_CAP_SECONDS = 30.0
 _MAX_ERROR_BYTES = 64 * 1024
 
 Evidence = Literal["result", "live", "heartbeat", "silence"]
