@@ -30,8 +30,10 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     """Whether the JSON `text` nests deeper than `limit` levels (brackets inside strings do not count).
 
     Text that is not JSON may be judged too deep where a parser would stop at its first error; it is
-    refused either way."""
-    skeleton = _STRING.sub("", text)
+    refused either way. Never judged shallower than a parser would find it before its first error."""
+    if text.count("[") + text.count("{") <= limit:  # the common case, at the speed of `str.count`
+        return False
+    skeleton = _outside_strings(text)
     if skeleton.count("[") + skeleton.count("{") <= limit:
         return False
     level = 0
@@ -41,6 +43,14 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
         if level > limit:
             return True
     return False
+
+
+def _outside_strings(text: str) -> str:
+    """What of the JSON `text` lies outside its strings, with `str` methods only (a regular expression walks a
+    long prompt ten times slower): escaped backslashes, then escaped quotes, go first, and then every other
+    piece between quotes is outside."""
+    unescaped = text.replace("\\\\", "").replace('\\"', "")
+    return "".join(unescaped.split('"')[0::2])
 
 
 def top_level_members(text: str) -> dict[str, object]:

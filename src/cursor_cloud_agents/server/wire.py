@@ -13,9 +13,10 @@ one) and each is either handed to the SDK as a message it will read, or answered
   id when it is a request with a usable id, with a null id otherwise (a response's id is one of ours);
 - a line over MAX_LINE_BYTES is refused the same way without being held whole.
 
-What the SDK gets is the message written again, with each lone surrogate escape (Node's `JSON.stringify`
-writes one for a split emoji) replaced by U+FFFD, and validated by the SDK's own adapter on that very
-text: the SDK can never fail to read it, so it never logs a line it could not parse. Writes are
+What the SDK gets is the line as it came, or, when it holds a lone surrogate escape (Node's `JSON.stringify`
+writes one for a split emoji), written again with each replaced by U+FFFD; either way validated by the
+SDK's own adapter on that very text: the SDK can never fail to read it, so it never logs a line it could
+not parse. Writes are
 serialised, and a closed stdout ends the server quietly.
 """
 
@@ -43,6 +44,7 @@ INVALID_REQUEST = -32600
 _BOM = "\ufeff"
 _JSON_BLANKS = " \t"
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _ID_VALUE = rb'(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")'
 # The id of an over-long line, read only where it is surely the message's own (never an "id" nested in its
 # params): among the first members, before any nested value, or as the last member. The TypeScript SDK
@@ -76,7 +78,7 @@ def admit(line: bytes) -> tuple[str | None, list[str]]:
         parsed: object = json.loads(text, parse_constant=_not_json)
     except (ValueError, RecursionError):
         return None, [_error(PARSE_ERROR, None, "Parse error: the line is not JSON.")]
-    message, forwarded = _cleaned(parsed)
+    message, forwarded = _cleaned(parsed, text)
     if isinstance(message, list):
         return None, [refusal(request_id, _BATCH) for request_id in _batch_ids(cast(list[Any], message))]
     if not isinstance(message, dict):
@@ -87,15 +89,20 @@ def admit(line: bytes) -> tuple[str | None, list[str]]:
     return None, [refusal(_answerable_id(cast(dict[str, Any], message)), problem)]
 
 
-def _cleaned(parsed: object) -> tuple[object, str]:
-    """The message with every lone surrogate (in any string, keys too) replaced by U+FFFD, and its text.
+def _cleaned(parsed: object, text: str) -> tuple[object, str]:
+    """The message with every lone surrogate (in any string, keys too) replaced by U+FFFD, and its text: the
+    line itself when it holds no surrogate escape (most do not, and it reads as it was written).
 
-    Done on the text written again, where a surrogate can only stand inside a string: no walk, no recursion."""
+    Cleaned on the text written again, where a surrogate can only stand inside a string: no walk, no recursion."""
+    if "\\u" not in text or _SURROGATE_ESCAPE.search(text) is None:
+        return parsed, text
     written = json.dumps(parsed, ensure_ascii=False)
-    if _SURROGATE.search(written) is None:
-        return parsed, written
-    written = _SURROGATE.sub("\N{REPLACEMENT CHARACTER}", written)
-    return json.loads(written), written
+    try:
+        written.encode("utf-8")  # fails exactly when a lone surrogate is left (a pair decodes to one character)
+    except UnicodeEncodeError:
+        written = _SURROGATE.sub("\N{REPLACEMENT CHARACTER}", written)
+        return json.loads(written), written
+    return parsed, written
 
 
 def _is_id(value: object) -> bool:
