@@ -115,7 +115,7 @@ def test_json_that_is_not_a_valid_message_is_refused_for_its_id_or_a_null_one(li
 def test_a_batch_is_refused_once_for_each_id_it_carries() -> None:
     """B-12: a batch gets one -32600 per distinct request id in it, in order (it used to get one null-id
     answer, so the client waited for each of its requests until its own timeout)."""
-    batch = [
+    batch: list[Any] = [
         {"jsonrpc": "2.0", "id": 1, "method": "ping"},
         {"jsonrpc": "2.0", "id": "b", "method": "tools/list"},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
@@ -204,7 +204,7 @@ def test_the_top_level_members_of_a_deep_object_are_read_without_descending() ->
 def test_a_lone_surrogate_in_any_string_becomes_a_replacement_character(arguments: str) -> None:
     """B-03 (issue 13), every string: what the SDK gets has no lone surrogate (it could not be written as
     UTF-8) and reads as a message; a paired escape stays the character it spells."""
-    line = ('{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", "arguments": ' + arguments)
+    line = '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", "arguments": ' + arguments
     admitted, answers = admit((line + ', "_meta": {"e": "\\ud83d\\ude00"}}}').encode())
     assert answers == [] and admitted is not None
     admitted.encode("utf-8")  # raises on a lone surrogate
