@@ -167,6 +167,13 @@ def test_a_message_nested_past_the_limit_is_refused_at_once_for_its_id(where: st
     assert time.perf_counter() - started < 2.0
 
 
+def test_the_id_of_a_deep_message_is_cleaned_of_lone_surrogates_as_any_id_is() -> None:
+    """B-14 with B-03: the id read from the top level of a deep message is the one a whole message would give."""
+    deep = nested(MAX_DEPTH + 5, "[")
+    line = ('{"jsonrpc": "2.0", "method": "ping", "params": {"a": ' + deep + '}, "id": "x\\ud800"}').encode()
+    assert answers_of(line) == [("x\N{REPLACEMENT CHARACTER}", INVALID_REQUEST)]
+
+
 def test_a_message_exactly_at_the_depth_limit_is_handed_on_as_the_sdk_reads_it() -> None:
     """B-14: the limit is the limit: MAX_DEPTH levels pass, and the SDK reads what is handed on."""
     line, _ = deep_request("arguments", MAX_DEPTH)

@@ -123,8 +123,10 @@ def _answerable_id(message: dict[str, Any] | dict[str, object]) -> Any:
 
 
 def _shallow_id(text: str) -> Any:
-    """The id of a message too deep to parse, read from its top-level members only (null when it has none)."""
-    return _answerable_id(top_level_members(text))
+    """The id of a message too deep to parse, read from its top-level members only (null when it has none),
+    cleaned of lone surrogates as the id of a message read whole is."""
+    request_id = _answerable_id(top_level_members(text))
+    return _SURROGATE.sub("\N{REPLACEMENT CHARACTER}", request_id) if isinstance(request_id, str) else request_id
 
 
 def _batch_ids(items: list[Any]) -> list[Any]:
