@@ -1,8 +1,9 @@
 """The stdio wire in front of the SDK's reader: every line answered, none held whole past a cap.
 
-The SDK's stdio reader drops a line it cannot validate without a word (and logs it whole at DEBUG), so
-the client waits until its own timeout. Lines are read here first (`framing`: CR, LF and CRLF each end
-one) and each is either handed to the SDK as a message it will read, or answered at once:
+The SDK's stdio reader drops a line it cannot validate without a word (logging, at DEBUG, pydantic's error
+that quotes the line's two ends), so the client waits until its own timeout. Lines are read here first
+(`framing`: CR, LF and CRLF each end one) and each is either handed to the SDK as a message it will read,
+or answered at once:
 
 - a line that is not JSON (or is JSON's `NaN`/`Infinity`) is answered `-32700`, id null;
 - a message nested deeper than `nesting.MAX_DEPTH` is refused `-32600` before it is parsed, whatever
@@ -16,8 +17,7 @@ one) and each is either handed to the SDK as a message it will read, or answered
 What the SDK gets is the line as it came, or, when it holds a lone surrogate escape (Node's `JSON.stringify`
 writes one for a split emoji), written again with each replaced by U+FFFD; either way validated by the
 SDK's own adapter on that very text: the SDK can never fail to read it, so it never logs a line it could
-not parse. Writes are
-serialised, and a closed stdout ends the server quietly.
+not parse. Writes are serialised, and a closed stdout ends the server quietly.
 """
 
 from __future__ import annotations
