@@ -5,7 +5,7 @@ PYTHON ?= python3
 UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: demo test check lint bench readme snapshot reliability recording clean
+.PHONY: demo test check lint bench readme snapshot reliability recording fuzz clean
 
 demo: .venv/.synced
 	.venv/bin/cursor-cloud-agents demo
@@ -34,6 +34,9 @@ recording: .venv/.synced
 
 reliability: .venv/.synced
 	.venv/bin/python scripts/reliability.py
+
+fuzz: .venv/.synced
+	.venv/bin/python scripts/fuzz.py --minutes 10
 
 .tools/bin/uv:
 	$(PYTHON) -m venv .tools

@@ -2,36 +2,35 @@
 
 from __future__ import annotations
 
-import base64
-import json
 import logging
-from urllib.parse import quote, quote_plus
+import re
+from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.redact import MASK, PARTIAL_RUN, RECENT_VALUES, RedactingFormatter, Redactor
+from cursor_cloud_agents.redact import ENCODINGS, MASK, PARTIAL_RUN, RECENT_VALUES, RedactingFormatter, Redactor
 
 KEY_FOR_RUNS = "key_ab12cd34ef56gh78ij90kl12mn34op56qr78st90"
 
 KEY = "key_canary_0123456789+/=abcdef ghij"
 
 
-def forms(value: str) -> list[str]:
-    return [
-        value,
-        base64.b64encode(value.encode()).decode(),
-        base64.b64encode(f"{value}:".encode()).decode(),
-        quote(value, safe=""),
-        quote_plus(value),
-        json.dumps(value)[1:-1],
-    ]
-
-
 def test_every_encoding_of_a_secret_is_masked() -> None:
-    """docs/reliability.md §2.5: raw, base64, Basic-auth, URL-encoded and JSON-escaped forms."""
+    """docs/reliability.md §2.5: every form the masker's list holds (raw, base64, Basic-auth, URL-encoded,
+    JSON-escaped, hex), taken from that one list."""
     redactor = Redactor([KEY])
-    for form in forms(KEY):
-        assert redactor.mask(f"before {form} after") == f"before {MASK} after", form
+    for encoding in ENCODINGS:
+        form = encoding.encode(KEY)
+        assert redactor.mask(f"before {form} after") == f"before {MASK} after", encoding
+
+
+def test_the_readme_lists_exactly_the_encodings_the_masker_masks() -> None:
+    """S-14: the README's list of encodings is the masker's (hex was masked nowhere, and listed nowhere)."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    listed = re.search(r"raw and encoded \(([^)]*)\)", readme)
+    assert listed is not None, "the README no longer says which encodings are masked"
+    families = {encoding.family for encoding in ENCODINGS} - {"raw"}
+    assert {name.strip() for name in listed.group(1).split(",")} == families
 
 
 def test_authorization_credentials_are_masked_even_when_unknown() -> None:

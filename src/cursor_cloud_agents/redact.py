@@ -1,9 +1,9 @@
 """Masking of secrets in every text that leaves the process: log lines, tracebacks, errors and results.
 
 The redactor knows the actual secret values (the API key, forwarded values, and the `env_vars`
-values passed during the life of the process) and masks each in the forms it travels in: raw,
-base64, Basic-auth (`base64(value + ":")`), URL-encoded and JSON-escaped. It also masks whatever
-follows `Bearer ` or `Basic ` in an Authorization header, known or not. A value shorter than 8
+values passed during the life of the process) and masks each in every form of `ENCODINGS`: raw, base64
+(standard and URL-safe), Basic-auth (`base64(value + ":")`), URL-encoded, JSON-escaped and hex. It
+also masks whatever follows `Bearer ` or `Basic ` in an Authorization header, known or not. A value shorter than 8
 characters is masked only as a whole word, so that a short value (`en`) does not mangle the text
 around it (`agent`). Any run of PARTIAL_RUN or more characters of a permanent secret (the key, the
 forwarded values) is masked too: an upstream error that quotes the first 24 characters of the key must
@@ -20,9 +20,12 @@ import json
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import quote, quote_plus
+
+from cursor_cloud_agents.logtext import shown, shown_arguments, without_inputs
 
 MASK = "***"
 SHORT_VALUE = 8
@@ -33,19 +36,40 @@ PARTIAL_MAX_CHARS = 256
 _AUTH_HEADER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")
 
 
+@dataclass(frozen=True)
+class Encoding:
+    """One form a secret travels in: `family` as the README lists it, `variant` to tell forms of a family apart."""
+
+    family: str
+    variant: str
+    encode: Callable[[str], str]
+
+
+def _base64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode()
+
+
+ENCODINGS: tuple[Encoding, ...] = (
+    Encoding("raw", "raw", lambda value: value),
+    Encoding("base64", "standard", lambda value: _base64(value.encode())),
+    Encoding("base64", "URL-safe", lambda value: base64.urlsafe_b64encode(value.encode()).decode()),
+    Encoding("Basic auth", "base64 of value:", lambda value: _base64(value.encode() + b":")),
+    Encoding("URL-encoded", "percent", lambda value: quote(value, safe="")),
+    Encoding("URL-encoded", "form", quote_plus),
+    Encoding("JSON-escaped", "ASCII", lambda value: json.dumps(value)[1:-1]),
+    # As JSON written with ensure_ascii=False (recordings, terminal JSON): escapes, but non-ASCII kept raw.
+    Encoding("JSON-escaped", "non-ASCII kept", lambda value: json.dumps(value, ensure_ascii=False)[1:-1]),
+    Encoding("hex", "lower case", lambda value: value.encode().hex()),
+    Encoding("hex", "upper case", lambda value: value.encode().hex().upper()),
+)
+"""Every form in which a secret is masked: the masker's list, and the tests' and the README's."""
+
+
 def _forms(value: str) -> set[str]:
     """The encodings a secret travels in; each is masked wherever it appears."""
-    raw = value.encode()
-    forms = {
-        value,
-        base64.b64encode(raw).decode(),
-        base64.b64encode(raw + b":").decode(),
-        quote(value, safe=""),
-        quote_plus(value),
-        json.dumps(value)[1:-1],
-        # As JSON written with ensure_ascii=False (recordings, terminal JSON): escapes, but non-ASCII kept raw.
-        json.dumps(value, ensure_ascii=False)[1:-1],
-    }
+    forms = {encoding.encode(value) for encoding in ENCODINGS}
+    # Each form as a JSON string spells it: a body quoting a form is written as JSON again (a recording, an answer).
+    forms |= {json.dumps(form, ensure_ascii=ascii_only)[1:-1] for form in list(forms) for ascii_only in (True, False)}
     # base64 of a value may appear without its padding (e.g. in a URL-safe token).
     forms |= {form.rstrip("=") for form in list(forms) if len(form.rstrip("=")) >= SHORT_VALUE}
     return {form for form in forms if form}
@@ -159,7 +183,8 @@ def escape_line(text: str) -> str:
 
 
 class RedactingFormatter(logging.Formatter):
-    """A log formatter whose whole output goes through the redactor, each message kept on its one line."""
+    """A log formatter whose whole output goes through the redactor, each message kept on its one line, and
+    that shows of the values it is given only what `logtext` allows (no content the redactor has not seen)."""
 
     def __init__(self, redactor: Redactor, fmt: str | None = None) -> None:
         super().__init__(fmt or "%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -171,4 +196,9 @@ class RedactingFormatter(logging.Formatter):
         return super().formatMessage(record)
 
     def format(self, record: logging.LogRecord) -> str:
-        return self._redactor.mask(super().format(record))
+        # The record itself is changed (not a copy): were formatting to fail, logging would print its arguments.
+        record.args = shown_arguments(record.msg, record.args)
+        if not isinstance(record.msg, str):
+            record.msg = shown(record.msg)
+        # Over the whole text: a traceback another formatter cached on the record is cleaned too.
+        return self._redactor.mask(without_inputs(super().format(record)))

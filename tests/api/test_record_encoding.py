@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cursor_cloud_agents.api.record import Exchange, Recorder
-from cursor_cloud_agents.redact import MASK, Redactor
+from cursor_cloud_agents.redact import ENCODINGS, MASK, Encoding, Redactor
 
 ENV_VALUE = 'pässwörd"Zanzibar-77'
 """A per-call env_vars value with a non-ASCII letter and a quote: JSON with ensure_ascii=False writes it as
@@ -55,3 +55,30 @@ def test_an_answer_holding_a_lone_surrogate_is_still_recorded_as_json_that_reads
     lines = recorded(tmp_path).splitlines()
     assert len(lines) == 1
     assert json.loads(lines[0])["body"]["json"]["result"] == "half \ud83d of a pair"
+
+
+KEY = "key_canary_0123456789+/=abcdef ghij"
+FORWARDED = "fwd-value/with+plus=and space"
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS, ids=lambda encoding: f"{encoding.family}-{encoding.variant}")
+@pytest.mark.parametrize(
+    ("secret", "permanent"),
+    [(KEY, True), (FORWARDED, True), (ENV_VALUE, False)],
+    ids=["key", "forwarded", "env-vars"],
+)
+def test_a_body_echoing_a_secret_in_any_listed_encoding_is_recorded_masked(
+    tmp_path: Path, encoding: Encoding, secret: str, permanent: bool
+) -> None:
+    """S-15: an upstream body that echoes the key, a forwarded value or an env_vars value, in any form of the
+    masker's list (taken from that list: hex was recorded as it came), is recorded masked, as JSON and as text."""
+    redactor = Redactor()
+    redactor.add(secret, permanent=permanent)
+    form = encoding.encode(secret)
+    recorder = Recorder(tmp_path, mask=redactor.mask)
+    recorder.exchange(error_quoting(form))
+    not_json = f"<html>bad value {form}</html>".encode()
+    recorder.exchange(Exchange("GET", "/v1/me", {}, None, 502, {"content-type": "text/html"}, not_json))
+    line = recorded(tmp_path)
+    assert form not in line and secret not in line
+    assert line.count(MASK) >= 2

@@ -82,13 +82,14 @@ def initialized(process: subprocess.Popen[bytes]) -> None:
     ids=["no-jsonrpc", "jsonrpc-1.0", "params-array", "batch"],
 )
 def test_a_request_the_protocol_refuses_is_answered_invalid_request(raw: bytes) -> None:
-    """B-02/B-03, JSON-RPC 2.0: an invalid request gets -32600 (with its id when it has one), not silence."""
+    """B-02/B-03, JSON-RPC 2.0: an invalid request gets -32600 for its id (a batch: for the id it carries), not
+    silence."""
     with server() as process:
         initialized(process)
         send(process, raw)
         reply = answer(process)
     assert reply["error"]["code"] == -32600
-    assert reply["id"] == (None if raw.startswith(b"[") else 7)
+    assert reply["id"] == 7
 
 
 def test_initialize_after_a_byte_order_mark_is_answered() -> None:
@@ -171,11 +172,12 @@ def test_a_closed_stdout_ends_the_server_quietly() -> None:
 
 
 def test_junk_unknown_methods_and_tools_are_answered_and_the_server_goes_on() -> None:
-    """B-01, B-06: a line that is not JSON, an unknown method, a call without a name and an unknown tool are
-    answered (an error, or isError for a tool) and the next ping still is."""
+    """B-01, B-06: a line that is not JSON (-32700, id null), an unknown method, a call without a name and an
+    unknown tool are answered (an error, or isError for a tool) and the next ping still is."""
     with server() as process:
         initialized(process)
         send(process, b"{this is not json")
+        not_json = answer(process)
         send(process, b'{"jsonrpc": "2.0", "id": 21, "method": "no/such/method"}')
         unknown_method = answer(process)
         send(process, b'{"jsonrpc": "2.0", "id": 22, "method": "tools/call", "params": {"arguments": {}}}')
@@ -184,6 +186,7 @@ def test_junk_unknown_methods_and_tools_are_answered_and_the_server_goes_on() ->
         unknown_tool = answer(process)
         send(process, b'{"jsonrpc": "2.0", "id": 24, "method": "ping"}')
         ping = answer(process)
+    assert not_json["id"] is None and not_json["error"]["code"] == -32700
     assert unknown_method["id"] == 21 and unknown_method["error"]["code"] == -32601
     assert no_name["id"] == 22 and no_name["error"]["code"] in (-32600, -32602)
     assert unknown_tool["id"] == 23 and unknown_tool["result"]["isError"] is True

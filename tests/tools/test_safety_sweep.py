@@ -8,7 +8,6 @@ characters reaches the model cleaned, and reading it never sends a mutation nor 
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import logging
@@ -16,12 +15,11 @@ import secrets
 from collections.abc import Generator
 from contextlib import contextmanager
 from typing import Any, cast
-from urllib.parse import quote
 
 import pytest
 
 from cursor_cloud_agents.config import Secret
-from cursor_cloud_agents.redact import RedactingFormatter, Redactor
+from cursor_cloud_agents.redact import ENCODINGS, RedactingFormatter, Redactor
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, World
 from tests.tools.conftest import Harness, OpenHarness, Reply
 
@@ -35,15 +33,8 @@ HIDDEN = ("\u202e", "\u200b", "\U000e0041", "\x1b")
 
 
 def leaked_forms(value: str) -> list[str]:
-    """The forms a secret travels in, plus a 12-character piece (catches truncation)."""
-    return [
-        value,
-        base64.b64encode(value.encode()).decode(),
-        base64.b64encode(f"{value}:".encode()).decode(),
-        quote(value, safe=""),
-        json.dumps(value)[1:-1],
-        value[:12],
-    ]
+    """The forms a secret travels in (the masker's own list), plus a 12-character piece (catches truncation)."""
+    return [encoding.encode(value) for encoding in ENCODINGS] + [value[:12]]
 
 
 @contextmanager

@@ -13,6 +13,10 @@ def loads(text: str | bytes) -> Any:
     limit, and our own answers, written with it, would no longer be JSON.
 
     Raises:
-        ValueError: the text is not JSON.
+        ValueError: the text is not JSON, or nests deeper than the parser reads (it recurses once per level:
+            past the recursion limit it raised RecursionError, which no caller expects from a body).
     """
-    return json.loads(text, parse_constant=lambda _constant: None)
+    try:
+        return json.loads(text, parse_constant=lambda _constant: None)
+    except RecursionError:
+        raise ValueError("the JSON nests deeper than it can be read") from None

@@ -155,14 +155,14 @@ def _body_record(body: bytes, *, keep_text: bool) -> dict[str, Any]:
         return {}
     try:
         return {"json": _masked(_wirejson.loads(body), keep_text=keep_text)}
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: a body too deep to walk here
         return {"text": body.decode("utf-8", "replace")[:MAX_TEXT_BODY_CHARS]}
 
 
 def _data_record(data: str, *, keep_text: bool) -> Any:
     try:
         return {"json": _masked(_wirejson.loads(data), keep_text=keep_text)}
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a frame too deep to walk here
         return {"text": data if keep_text else MASK}
 
 

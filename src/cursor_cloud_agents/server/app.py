@@ -8,6 +8,7 @@ declares the Tasks extension on that request, answers with a task instead (`task
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import signal
@@ -207,7 +208,7 @@ async def run_stdio(server: Server[None]) -> int:
     return 128 + stopped[0] if stopped else 0
 
 
-def _claim_stdio() -> tuple[BinaryIO, BinaryIO]:
+def _claim_stdio() -> tuple[io.BufferedReader, BinaryIO]:
     """Private copies of stdin and stdout for the protocol; fd 0 then reads nothing and fd 1 goes to
     stderr, so a stray write by any library cannot corrupt the wire."""
     wire_in = os.fdopen(os.dup(0), "rb")
@@ -216,4 +217,4 @@ def _claim_stdio() -> tuple[BinaryIO, BinaryIO]:
     os.dup2(nothing, 0)
     os.close(nothing)
     os.dup2(2, 1)
-    return cast(BinaryIO, wire_in), cast(BinaryIO, wire_out)
+    return wire_in, cast(BinaryIO, wire_out)

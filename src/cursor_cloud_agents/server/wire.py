@@ -1,12 +1,23 @@
-"""The stdio wire in front of the SDK's reader: every request answered, no line read whole past a cap.
+"""The stdio wire in front of the SDK's reader: every line answered, none held whole past a cap.
 
-The SDK's stdio reader drops a line it cannot validate without a word, so the client waits until its
-own timeout. Lines are read here first: a leading BOM is stripped; a lone surrogate escape (Node's
-`JSON.stringify` writes one for a split emoji) becomes U+FFFD; a request the protocol refuses (no
-`"jsonrpc": "2.0"`, `params` that are not an object, a batch array, a shape the SDK cannot read) is
-answered `-32600` for its id (`null` when the id itself is not a string or an integer); a line over
-MAX_LINE_BYTES is refused the same way without being held whole. Writes are serialised, and a closed
-stdout ends the server quietly.
+The SDK's stdio reader drops a line it cannot validate without a word (logging, at DEBUG, pydantic's error
+that quotes the line's two ends), so the client waits until its own timeout. Lines are read here first
+(`framing`: CR, LF and CRLF each end one) and each is either handed to the SDK as a message it will read,
+or answered at once:
+
+- a line that is not JSON (or is JSON's `NaN`/`Infinity`) is answered `-32700`, id null;
+- a message nested deeper than `nesting.MAX_DEPTH` is refused `-32600` before it is parsed, whatever
+  member holds the depth (Python's parser would recurse until `RecursionError`);
+- a batch array is refused `-32600` once per id it carries (once with a null id when it carries none);
+- anything else that is not a JSON-RPC 2.0 message the SDK reads (no `"jsonrpc": "2.0"`, an id that is not
+  a string or an integer, `params` that are not an object, any other shape) is refused `-32600` for its
+  id when it is a request with a usable id, with a null id otherwise (a response's id is one of ours);
+- a line over MAX_LINE_BYTES is refused the same way without being held whole.
+
+What the SDK gets is the line as it came, or, when it holds a lone surrogate escape (Node's `JSON.stringify`
+writes one for a split emoji), written again with each replaced by U+FFFD; either way validated by the
+SDK's own adapter on that very text: the SDK can never fail to read it, so it never logs a line it could
+not parse. Writes are serialised, and a closed stdout ends the server quietly.
 """
 
 from __future__ import annotations
@@ -22,50 +33,76 @@ import anyio.from_thread
 import anyio.lowlevel
 from mcp_types import jsonrpc_message_adapter
 
+from cursor_cloud_agents.server.framing import Source, read_lines
+from cursor_cloud_agents.server.nesting import MAX_DEPTH, too_deep, top_level_members
+
 MAX_LINE_BYTES = 4 * 1024 * 1024
 """The longest request line read; past it the line is skipped, chunk by chunk, and refused."""
 CHUNK_BYTES = 64 * 1024
+PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
-_BOM = b"\xef\xbb\xbf"
+_BOM = "\ufeff"
+_JSON_BLANKS = " \t"
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _ID_VALUE = rb'(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")'
 # The id of an over-long line, read only where it is surely the message's own (never an "id" nested in its
 # params): among the first members, before any nested value, or as the last member. The TypeScript SDK
 # (Claude Code, OpenCode, Cursor) writes `{...request, jsonrpc, id}`: its id comes last.
 _LEADING_ID = re.compile(rb'\A\s*\{[^{}\[\]]*?"id"\s*:\s*' + _ID_VALUE)
 _TRAILING_ID = re.compile(rb'"id"\s*:\s*' + _ID_VALUE + rb"\s*\}\s*\Z")
+_BATCH = "Batch requests are not supported: send one JSON-RPC message per line."
 
 
-def _without_surrogates(data: Any) -> Any:
-    if isinstance(data, str):
-        return _SURROGATE.sub("\N{REPLACEMENT CHARACTER}", data)
-    if isinstance(data, dict):
-        items = cast(dict[str, Any], data).items()
-        return {_without_surrogates(key): _without_surrogates(value) for key, value in items}
-    if isinstance(data, list):
-        return [_without_surrogates(item) for item in cast(list[Any], data)]
-    return data
+def _error(code: int, request_id: Any, message: str) -> str:
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}})
 
 
 def refusal(request_id: Any, message: str) -> str:
-    """The JSON-RPC error line for a request the wire refuses."""
-    return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": {"code": INVALID_REQUEST, "message": message}})
+    """The JSON-RPC error line for a message the wire refuses (`-32600`, Invalid Request)."""
+    return _error(INVALID_REQUEST, request_id, message)
 
 
-def admit(line: bytes) -> tuple[str | None, str | None]:
-    """(the line to hand the SDK, the refusal to answer); either may be None (a blank line: neither)."""
-    line = line.removeprefix(_BOM).strip()
-    if not line:
-        return None, None
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def admit(line: bytes) -> tuple[str | None, list[str]]:
+    """(the message to hand the SDK, the answers to write back at once); a blank line gives neither."""
+    text = line.decode("utf-8", "replace").removeprefix(_BOM).strip(_JSON_BLANKS)
+    if not text:
+        return None, []
+    if too_deep(text):
+        return None, [refusal(_shallow_id(text), f"The message nests deeper than {MAX_DEPTH} levels.")]
     try:
-        message: object = json.loads(line)
-    except ValueError:
-        return line.decode("utf-8", "replace"), None  # not JSON: the SDK answers its parse error
+        parsed: object = json.loads(text, parse_constant=_not_json)
+    except (ValueError, RecursionError):
+        return None, [_error(PARSE_ERROR, None, "Parse error: the line is not JSON.")]
+    message, forwarded = _cleaned(parsed, text)
     if isinstance(message, list):
-        return None, refusal(None, "Batch requests are not supported: send one JSON-RPC message per line.")
+        return None, [refusal(request_id, _BATCH) for request_id in _batch_ids(cast(list[Any], message))]
     if not isinstance(message, dict):
-        return None, refusal(None, "A JSON-RPC message is a JSON object.")
-    return _judge(_without_surrogates(message))
+        return None, [refusal(None, "A JSON-RPC message is a JSON object.")]
+    problem = _problem(cast(dict[str, Any], message), forwarded)
+    if problem is None:
+        return forwarded, []
+    return None, [refusal(_answerable_id(cast(dict[str, Any], message)), problem)]
+
+
+def _cleaned(parsed: object, text: str) -> tuple[object, str]:
+    """The message with every lone surrogate (in any string, keys too) replaced by U+FFFD, and its text: the
+    line itself when it holds no surrogate escape (most do not, and it reads as it was written).
+
+    Cleaned on the text written again, where a surrogate can only stand inside a string: no walk, no recursion."""
+    if "\\u" not in text or _SURROGATE_ESCAPE.search(text) is None:
+        return parsed, text
+    written = json.dumps(parsed, ensure_ascii=False)
+    try:
+        written.encode("utf-8")  # fails exactly when a lone surrogate is left (a pair decodes to one character)
+    except UnicodeEncodeError:
+        written = _SURROGATE.sub("\N{REPLACEMENT CHARACTER}", written)
+        return json.loads(written), written
+    return parsed, written
 
 
 def _is_id(value: object) -> bool:
@@ -73,27 +110,50 @@ def _is_id(value: object) -> bool:
     return isinstance(value, int | str) and not isinstance(value, bool)
 
 
-def _judge(message: dict[str, Any]) -> tuple[str | None, str | None]:
+def _is_request(message: dict[str, Any] | dict[str, object]) -> bool:
+    """A request (or a notification, or something shapeless): anything but a response, which has a result
+    or an error and no method. A response is never answered with its id: that id names one of our requests."""
+    return "method" in message or ("result" not in message and "error" not in message)
+
+
+def _answerable_id(message: dict[str, Any] | dict[str, object]) -> Any:
+    """The id to answer a refused message with: its own when it is a request's and usable, else null."""
     request_id = message.get("id")
-    # A request: a method, or an id with neither result nor error (never a response: responses are not answered).
-    request = "method" in message or ("id" in message and "result" not in message and "error" not in message)
-    answerable = request and _is_id(request_id)
-    problem = None
-    if request and "id" in message and not _is_id(request_id):
-        # The SDK would take it for a notification and never answer; JSON-RPC answers it with a null id.
-        return None, refusal(None, "The id of a request is a string or an integer.")
+    return request_id if _is_request(message) and _is_id(request_id) else None
+
+
+def _shallow_id(text: str) -> Any:
+    """The id of a message too deep to parse, read from its top-level members only (null when it has none),
+    cleaned of lone surrogates as the id of a message read whole is."""
+    request_id = _answerable_id(top_level_members(text))
+    return _SURROGATE.sub("\N{REPLACEMENT CHARACTER}", request_id) if isinstance(request_id, str) else request_id
+
+
+def _batch_ids(items: list[Any]) -> list[Any]:
+    """The ids a batch carries, each once, in order (a single null when it carries none)."""
+    found: list[Any] = []
+    for item in items:
+        if isinstance(item, dict):
+            request_id = _answerable_id(cast(dict[str, Any], item))
+            if request_id is not None and request_id not in found:
+                found.append(request_id)
+    return found or [None]
+
+
+def _problem(message: dict[str, Any], forwarded: str) -> str | None:
+    """Why `message` is not a JSON-RPC message the SDK reads (None when it is)."""
     if message.get("jsonrpc") != "2.0":
-        problem = 'A JSON-RPC 2.0 message carries "jsonrpc": "2.0".'
-    elif "params" in message and not isinstance(message["params"], dict):
-        problem = "params must be a JSON object."
-    else:
-        try:
-            jsonrpc_message_adapter.validate_python(message, by_name=False)
-        except ValueError:
-            problem = "The message is not a JSON-RPC request, notification or response the server can read."
-    if problem is None:
-        return json.dumps(message, ensure_ascii=False), None
-    return None, refusal(request_id, problem) if answerable else None
+        return 'A JSON-RPC 2.0 message carries "jsonrpc": "2.0".'
+    if "id" in message and not _is_id(message["id"]):
+        # The SDK would take it for a notification and never answer; JSON-RPC answers it with a null id.
+        return "The id of a message is a string or an integer."
+    if "params" in message and not isinstance(message["params"], dict):
+        return "params must be a JSON object."
+    try:
+        jsonrpc_message_adapter.validate_json(forwarded, by_name=False)  # the very text the SDK will read
+    except ValueError:
+        return "The message is not a JSON-RPC request, notification or response the server can read."
+    return None
 
 
 def _id_in(ends: bytes) -> Any:
@@ -131,33 +191,13 @@ class Writer:
                 self._closed()
 
 
-def _read_lines(source: BinaryIO, deliver: Callable[[tuple[str, bytes]], None]) -> None:
-    """Blocking: read `source` line by line; a line over MAX_LINE_BYTES is skipped chunk by chunk (never held
-    whole) and delivered as its first and last CHUNK_BYTES, joined by a newline (which no line holds), where
-    its id is; ("eof", b"") at the end."""
-    while True:
-        raw = source.readline(MAX_LINE_BYTES + 1)
-        if not raw:
-            deliver(("eof", b""))
-            return
-        if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
-            deliver(("line", raw))
-            continue
-        head, tail = raw[:CHUNK_BYTES], raw[-CHUNK_BYTES:]
-        del raw
-        while (rest := source.readline(CHUNK_BYTES)) and not rest.endswith(b"\n"):
-            tail = (tail + rest)[-CHUNK_BYTES:]
-        tail = (tail + rest).rstrip(b"\r\n")[-CHUNK_BYTES:]
-        deliver(("long", head + b"\n" + tail))
-
-
 class Reader:
     """The request lines for the SDK, admitted by `admit`; refusals are written back at once.
 
     The blocking reads run on a daemon thread of their own: a server stopped by a signal must not wait
     for the client's next line to exit (a worker thread blocked on stdin would hold the process)."""
 
-    def __init__(self, source: BinaryIO, writer: Writer) -> None:
+    def __init__(self, source: Source, writer: Writer) -> None:
         self._source = source
         self._writer = writer
 
@@ -177,25 +217,21 @@ class Reader:
                 if kind == "eof":
                     return
                 if kind == "long":
-                    await self._refuse_long(raw)
+                    await self._answer([refusal(_id_in(raw), f"The request is over {MAX_LINE_BYTES} bytes.")])
                     continue
-                admitted, refused = admit(raw)
-                if refused is not None:
-                    await self._answer(refused)
+                admitted, answers = admit(raw)
+                if answers:
+                    await self._answer(answers)
                 if admitted is not None:
                     yield admitted + "\n"
 
     def _pump(self, deliver: Callable[[tuple[str, bytes]], None]) -> None:
         try:
-            _read_lines(self._source, deliver)
+            read_lines(self._source, deliver, max_bytes=MAX_LINE_BYTES, keep=CHUNK_BYTES)
         except Exception:  # the server is gone (its loop closed) or stdin broke: the thread just ends
             return
 
-    async def _refuse_long(self, ends: bytes) -> None:
-        request_id = _id_in(ends)
-        if request_id is not None:
-            await self._answer(refusal(request_id, f"The request is over {MAX_LINE_BYTES} bytes."))
-
-    async def _answer(self, line: str) -> None:
-        await self._writer.write(line + "\n")
+    async def _answer(self, lines: list[str]) -> None:
+        """Write `lines` back in one write (a batch's refusals too)."""
+        await self._writer.write("".join(line + "\n" for line in lines))
         await self._writer.flush()
