@@ -20,10 +20,10 @@ from cursor_cloud_agents.config import ASK_ACTS, ConfigError, Settings
 from cursor_cloud_agents.core.failures import from_api_error
 from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.store import Store, StoreUnusable
+from cursor_cloud_agents.core.timing import DOCTOR_CALL_SECONDS as CALL_SECONDS
 from cursor_cloud_agents.redact import Redactor
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
-CALL_SECONDS = 20.0
 
 
 class Report:

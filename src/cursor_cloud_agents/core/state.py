@@ -16,21 +16,16 @@ from cursor_cloud_agents.core.journal import CreationJournal
 from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.limits import Limits
 from cursor_cloud_agents.core.store import Store
-from cursor_cloud_agents.core.timing import Clock
+from cursor_cloud_agents.core.timing import ARTIFACT_TEXT_SECONDS, MODELS_SECONDS, Clock
 from cursor_cloud_agents.redact import Redactor
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.api import CursorClient, Model
     from cursor_cloud_agents.core.activity import KnownActivity
 
-MODELS_SECONDS = 600.0
-"""The model list is read again after ten minutes (it changes with Cursor's releases, not per call)."""
 ACTIVITY_ENTRIES = 512
 """Complete activity summaries of ended runs kept (they never change: idle time is recomputed)."""
 ARTIFACT_TEXT_ENTRIES = 4
-ARTIFACT_TEXT_SECONDS = 300.0
-"""The last few artifact texts read are kept five minutes (a presigned link lasts 15), so a text read
-page by page is downloaded once, and its pages are cut from one copy."""
 
 
 @dataclass

@@ -16,6 +16,7 @@ from typing import TypeVar
 import anyio
 
 from cursor_cloud_agents.api import Deadline
+from cursor_cloud_agents.api.deadline import CREATE_CAP_SECONDS, REPOSITORIES_CAP_SECONDS
 
 T = TypeVar("T")
 
@@ -53,10 +54,11 @@ UNSETTLED_SECONDS = 600.0
 UNRESOLVED_FOLLOWUP_SECONDS = 24 * 3600.0
 """How long a follow-up whose answer never came is remembered: its run may work for hours, and the model
 asks again once it thinks the run has ended; the agent's latest run then tells whether that POST made one."""
-API_CREATION_SECONDS = 180.0
-"""How long Cursor may still be creating an agent (or a follow-up's run) after its POST left: a real create
-took over 40 s (docs/api-contract.md quirk 16) and our own create budget is 95 s. Inside it, an act not
-seen yet may still land; after it, not seen means not made."""
+API_CREATION_SECONDS = 2 * CREATE_CAP_SECONDS
+"""How long Cursor may still be creating an agent (or a follow-up's run) after its POST left: two of the
+POST's own caps, its wait and as long again for Cursor to finish what it accepted (a real create took over
+40 s: docs/api-contract.md quirk 16). Inside it, an act not seen yet may still land; after it, not seen
+means not made."""
 NAME_MATCH_SLACK_SECONDS = 120.0
 """An agent found by name counts as a lost creation only if it was created this close to the attempt."""
 FUTURE_SLACK_SECONDS = 300.0
@@ -125,3 +127,55 @@ class CallTime:
             seen = await read()
             await report(seen, self.now() - started)
         return seen, True
+
+
+# Budgets of the calls that wait longest: each derived from the client's cap of its one slow request.
+ANSWER_MARGIN_SECONDS = 5.0
+"""What a slow call keeps past its slow request's cap: one read back (a created agent, a run) and the answer."""
+CREATE_BUDGET_SECONDS = CREATE_CAP_SECONDS + ANSWER_MARGIN_SECONDS
+"""A creation's whole call: the POST's cap and the margin (the toolkit caps it at CURSOR_MCP_MAX_CALL_SECONDS)."""
+FOLLOWUP_BUDGET_SECONDS = CREATE_BUDGET_SECONDS
+"""A follow-up's whole call: a run's POST is answered as slowly as a creation's, after a cancel's re-reads."""
+REPOSITORIES_BUDGET_SECONDS = REPOSITORIES_CAP_SECONDS + ANSWER_MARGIN_SECONDS
+"""`cursor_list_repositories`' whole call: the slow listing's cap and the margin."""
+EXCERPT_SECONDS = 20
+"""A stream read for an excerpt listens at most this long before answering with what arrived."""
+TAIL_SECONDS = 45
+"""A walk to the tail of a long stream may take this long (a replay is read at about 150 MB/s)."""
+
+# What the server keeps, and for how long.
+MODELS_SECONDS = 600.0
+"""The model list is read again after ten minutes (it changes with Cursor's releases, not per call)."""
+ARTIFACT_TEXT_SECONDS = 300.0
+"""The last few artifact texts read are kept five minutes (a presigned link lasts 15), so a text read
+page by page is downloaded once, and its pages are cut from one copy."""
+SEALED_QUESTION_SECONDS = 600.0
+"""How long a sealed question stays answerable: the person may take a while, not forever."""
+FINISHED_TASK_SECONDS = 3600.0
+"""How long a finished task stays readable after it ended (also bounded by the number kept)."""
+
+# The call's own clock: its hard stop, its questions, its silences.
+HARD_STOP_GRACE = 1.5
+"""Past the deadline the API client sees, the hard stop waits this much longer, so that the client's
+own timeout (which knows whether a mutation was sent) fires first."""
+ASK_RESERVE = 2.0
+"""Kept back from a question's wait, to answer `DECLINED` before the call's own deadline."""
+HEARTBEAT_SECONDS = 15.0
+"""Real seconds without progress after which a call reports that it is still working (under OpenCode's 60 s
+clock, which progress resets, with room for a slow pipe)."""
+
+# The commands' clocks.
+DOCTOR_CALL_SECONDS = 20.0
+"""`doctor`'s one read of the API: long enough for a slow network, short enough to say it is down."""
+LONG_IDLE_SECONDS = 600.0
+"""An active run whose decided replay showed nothing for this long is stuck (`liveness.is_stale`)."""
+ERROR_WINDOW_SECONDS = 24 * 3600.0
+"""Runs that ended in error this recently stay on the dashboard."""
+WATCH_RECONNECT_SECONDS = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+"""The pause before each reconnection of `watch` in a row; after the last, following gives up."""
+GIT_SECONDS = 300.0
+"""The longest one git command may take (a fetch of a large branch over a slow link), then it is stopped."""
+VERIFY_STREAM_SECONDS = 30.0
+"""`verify` reads a stream this long at most: a heartbeat comes within 30–36 s."""
+VERIFY_CLOSE_SECONDS = 5.0
+"""`verify` gives a stream this long to close after it asked for the end."""

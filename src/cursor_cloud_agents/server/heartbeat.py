@@ -17,11 +17,9 @@ from contextlib import asynccontextmanager
 
 import anyio
 
-logger = logging.getLogger("cursor_cloud_agents.tools")
+from cursor_cloud_agents.core.timing import HEARTBEAT_SECONDS
 
-HEARTBEAT_SECONDS = 15.0
-"""Real seconds without progress after which a call reports that it is still working (under OpenCode's 60 s,
-with room for a slow pipe; the issue asks at least every 20 s)."""
+logger = logging.getLogger("cursor_cloud_agents.tools")
 
 
 class Silence:

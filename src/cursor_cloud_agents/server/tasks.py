@@ -35,6 +35,7 @@ from mcp_types import CallToolResult
 from cursor_cloud_agents.api import TERMINAL_RUN_STATUSES
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core.store import Act, Store, StoreUnusable
+from cursor_cloud_agents.core.timing import FINISHED_TASK_SECONDS as KEEP_SECONDS
 from cursor_cloud_agents.core.timing import Clock
 
 logger = logging.getLogger("cursor_cloud_agents.tasks")
@@ -47,8 +48,6 @@ WORKING_MAX = 10
 Cursor until its runs end, so a model calling in a loop must not start pollers without end."""
 FINISHED_KEPT = 100
 """Finished tasks kept for `tasks/get`; beyond that the oldest is dropped (memory stays bounded)."""
-KEEP_SECONDS = 3600.0
-"""How long a finished task stays readable after it ended (also bounded by FINISHED_KEPT)."""
 
 RunTool = Callable[[str, Mapping[str, Any], Callable[[float, str], Awaitable[None]]], Awaitable[CallToolResult]]
 

@@ -44,7 +44,7 @@ from cursor_cloud_agents.api.deadline import deadline_after
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.call import Question
 from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.timing import CallTime
+from cursor_cloud_agents.core.timing import ASK_RESERVE, HARD_STOP_GRACE, CallTime
 from cursor_cloud_agents.server import schemacache
 from cursor_cloud_agents.server.answers import size as answer_size
 from cursor_cloud_agents.server.arguments import Judged, StrictArguments
@@ -59,12 +59,7 @@ ToolFn = Callable[..., Awaitable[Any]]
 Budget = Callable[[Mapping[str, Any]], float]
 Report = Callable[[float, str], Awaitable[None]]
 
-HARD_STOP_GRACE = 1.5
-"""Past the deadline the API client sees, the hard stop waits this much longer, so that the client's
-own timeout (which knows whether a mutation was sent) fires first."""
 MAX_MESSAGE_CHARS = 2_000
-ASK_RESERVE = 2.0
-"""Kept back from a question's wait, to answer `DECLINED` before the call's own deadline."""
 
 
 class Access(Enum):

@@ -27,7 +27,7 @@ from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.liveness import is_stale
 from cursor_cloud_agents.core.reading import Reading
 from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES
-from cursor_cloud_agents.core.timing import Clock
+from cursor_cloud_agents.core.timing import ERROR_WINDOW_SECONDS, LONG_IDLE_SECONDS, Clock
 from cursor_cloud_agents.core.watch import IN_FLIGHT, each_in_flight
 from cursor_cloud_agents.terminal.exits import failure_of
 from cursor_cloud_agents.terminal.term import Session
@@ -38,10 +38,6 @@ MAX_PAGES = 20
 REQUESTS_PER_SECOND = 10.0
 """The client's sustained rate (`CursorClient(requests_per_second=10)`): a refresh's budget is what it
 allows in one interval."""
-LONG_IDLE_SECONDS = 600.0
-"""An active run whose decided replay showed nothing for this long is stuck (`liveness.is_stale`)."""
-ERROR_WINDOW_SECONDS = 24 * 3600.0
-"""Runs that ended in error this recently stay on the dashboard."""
 
 
 @dataclass

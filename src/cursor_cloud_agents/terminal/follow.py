@@ -29,10 +29,8 @@ from cursor_cloud_agents.api import (
     UsageLimitExceededError,
     parse_event_id,
 )
+from cursor_cloud_agents.core.timing import WATCH_RECONNECT_SECONDS as RETRY_SECONDS
 from cursor_cloud_agents.terminal.term import Session
-
-RETRY_SECONDS = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
-"""The pause before each reconnection in a row; after the last, following gives up."""
 
 _BROKEN = (StreamError, ReadFailedError, APIConnectionError, ServerError, RateLimitError)
 """What a reconnection may cure: a cut, a failed read, no connection, a 5xx (`stream_unavailable` included), a

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 
 import anyio
 
-GIT_SECONDS = 300.0
-"""The longest one git command may take (a fetch of a large branch over a slow link), then it is stopped."""
+from cursor_cloud_agents.core.timing import GIT_SECONDS
+
 MAX_BRANCH_CHARS = 200
 _FORBIDDEN_IN_REF = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//")
 """What git refuses in a ref name (check-ref-format), and whitespace, which it allows but no agent needs."""

@@ -31,14 +31,14 @@ from cursor_cloud_agents.api import (
     parse_retry_after,
 )
 from cursor_cloud_agents.core.models import REASONING_PARAMS  # the model check's own names, never a copy
+from cursor_cloud_agents.core.timing import VERIFY_CLOSE_SECONDS as CLOSE_SECONDS
+from cursor_cloud_agents.core.timing import VERIFY_STREAM_SECONDS as STREAM_SECONDS
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.verify.observed import Observed, body_json
 from cursor_cloud_agents.verify.report import Line, differs, new, ok, skipped
 
 UNKNOWN_AGENT = "bc-00000000-0000-4000-8000-00000000f404"
 SAMPLE_AGENTS = 20
-STREAM_SECONDS = 30.0
-CLOSE_SECONDS = 5.0
 
 
 @dataclass

@@ -30,6 +30,7 @@ from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.creation import RepoInput
 from cursor_cloud_agents.core.images import images_of
 from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
+from cursor_cloud_agents.core.timing import CREATE_BUDGET_SECONDS as CREATE_BUDGET
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.params import (
     AgentId,
@@ -56,8 +57,6 @@ from cursor_cloud_agents.server.views.agents import (
     ResumedAgentView,
 )
 
-# A real create took more than 40 s (docs/api-contract.md quirk 16); the toolkit caps this at the call limit.
-CREATE_BUDGET = 95.0
 LIST_ENVELOPE_BYTES = 600
 """Room for next_cursor, has_more, scanned and the braces around a list of agents."""
 

@@ -7,6 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from cursor_cloud_agents.core import models as model_check
+from cursor_cloud_agents.core.timing import REPOSITORIES_BUDGET_SECONDS as REPOSITORIES_BUDGET
 from cursor_cloud_agents.server.params import ModelLookup, PageCursor, PageLimit, UrlFilter
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit
@@ -17,9 +18,6 @@ from cursor_cloud_agents.server.views.choices import (
     OneModel,
     RepositoriesPage,
 )
-
-# GET /v1/repositories can take tens of seconds (docs/api-contract.md §3.3); the toolkit caps it at the call limit.
-REPOSITORIES_BUDGET = 95.0
 
 
 def register(kit: Toolkit, state: ServerState) -> None:

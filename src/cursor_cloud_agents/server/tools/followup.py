@@ -31,12 +31,11 @@ from cursor_cloud_agents.core.continuation import refuse_continuation
 from cursor_cloud_agents.core.followups import busy, earlier_follow_up, send_once
 from cursor_cloud_agents.core.images import images_of
 from cursor_cloud_agents.core.timing import CANCEL_POLL_SECONDS, SEND_RESERVE
+from cursor_cloud_agents.core.timing import FOLLOWUP_BUDGET_SECONDS as FOLLOWUP_BUDGET
 from cursor_cloud_agents.server.params import AgentId, Images, ModelId, ModelParams, Reasoning, Text
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 from cursor_cloud_agents.server.views.followup import FollowUpView
-
-FOLLOWUP_BUDGET = 95.0
 
 
 async def wait_until_ended(api: CursorClient, agent_id: str, run_id: str) -> Run:

@@ -17,6 +17,7 @@ from pydantic import Field
 
 from cursor_cloud_agents.api import CursorClient, StreamError
 from cursor_cloud_agents.core.activity import event_time
+from cursor_cloud_agents.core.timing import EXCERPT_SECONDS, TAIL_SECONDS
 from cursor_cloud_agents.core.waiting import Pacer, with_progress
 from cursor_cloud_agents.server.answers import Answers, size
 from cursor_cloud_agents.server.arguments import Clamped
@@ -26,8 +27,6 @@ from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
 from cursor_cloud_agents.server.views.run_events import EventView, ExcerptView, TailView
 
-EXCERPT_SECONDS = 20
-TAIL_SECONDS = 45
 MAX_EVENTS = 100
 REPLAY_MAX_BYTES = 16 * 1024 * 1024
 REPLAY_ENDS = ("result", "done", "live", "heartbeat")
