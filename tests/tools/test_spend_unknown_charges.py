@@ -41,7 +41,7 @@ def usage_answers(h: Harness, agent_id: str, cost: str) -> None:
 async def test_a_negative_charge_is_unknown_and_never_lowers_the_spend_below_the_limit(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """F-30: one agent charged 25 cents and one "charged" -100: the total is 25, not -75, so at a limit of 20
+    """F-33: one agent charged 25 cents and one "charged" -100: the total is 25, not -75, so at a limit of 20
     the next creation answers LIMIT_REACHED, saying one agent's cost is unknown; nothing is sent."""
     world = World(ManualClock())
     world.queue_script(RunScript(cost_cents=(0.0, -100.0)))
@@ -63,7 +63,7 @@ async def test_a_negative_charge_is_unknown_and_never_lowers_the_spend_below_the
 async def test_absent_and_non_number_charges_are_unknown_and_the_answer_counts_them(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """F-31: agents whose usage carries no charge, a charge as a string, as `true`, or past a float's range are
+    """F-34: agents whose usage carries no charge, a charge as a string, as `true`, or past a float's range are
     each unknown: the spend is the one real charge (5 cents), the account says 4 unknown, and a creation under
     the limit of 10 is sent (the string "12" or the overflowing number read as numbers would refuse it)."""
     async with harness_factory(state_dir=tmp_path, max_spend_cents=10) as h:
@@ -86,7 +86,7 @@ async def test_absent_and_non_number_charges_are_unknown_and_the_answer_counts_t
 async def test_a_cost_that_is_not_an_object_is_unknown_not_a_failed_check(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """F-32: a usage answer whose `cost` is a bare number cannot be read as a charge: the agent is unknown, and
+    """F-35: a usage answer whose `cost` is a bare number cannot be read as a charge: the agent is unknown, and
     the spend check still answers (the usage answer was refused whole before, so every creation failed)."""
     async with harness_factory(state_dir=tmp_path, max_spend_cents=10) as h:
         agent_id = await create(h, "Task")

@@ -65,7 +65,7 @@ async def a_creation_made_earlier(state: Path, now: float, agent_id: str | None 
 
 
 async def test_verify_spend_takes_its_place_in_the_creation_limit(tmp_path: Path) -> None:
-    """F-34: after `verify --spend` the store of paid acts counts its agent among the day's creations (it was
+    """F-36: after `verify --spend` the store of paid acts counts its agent among the day's creations (it was
     created outside every limit), and its lifecycle still runs to the delete."""
     async with simulator() as (sim, clock):
         code, said = await spend(sim, clock, tmp_path)
@@ -77,7 +77,7 @@ async def test_verify_spend_takes_its_place_in_the_creation_limit(tmp_path: Path
 
 
 async def test_verify_spend_at_the_creation_limit_is_refused_before_asking_and_sends_nothing(tmp_path: Path) -> None:
-    """F-35: CURSOR_MCP_MAX_NEW_AGENTS=1 is used up by a creation made earlier today: --spend is SKIPPED with
+    """F-37: CURSOR_MCP_MAX_NEW_AGENTS=1 is used up by a creation made earlier today: --spend is SKIPPED with
     the limit's answer, the person is not asked, and no POST leaves."""
     async with simulator() as (sim, clock):
         await a_creation_made_earlier(tmp_path, clock.now())
@@ -91,7 +91,7 @@ async def test_verify_spend_at_the_creation_limit_is_refused_before_asking_and_s
 
 
 async def test_verify_spend_at_the_spend_limit_is_refused_before_asking_and_sends_nothing(tmp_path: Path) -> None:
-    """F-36: an agent created earlier today was charged 23.4 cents, over CURSOR_MCP_MAX_SPEND_CENTS=20:
+    """F-38: an agent created earlier today was charged 23.4 cents, over CURSOR_MCP_MAX_SPEND_CENTS=20:
     --spend is SKIPPED with the spend seen, the person is not asked, and no POST leaves."""
     async with simulator() as (sim, clock):
         charged = sim.world.add_agent("Charged earlier", created_ago=3600)
@@ -106,7 +106,7 @@ async def test_verify_spend_at_the_spend_limit_is_refused_before_asking_and_send
 
 
 async def test_verify_spend_says_what_it_takes_of_each_limit_before_asking(tmp_path: Path) -> None:
-    """F-37: before the question, the warning says the agent counts like any creation, with each limit's use."""
+    """F-39: before the question, the warning says the agent counts like any creation, with each limit's use."""
     async with simulator() as (sim, clock):
         await a_creation_made_earlier(tmp_path, clock.now())
         _, said = await spend(sim, clock, tmp_path, answer="no", CURSOR_MCP_MAX_SPEND_CENTS="500")
