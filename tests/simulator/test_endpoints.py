@@ -13,6 +13,7 @@ from cursor_cloud_agents.simulator import (
     SERVICE_ACCOUNT_KEY,
     SIMULATED_API_KEY,
     ManualClock,
+    Quirks,
     RunningSimulator,
     World,
 )
@@ -370,3 +371,20 @@ async def test_v0_conversation_lists_prompts_and_replies(world: World, client: h
     body = (await client.get(f"/v0/agents/{agent.id}/conversation")).json()
     assert body["id"] == agent.id
     assert [m["type"] for m in body["messages"]] == ["user_message", "assistant_message"]
+
+
+@pytest.mark.anyio
+async def test_with_the_quirk_an_agent_whose_run_ended_still_reads_active_while_follow_ups_are_taken(
+    world: World, client: httpx2.AsyncClient
+) -> None:
+    """Quirk `ended_agents_listed_active` (issue 21): listed and read ACTIVE after its run ended, as the docs
+    allow (ACTIVE also means waiting on background work); the run says it ended, and a follow-up is taken."""
+    world.quirks = Quirks(ended_agents_listed_active=True)
+    agent = world.add_agent("Ended", created_ago=3600)
+    listed = (await client.get("/v1/agents")).json()["items"]
+    read = (await client.get(f"/v1/agents/{agent.id}")).json()
+    run = (await client.get(f"/v1/agents/{agent.id}/runs/{agent.runs[0].id}")).json()
+    follow_up = await client.post(f"/v1/agents/{agent.id}/runs", json={"prompt": {"text": "More"}})
+    assert [item["status"] for item in listed] == ["ACTIVE"] and read["status"] == "ACTIVE"
+    assert run["status"] == "FINISHED"
+    assert follow_up.status_code == 201

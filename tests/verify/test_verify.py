@@ -66,8 +66,8 @@ async def verify(sim: RunningSimulator, clock: ManualClock, options: Options | N
         clock.advance(seconds)
         await anyio.lowlevel.checkpoint()
 
-    env = {"CURSOR_API_KEY": SIMULATED_API_KEY, "CURSOR_API_BASE_URL": sim.base_url}
-    io = Io(write=printed.append, ask=lambda _: "yes", now=clock.now, sleep=advance)
+    env = {"CURSOR_API_KEY": SIMULATED_API_KEY, "CURSOR_API_BASE_URL": sim.base_url, "CURSOR_MCP_STATE_DIR": "memory"}
+    io = Io(write=printed.append, ask=lambda _: "yes", now=clock.now, sleep=advance, wall=clock.now)
     code = await run_verify(env, options or Options(), opener(sim, clock), io)
     return code, "".join(printed)
 

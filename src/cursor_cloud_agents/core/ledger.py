@@ -13,6 +13,8 @@ store cannot read is counted (`core/store.py`), and a store that cannot be used 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from cursor_cloud_agents.core.store import Act, Reading, Store
 from cursor_cloud_agents.core.timing import CREATION_WINDOW_SECONDS
 
@@ -46,6 +48,9 @@ class CreationLedger:
     def __init__(self, store: Store, limit: int) -> None:
         self.store = store
         self.limit = limit
+        self.rules: list[Callable[[Reading, float], None]] = []
+        """Further checks a new creation passes under the same lock, on the acts as they are then (the slot
+        limit: a creation another process wrote since its check counts); each raises to refuse."""
 
     async def use(self, now: float) -> tuple[int, float | None]:
         """How many creations are in the window, and when the oldest leaves it.
@@ -69,6 +74,8 @@ class CreationLedger:
         held = counted(reading, now)
         if len(held) >= self.limit:
             raise LimitReached(len(held), self.limit, min(a.at for a in held) + WINDOW_SECONDS if held else None)
+        for rule in self.rules:
+            rule(reading, now)
         return [act]
 
     async def take(self, act: Act) -> None:

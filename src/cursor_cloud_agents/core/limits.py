@@ -2,17 +2,20 @@
 
 (The count of creations per 24 hours is the creation ledger's, checked as the creation takes its place.)
 Both checks run before anything is sent and refuse with what was seen and what the user can do:
-- slots (`CURSOR_MCP_MAX_ACTIVE_AGENTS`): one read of this key's agents, kept 30 s, counts those
-  running; at the limit the answer is `CAPACITY` with the oldest idle agents to archive. Cursor's own
-  refusal of too many agents at once gets the same answer;
+- slots (`CURSOR_MCP_MAX_ACTIVE_AGENTS`): every page of this key's non-archived agents, read once per 30 s,
+  plus the creations of this machine's processes that the listing cannot show yet (core/slots.py); at
+  the limit the count is confirmed by the agents' latest runs before the answer is `CAPACITY`, with the
+  oldest idle agents to archive. Cursor's own refusal of too many agents at once gets the same answer.
+  A burst of creations reads the listing once: each creation is in the store before it is sent;
 - spend (`CURSOR_MCP_MAX_SPEND_CENTS`): the charged cents of the agents this machine's servers created
   in the window (the ledger knows them), each agent's usage read at most once a minute. Cost arrives
-  late (it is eventually consistent): an agent whose cost is not known yet is counted as unknown and
-  said so, never as zero-and-fine.
+  late (it is eventually consistent): an agent whose cost is not known is counted as unknown and said
+  so, never as zero-and-fine, and never as a credit (a charge that is negative, not a number or absent).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 
 import anyio
@@ -31,14 +34,14 @@ from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.slots import Listing, TooManyAgents, confirmed, count, covers, read_listing
+from cursor_cloud_agents.core.store import Reading, StoreUnusable
 from cursor_cloud_agents.core.timing import Clock
 
 SLOTS_SECONDS = 30.0
 """The agents of the key are read once per 30 s for the slot check (a burst of creations reads once)."""
 USAGE_SECONDS = 60.0
 """An agent's usage is read at most once a minute for the spend limit."""
-SLOT_PAGE = 100
-"""The newest agents read for the slot check: running agents are recent, so one page tells."""
 IDLE_SUGGESTIONS = 5
 """The oldest idle agents a CAPACITY answer names: enough to free a slot, short enough to read."""
 USAGE_READS_AT_ONCE = 4
@@ -70,19 +73,30 @@ class Slots:
     active: int
     limit: int
     oldest_idle: list[IdleAgent]
+    creating: int = 0
+    """Of `active`, the creations of this machine's processes the listing does not show yet."""
+    confirm_requests: int = 0
+    """The requests that confirmed the count by the agents' latest runs (0: not at the limit, not confirmed)."""
+
+    @property
+    def full(self) -> bool:
+        return self.active >= self.limit
 
 
 @dataclass(frozen=True)
 class Spend:
-    """What the agents created in the window were charged, and how many of them have no cost yet."""
+    """What the agents created in the window were charged, and how many of them have no known cost (not reported
+    yet, or a charge that is negative or not a number)."""
 
     cents: float
     unknown: int
 
 
 def _charged(usage: Usage | None) -> float | None:
-    """The agent's charged cents, None when the API has not said yet."""
-    return None if usage is None or usage.cost is None else usage.cost.charged_cents
+    """The agent's charged cents; None when not known: absent (not said yet), or not a charge at all (not a
+    finite number, or negative: a credit would lower the total below the limit the user set)."""
+    cents = None if usage is None or usage.cost is None else usage.cost.charged_cents
+    return cents if cents is not None and math.isfinite(cents) and cents >= 0 else None
 
 
 class Limits:
@@ -93,33 +107,46 @@ class Limits:
         self.max_cents = settings.max_spend_cents
         self._ledger = ledger
         self._clock = clock
-        self._agents: Cache[str, list[AgentSummary]] = Cache(clock, 1, SLOTS_SECONDS)
+        self._agents: Cache[str, Listing] = Cache(clock, 1, SLOTS_SECONDS)
         self._usage: Cache[str, Usage | None] = Cache(clock, 256, USAGE_SECONDS)
-        self._sending = 0
-        """Creations past the slot check and not answered yet: running agents the listing cannot show yet."""
+        self._checked: Listing | None = None
+        """The listing the last slot check counted from, for the same count under the store's lock."""
+        ledger.rules.append(self._room_still_left)
 
     async def before_create(self, api: CursorClient) -> None:
-        """Refuse a creation over either limit (`LIMIT_REACHED`, `CAPACITY`); nothing is sent then. One that
-        passes holds its slot until `sent()`, so that creations at once cannot all take the last slot."""
+        """Refuse a creation over either limit (`LIMIT_REACHED`, `CAPACITY`); nothing is sent then.
+
+        It runs under the journal's lock, right before the creation is written to the store as sent: the next
+        check (of this process or another) counts it from there, so creations at once cannot all take the
+        last slot."""
         await self.check_room(api)
-        self._sending += 1  # no await between the count and this: the check and the hold are one step
 
     async def check_room(self, api: CursorClient) -> None:
-        """Refuse as `before_create` would now, holding nothing: to say so before the person is asked."""
+        """Refuse as `before_create` would now: also to say so before the person is asked."""
         await self.before_spending(api)
-        self._refuse_without_slot(await self.slots(api))
+        try:
+            slots = await self.slots(api)
+        except StoreUnusable as unusable:
+            raise failures.store_unusable(unusable.why) from None
+        self._refuse_when_full(slots)
 
-    def _refuse_without_slot(self, slots: Slots) -> None:
-        if slots.active + self._sending >= slots.limit:
-            starting = f" and {self._sending} more are being created" if self._sending else ""
-            raise self.capacity(slots, f"{slots.active} agents of this key are running{starting}, the limit "
-                                f"CURSOR_MCP_MAX_ACTIVE_AGENTS={slots.limit} set by the user")  # fmt: skip
+    def _refuse_when_full(self, slots: Slots) -> None:
+        if not slots.full:
+            return
+        starting = f" ({slots.creating} of them created through this machine, not listed yet)" if slots.creating else ""
+        confirmed_by = (
+            f", confirmed by their latest runs ({slots.confirm_requests} requests)" if slots.confirm_requests else ""
+        )
+        raise self.capacity(slots, f"{slots.active} agents of this key are running{starting}{confirmed_by}, the limit "
+                            f"CURSOR_MCP_MAX_ACTIVE_AGENTS={slots.limit} set by the user")  # fmt: skip
 
-    def sent(self) -> None:
-        """A creation that passed `before_create` is answered (or will not be sent): the listing, read afresh
-        by the next check, shows its agent if there is one."""
-        self._sending -= 1
-        self.forget_agents()
+    def _room_still_left(self, reading: Reading, now: float) -> None:
+        """The slot check again, under the store's lock as the creation is written (`CreationLedger.rules`), on
+        the listing it counted from: a creation another process wrote since then takes its slot first."""
+        del now
+        checked, self._checked = self._checked, None  # one check, one creation
+        if checked is not None:
+            self._refuse_when_full(self._slots(checked, reading))
 
     async def before_spending(self, api: CursorClient) -> None:
         """Refuse a paid call (creation or follow-up) once the spend limit is reached."""
@@ -127,7 +154,7 @@ class Limits:
             return
         spend = await self.spend(api)
         if spend.cents >= self.max_cents:
-            unknown = f" ({spend.unknown} more have no cost yet)" if spend.unknown else ""
+            unknown = f" ({spend.unknown} more have no known cost yet)" if spend.unknown else ""
             raise ToolFailure(
                 failures.LIMIT_REACHED, f"The agents created through this machine's servers in the last 24 hours "
                 f"were charged {spend.cents:.0f} cents{unknown}, the limit CURSOR_MCP_MAX_SPEND_CENTS="
@@ -150,22 +177,59 @@ class Limits:
         line = f"{created} of {self._ledger.limit} new agents in 24 h; {slots.active} of {slots.limit} running"
         if self.max_cents is None:
             return line
-        return f"{line}; {(await self.spend(api)).cents:.0f} of {self.max_cents:.0f} cents spent in 24 h"
+        spend = await self.spend(api)
+        unknown = f" ({spend.unknown} agents' cost not known)" if spend.unknown else ""
+        return f"{line}; {spend.cents:.0f} of {self.max_cents:.0f} cents spent in 24 h{unknown}"
 
     def forget_agents(self) -> None:
-        """A creation just landed: the next slot check reads again."""
+        """What runs has changed in a way the store does not record (Cursor refused one agent too many): the
+        next slot check reads the listing again."""
         self._agents.clear()
 
     async def slots(self, api: CursorClient) -> Slots:
-        agents = self._agents.get("")
-        if agents is None:
-            agents = (await api.list_agents(limit=SLOT_PAGE, include_archived=False)).items
-            self._agents.put("", agents)
+        """The key's agents running now and the oldest idle ones; at the limit, confirmed by their latest runs.
+
+        Raises:
+            StoreUnusable: the store of paid acts cannot be read (the creations in flight are not known).
+        """
+        listing, pages_read = self._agents.get(""), 0
+        if listing is None:
+            listing, pages_read = await self._listing(api)
+        reading = await self._ledger.store.read(self._clock.now())
+        if count(listing, reading).total >= self.max_active and not covers(listing, reading):
+            if not pages_read:  # a kept listing may show agents that ended since, or miss some just created
+                listing, pages_read = await self._listing(api)
+            listing = await confirmed(api, listing, reading, pages_read)
+            self._agents.put("", listing)  # the next checks within 30 s count from the confirmed runs
+        self._checked = listing
+        return self._slots(listing, reading)
+
+    async def _listing(self, api: CursorClient) -> tuple[Listing, int]:
+        """Every page of the key's non-archived agents, kept 30 s, and how many pages were read."""
+        try:
+            listing = await read_listing(api, self._clock.now())
+        except TooManyAgents:
+            raise ToolFailure(
+                failures.CAPACITY, "The key's non-archived agents could not all be listed (more than 5000, or a "
+                "listing that does not end), so the agents running cannot be counted against "
+                f"CURSOR_MCP_MAX_ACTIVE_AGENTS={self.max_active}; nothing was sent. The user can archive idle "
+                "agents (cursor_archive_agent).", limit=self.max_active,
+            ) from None  # fmt: skip
+        self._agents.put("", listing)
+        return listing, listing.pages
+
+    def _slots(self, listing: Listing, reading: Reading) -> Slots:
         now = self._clock.now()
-        idle = sorted((a for a in agents if a.status == "IDLE"), key=lambda a: epoch(a.updated_at) or now)
+        running = count(listing, reading)
+        counted = {agent.id for agent in running.listed}
+        idle = sorted(
+            (agent for agent in listing.agents if agent.id not in counted and agent.status != "ARCHIVED"),
+            key=lambda agent: epoch(agent.updated_at) or now,
+        )
         return Slots(
-            active=sum(1 for agent in agents if agent.status == "ACTIVE"), limit=self.max_active,
+            active=running.total, limit=self.max_active,
             oldest_idle=[IdleAgent.of(agent, now) for agent in idle[:IDLE_SUGGESTIONS]],
+            creating=len(running.in_flight), confirm_requests=listing.confirm_requests,
         )  # fmt: skip
 
     async def spend(self, api: CursorClient) -> Spend:

@@ -194,27 +194,17 @@ async def create_within_limits(
     state: CoreState, request: CreateAgentRequest, on_resend: Callable[[str], None] = lambda _agent_id: None
 ) -> CreatedAgent | Agent | AgentSummary:
     """`create_once` held by the user's limits on agents running and on spend: checked before a new agent
-    only (which holds its slot until it is answered), Cursor's own refusal of one agent too many answered as
-    ours is (`CAPACITY`), and the next slot check reading the agents afresh once one landed."""
-    api, limits, holding = state.api, state.limits, False
-
-    async def check_and_hold() -> None:
-        nonlocal holding
-        await limits.before_create(api)
-        holding = True
-
+    only (whose slot the store holds from then on, as sent), and Cursor's own refusal of one agent too many
+    answered as ours is (`CAPACITY`)."""
+    api, limits = state.api, state.limits
     try:
         with store_failures():
-            created = await create_once(
-                api, state.journal, state.ledger, state.clock, request, on_resend=on_resend, before_new=check_and_hold
-            )
+            return await create_once(
+                api, state.journal, state.ledger, state.clock, request, on_resend=on_resend,
+                before_new=lambda: limits.before_create(api),
+            )  # fmt: skip
     except ConcurrencyLimitError as refusal:
         raise await limits.refused(api, refusal) from None
-    finally:
-        if holding:
-            limits.sent()
-    limits.forget_agents()
-    return created
 
 
 def in_flight(attempt: Act, now: float) -> ToolFailure:

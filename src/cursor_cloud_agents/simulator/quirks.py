@@ -41,6 +41,11 @@ class Quirks:
     cursor_ttl_seconds: float | None = None
     """Paging cursors older than this answer 400 `cursor_expired` (a code seen since the contract was
     written; lifetime unknown); None: cursors never expire."""
+    ended_agents_listed_active: bool = False
+    """An agent whose latest run has ended still reads `ACTIVE` (listed and read by id), as the docs allow
+    (docs/api-contract.md §2a: ACTIVE also means waiting on background work; the status has meant "not
+    archived" in places); False (the default): `IDLE` once its latest run ends. The plan's own limit of agents
+    at once still counts the runs."""
     creation_seconds: float = 0.0
     """`POST /v1/agents` answers this long after it arrived, on the world clock, and the agent exists only
     from then on (quirk 16: a real create took over 40 s). Meanwhile reads of its id answer 404 and a

@@ -93,7 +93,7 @@ def list_agents(world: World, limit: int, cursor: str | None, pr_url: str | None
     if pr_url is not None:
         agents = [a for a in agents if _has_pr(a, pr_url, now)]
     page, nxt = _world_page(world, agents, [a.id for a in agents], limit, cursor)
-    return paged([a.summary(now) for a in page], nxt)
+    return paged([a.summary(now, world.quirks) for a in page], nxt)
 
 
 def _has_pr(agent: Agent, pr_url: str, now: float) -> bool:

@@ -152,11 +152,14 @@ class Agent:
         """The latest run (the agent's `latestRunId`)."""
         return self.runs[-1] if self.runs else None
 
-    def status(self, now: float) -> str:
-        """ARCHIVED, ACTIVE while a run is active, IDLE otherwise."""
+    def status(self, now: float, quirks: Quirks | None = None) -> str:
+        """ARCHIVED, ACTIVE while a run is active, IDLE otherwise (ACTIVE still, with
+        `Quirks.ended_agents_listed_active`, once it has run)."""
         if self.archived_at is not None:
             return "ARCHIVED"
         latest = self.latest()
+        if latest is not None and quirks is not None and quirks.ended_agents_listed_active:
+            return "ACTIVE"
         return "ACTIVE" if latest is not None and latest.is_active(now) else "IDLE"
 
     def updated_at(self, now: float) -> float:
@@ -176,9 +179,10 @@ class Agent:
         ]
         return {"branches": branches}
 
-    def summary(self, now: float) -> dict[str, Any]:
+    def summary(self, now: float, quirks: Quirks | None = None) -> dict[str, Any]:
         """The list item shape (`GET /v1/agents`)."""
-        out: dict[str, Any] = {"id": self.id, "name": self.name, "status": self.status(now), "env": self.env}
+        status = self.status(now, quirks)
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "status": status, "env": self.env}
         out |= {"url": f"https://cursor.com/agents/{self.id}", "createdAt": iso(self.created_at)}
         out["updatedAt"] = iso(self.updated_at(now))
         latest = self.latest()
@@ -186,9 +190,9 @@ class Agent:
             out["latestRunId"] = latest.id
         return out
 
-    def wire(self, now: float) -> dict[str, Any]:
+    def wire(self, now: float, quirks: Quirks | None = None) -> dict[str, Any]:
         """The full Agent object (`GET /v1/agents/{id}`, create response)."""
-        out = self.summary(now)
+        out = self.summary(now, quirks)
         extra = {"repos": self.repos, "workOnCurrentBranch": self.work_on_current_branch}
         extra |= {"autoCreatePR": self.auto_create_pr} | self.extra
         keys = list(out)

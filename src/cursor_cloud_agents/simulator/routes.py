@@ -111,14 +111,13 @@ class Api:
         while self.world.now() < creation.ready_at:  # the clock may wake us early: look again
             await self.world.clock.wait(creation.ready_at)
         agent, run = self.world.landed(creation)
-        return json_response(
-            {"agent": agent.wire(self.world.now()), "run": reads.run_wire(self.world, agent, run)}, 201
-        )
+        created = agent.wire(self.world.now(), self.world.quirks)
+        return json_response({"agent": created, "run": reads.run_wire(self.world, agent, run)}, 201)
 
     async def get_agent(self, request: Request) -> Response:
         """`GET /v1/agents/{id}`."""
         self._auth(request)
-        return json_response(self.world.agent(self._path(request, "id")).wire(self.world.now()))
+        return json_response(self.world.agent(self._path(request, "id")).wire(self.world.now(), self.world.quirks))
 
     async def delete_agent(self, request: Request) -> Response:
         """`DELETE /v1/agents/{id}`."""

@@ -2,8 +2,8 @@
 
 A fresh line is answered by `launch.py` from the cache before this module is ever loaded; here the line
 is read from Cursor and the cache written (`statuscache`), by one process at a time: whoever waited for the
-lock finds the line the other just wrote. A refresh is one listing of the key's newest agents (running:
-those ACTIVE, as the slot check counts them), the creation ledger's count, and the spend limit's own
+lock finds the line the other just wrote. A refresh is a listing of the key's non-archived agents, every
+page as the slot check reads them (running: those listed ACTIVE), the creation ledger's count, and the spend limit's own
 reading of what the agents created through this machine in 24 hours were charged (`domain.limits`). In
 simulated mode nothing is cached: the simulated world is new in every process.
 """
@@ -20,7 +20,7 @@ import anyio
 from cursor_cloud_agents import statuscache
 from cursor_cloud_agents.core import seen
 from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.limits import SLOT_PAGE
+from cursor_cloud_agents.core.slots import SLOT_PAGE, TooManyAgents, read_listing
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import Clock
@@ -34,7 +34,10 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
     settings = term.settings
     core = CoreState(settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
     now = session.now()
-    agents = (await session.api.list_agents(limit=SLOT_PAGE, include_archived=False)).items
+    try:
+        agents = (await read_listing(session.api, now)).agents
+    except TooManyAgents:  # a status line, not a limit: the newest agents tell enough
+        agents = (await session.api.list_agents(limit=SLOT_PAGE, include_archived=False)).items
     listed = [Listed(agent.id, agent.status, agent.latest_run_id) for agent in agents]
     running, ended = statuscache.ended_unread(previous, listed, now)
     not_shown = set(await seen.unread(core.store, ended, now))  # a tool answer or a command showed the others

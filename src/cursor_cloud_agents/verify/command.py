@@ -18,6 +18,9 @@ import anyio
 from cursor_cloud_agents.api import APIConnectionError, AuthenticationError, CursorClient, CursorError, ReadFailedError
 from cursor_cloud_agents.api.record import Observer, Observers, Recorder
 from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.verify import spend as paid
@@ -48,6 +51,8 @@ class Io:
     ask: Callable[[str], str]
     now: Callable[[], float] = time.monotonic
     sleep: Callable[[float], Awaitable[None]] = anyio.sleep
+    wall: Callable[[], float] = time.time
+    """The date of a paid act in the store (`now` times the steps)."""
 
 
 async def run_verify(env: Mapping[str, str], options: Options, open_client: OpenClient, io: Io) -> int:
@@ -80,7 +85,8 @@ async def run_verify(env: Mapping[str, str], options: Options, open_client: Open
         for fact in READ_ONLY_FACTS:
             report.add(*await _guarded(fact, ctx))
         if options.spend:
-            report.add(*await _spend(ctx, options, io, report, on_simulator=_loopback(settings)))
+            state = CoreState(settings, secrets, Clock(now=io.wall, sleep=io.sleep), client=api)
+            report.add(*await _spend(ctx, state, options, io, report))
     _summary(report, io.now() - started)
     return report.exit_code
 
@@ -106,17 +112,25 @@ async def _guarded(fact: Fact, ctx: Context) -> list[Line]:
         return [differs(fact.__name__.replace("_", " "), "an answer as in the contract", exc.message)]
 
 
-async def _spend(ctx: Context, options: Options, io: Io, report: Report, *, on_simulator: bool) -> list[Line]:
+async def _spend(ctx: Context, state: CoreState, options: Options, io: Io, report: Report) -> list[Line]:
+    """The paid part: the cheapest variant, the limits checked and said, the person's yes, then the lifecycle."""
     try:
         selection = paid.cheapest(await ctx.api.list_models())
     except CursorError as exc:
         return [differs("--spend", "the models to choose the cheapest from", exc.message)]
     if selection is None:
         return [skipped("--spend", "no model lists its variants, so the cheapest is unknown; nothing was created")]
-    report.say(paid.COST_WARNING)
+    request = paid.creation(selection, on_simulator=_loopback(state.settings))
+    try:
+        limits = await paid.check_before_asking(state, request)
+    except ToolFailure as refused:
+        return [skipped("--spend", refused.message)]
+    except CursorError as exc:
+        return [differs("--spend", "the limits to be checked before spending", exc.message)]
+    report.say(f"{paid.COST_WARNING} {limits}")
     if not options.yes and io.ask("Create it? Type yes to spend: ").strip().lower() != "yes":
         return [skipped("--spend", "not confirmed; nothing was created")]
-    return await paid.spend(ctx, selection, on_simulator=on_simulator)
+    return await paid.spend(ctx, state, request)
 
 
 def _loopback(settings: Settings) -> bool:

@@ -3,6 +3,11 @@
 Creates one agent without a repository on the cheapest variant found, follows its stream live (when
 does the first heartbeat come?), sends a follow-up while it is busy (`agent_busy` expected), cancels
 it, archives, unarchives and deletes it. Whatever happens, the agent is deleted at the end.
+
+The agent is created like any other (`core.paid.create_within_limits`): it takes its place in the
+store of paid acts, so it counts towards `CURSOR_MCP_MAX_NEW_AGENTS`, is held to the agents running and
+the spend limit, and is never paid twice when its answer is lost. The limits are said, and checked,
+before the person is asked (`check_before_asking`).
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ import anyio
 from cursor_cloud_agents.api import (
     TERMINAL_RUN_STATUSES,
     AgentBusyError,
+    AgentSummary,
     CreateAgentRequest,
+    CreatedAgent,
     CreateRunRequest,
     CursorError,
     Model,
@@ -26,6 +33,10 @@ from cursor_cloud_agents.api import (
     RunNotCancellableError,
     ids,
 )
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking, store_failures
+from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.verify.facts import Context
 from cursor_cloud_agents.verify.report import Line, differs, new, ok, skipped
 
@@ -39,6 +50,9 @@ COST_WARNING = (
 HEARTBEAT_MAX_SECONDS = 40.0
 FOLLOW_SECONDS = 45.0
 CANCEL_READS = 30
+LIMITS = "CURSOR_MCP_MAX_NEW_AGENTS, CURSOR_MCP_MAX_ACTIVE_AGENTS, CURSOR_MCP_MAX_SPEND_CENTS"
+NOTHING_SENT = frozenset({failures.LIMIT_REACHED, failures.CAPACITY, failures.CONFIGURATION})
+"""Refusals of a creation that sent nothing (a limit, the store of paid acts, Cursor's count): nothing to delete."""
 # Values ranked from cheapest to dearest; a variant's cost is the sum of its values' ranks.
 _VALUE_RANK = {"false": 0, "none": 0, "minimal": 1, "low": 2, "medium": 3, "high": 4, "xhigh": 5, "true": 6}
 
@@ -59,14 +73,49 @@ def cheapest(models: Sequence[Model]) -> ModelSelection | None:
     return None if best is None else best[1]
 
 
-async def spend(ctx: Context, selection: ModelSelection, *, on_simulator: bool) -> list[Line]:
-    """Create on `selection`, follow, follow up while busy, cancel, archive, unarchive, delete; the lines of
-    each step. A failed step is a DIFFERS line; the delete runs whatever happened."""
-    # Minted here, so the delete finds the agent even when creation's answer was lost (outcome unknown).
-    agent_id = ids.mint_agent_id()
+def creation(selection: ModelSelection, *, on_simulator: bool) -> CreateAgentRequest:
+    """The one agent `--spend` creates, its id minted here: the delete finds it even when the creation's
+    answer was lost (outcome unknown)."""
+    text = PROMPT + (SIMULATOR_MARKER if on_simulator else "")
+    return CreateAgentRequest(agent_id=ids.mint_agent_id(), prompt=Prompt(text=text), model=selection)
+
+
+async def check_before_asking(state: CoreState, request: CreateAgentRequest) -> str:
+    """What the creation takes of each limit, in a line for the person to read before being asked.
+
+    Raises:
+        ToolFailure: a limit is reached (or the store of paid acts cannot be used): nothing may be created.
+    """
+    await refuse_before_asking(state, request)
+    with store_failures():
+        use = await state.limits.use_line(state.api)
+    return f"It counts like any creation against the limits the user set ({LIMITS}): {use} now."
+
+
+async def spend(ctx: Context, state: CoreState, request: CreateAgentRequest) -> list[Line]:
+    """Create `request`, follow, follow up while busy, cancel, archive, unarchive, delete; the lines of each
+    step. A failed step is a DIFFERS line; the delete runs whatever happened, unless nothing was sent."""
+    assert request.agent_id is not None
+    agent_id = request.agent_id
     lines: list[Line] = []
+
+    def asked_again(earlier: str) -> None:
+        nonlocal agent_id
+        agent_id = earlier  # an earlier --spend creation whose answer was lost: this one is sent with its id
+
     try:
-        await _lifecycle(ctx, agent_id, selection, on_simulator, lines)
+        created = await create_within_limits(state, request, on_resend=asked_again)
+    except ToolFailure as refused:
+        if refused.code in NOTHING_SENT:
+            return [skipped("--spend", f"{refused.message}")]
+        lines.append(differs("--spend", "the agent to be created", refused.message))
+        created = None
+    except CursorError as exc:
+        lines.append(differs("--spend", "the lifecycle to complete", exc.message))
+        created = None
+    try:
+        if created is not None:
+            await _lifecycle(ctx, agent_id, created, lines)
     except CursorError as exc:
         lines.append(differs("--spend", "the lifecycle to complete", exc.message))
     finally:
@@ -75,15 +124,18 @@ async def spend(ctx: Context, selection: ModelSelection, *, on_simulator: bool) 
     return lines
 
 
-async def _lifecycle(
-    ctx: Context, agent_id: str, selection: ModelSelection, on_simulator: bool, lines: list[Line]
-) -> None:
-    """The paid steps in order, each adding its lines to `lines` as it ends (kept when a later one fails)."""
-    text = PROMPT + (SIMULATOR_MARKER if on_simulator else "")
-    request = CreateAgentRequest(agent_id=agent_id, prompt=Prompt(text=text), model=selection)
-    created = await ctx.api.create_agent(request)
-    run = created.run
-    lines.append(ok("POST /v1/agents (no repository)", f"agent {created.agent.status}, run {run.status}"))
+async def _lifecycle(ctx: Context, agent_id: str, created: CreatedAgent | AgentSummary, lines: list[Line]) -> None:
+    """The paid steps after the creation in order, each adding its lines to `lines` as it ends (kept when a
+    later one fails)."""
+    if isinstance(created, CreatedAgent):
+        run = created.run
+        lines.append(ok("POST /v1/agents (no repository)", f"agent {created.agent.status}, run {run.status}"))
+    else:  # an earlier --spend creation whose answer was lost, found again: its run is the one followed
+        if created.latest_run_id is None:
+            lines.append(differs("POST /v1/agents (no repository)", "a run on the agent", "none"))
+            return
+        run = await ctx.api.get_run(agent_id, created.latest_run_id)
+        lines.append(ok("POST /v1/agents (no repository)", f"an earlier creation found again, run {run.status}"))
     if run.status == "QUEUED":
         lines.append(new("run status", "QUEUED on a new run"))
     lines += await _busy(ctx, agent_id)

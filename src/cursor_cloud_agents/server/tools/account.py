@@ -31,14 +31,22 @@ async def creation_view(state: ServerState) -> LimitView:
     )
 
 
+async def slots_view(state: ServerState) -> LimitView:
+    """The agents running against their limit; the listing or the store not readable is said, not zero."""
+    limit = state.limits.max_active
+    try:
+        slots = await state.limits.slots(state.api)
+    except StoreUnusable as unusable:
+        return LimitView.unchecked("CURSOR_MCP_MAX_ACTIVE_AGENTS", limit, f"cannot be counted: {unusable.why}")
+    except ToolFailure as uncounted:
+        return LimitView.unchecked("CURSOR_MCP_MAX_ACTIVE_AGENTS", limit, f"cannot be counted: {uncounted.message}")
+    return LimitView.current("CURSOR_MCP_MAX_ACTIVE_AGENTS", slots.limit, used=slots.active)
+
+
 async def limit_views(state: ServerState) -> list[LimitView]:
     """Each limit with its use: creations (the ledger), agents running (one read, cached) and spend (usage
     reads, only when a spend limit is set)."""
-    slots = await state.limits.slots(state.api)
-    views = [
-        await creation_view(state),
-        LimitView.current("CURSOR_MCP_MAX_ACTIVE_AGENTS", slots.limit, used=slots.active),
-    ]
+    views = [await creation_view(state), await slots_view(state)]
     spend_limit = state.limits.max_cents
     if spend_limit is None:
         return [*views, LimitView.unchecked("CURSOR_MCP_MAX_SPEND_CENTS", None, "not set: no spend limit")]

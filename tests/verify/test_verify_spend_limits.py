@@ -1,0 +1,119 @@
+"""Issue 21: `verify --spend` creates its agent like any creation: it takes its place in the store of paid
+acts (CURSOR_MCP_MAX_NEW_AGENTS), is held to the spend and running-agents limits, and says so before asking.
+
+A refusal by a limit comes before the question and sends nothing (the simulator's request log).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+
+from cursor_cloud_agents.api import ids
+from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.store import Act, Store
+from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, RunningSimulator
+from cursor_cloud_agents.verify.command import Io, Options, run_verify
+from tests.verify.test_verify import opener, simulator
+
+pytestmark = pytest.mark.anyio
+
+QUESTION = "Create it?"
+
+
+async def spend(
+    sim: RunningSimulator, clock: ManualClock, state: Path, answer: str = "yes", **limits: str
+) -> tuple[int, list[str]]:
+    """`verify --spend` with the store in `state` and these limits; what it printed and asked, in order."""
+    said: list[str] = []
+    done = anyio.Event()
+
+    async def advance(seconds: float) -> None:
+        clock.advance(seconds)
+        await anyio.lowlevel.checkpoint()
+
+    async def pump() -> None:  # the lifecycle's stream waits for the world's clock to move
+        while not done.is_set():
+            for _ in range(20):
+                await anyio.lowlevel.checkpoint()
+            clock.advance(0.5)
+
+    def ask(question: str) -> str:
+        said.append(question)
+        return answer
+
+    env = {"CURSOR_API_KEY": SIMULATED_API_KEY, "CURSOR_API_BASE_URL": sim.base_url, "CURSOR_MCP_STATE_DIR": str(state)}
+    io = Io(write=said.append, ask=ask, now=clock.now, sleep=advance, wall=clock.now)
+    codes: list[int] = []
+    async with anyio.create_task_group() as group:
+        group.start_soon(pump)
+        codes.append(await run_verify(env | limits, Options(spend=True), opener(sim, clock), io))
+        done.set()
+    return codes[0], said
+
+
+def posts(sim: RunningSimulator) -> int:
+    return sim.faults.count("POST", "/v1/agents")
+
+
+async def a_creation_made_earlier(state: Path, now: float, agent_id: str | None = None) -> None:
+    """Another creation of this machine today, as the store holds it."""
+    act = Act(Act.new_id(), "create", now - 3600, "done", counted=True, agent_id=agent_id or ids.mint_agent_id())
+    await CreationLedger(Store(state), 25).take(act)
+
+
+async def test_verify_spend_takes_its_place_in_the_creation_limit(tmp_path: Path) -> None:
+    """F-36: after `verify --spend` the store of paid acts counts its agent among the day's creations (it was
+    created outside every limit), and its lifecycle still runs to the delete."""
+    async with simulator() as (sim, clock):
+        code, said = await spend(sim, clock, tmp_path)
+        used, _ = await CreationLedger(Store(tmp_path), 25).use(clock.now())
+    printed = "".join(said)
+    assert code == 0, printed
+    assert used == 1
+    assert "OK      POST /v1/agents" in printed and "OK      delete" in printed
+
+
+async def test_verify_spend_at_the_creation_limit_is_refused_before_asking_and_sends_nothing(tmp_path: Path) -> None:
+    """F-37: CURSOR_MCP_MAX_NEW_AGENTS=1 is used up by a creation made earlier today: --spend is SKIPPED with
+    the limit's answer, the person is not asked, and no POST leaves."""
+    async with simulator() as (sim, clock):
+        await a_creation_made_earlier(tmp_path, clock.now())
+        _, said = await spend(sim, clock, tmp_path, CURSOR_MCP_MAX_NEW_AGENTS="1")
+        sent = posts(sim)
+    printed = "".join(said)
+    assert "SKIPPED --spend: 1 agents were created through this machine's servers" in printed, printed
+    assert "CURSOR_MCP_MAX_NEW_AGENTS=1" in printed
+    assert not any(line.startswith(QUESTION) for line in said)
+    assert sent == 0
+
+
+async def test_verify_spend_at_the_spend_limit_is_refused_before_asking_and_sends_nothing(tmp_path: Path) -> None:
+    """F-38: an agent created earlier today was charged 23.4 cents, over CURSOR_MCP_MAX_SPEND_CENTS=20:
+    --spend is SKIPPED with the spend seen, the person is not asked, and no POST leaves."""
+    async with simulator() as (sim, clock):
+        charged = sim.world.add_agent("Charged earlier", created_ago=3600)
+        await a_creation_made_earlier(tmp_path, clock.now(), charged.id)
+        _, said = await spend(sim, clock, tmp_path, CURSOR_MCP_MAX_SPEND_CENTS="20")
+        sent = posts(sim)
+    printed = "".join(said)
+    refusal = "SKIPPED --spend: The agents created through this machine's servers in the last 24 hours were charged 23"
+    assert refusal in printed, printed
+    assert not any(line.startswith(QUESTION) for line in said)
+    assert sent == 0
+
+
+async def test_verify_spend_says_what_it_takes_of_each_limit_before_asking(tmp_path: Path) -> None:
+    """F-39: before the question, the warning says the agent counts like any creation, with each limit's use."""
+    async with simulator() as (sim, clock):
+        await a_creation_made_earlier(tmp_path, clock.now())
+        _, said = await spend(sim, clock, tmp_path, answer="no", CURSOR_MCP_MAX_SPEND_CENTS="500")
+        sent = posts(sim)
+    asked = next(index for index, line in enumerate(said) if line.startswith(QUESTION))
+    before = "".join(said[:asked])
+    assert "It counts like any creation against the limits the user set" in before, before
+    assert "1 of 25 new agents in 24 h;" in before and " of 8 running;" in before
+    assert " of 500 cents spent in 24 h" in before
+    assert sent == 0
