@@ -38,9 +38,14 @@ def opener(sim: RunningSimulator, clock: ManualClock) -> OpenClient:
         async def opened() -> AsyncGenerator[CursorClient]:
             key = None if settings.api_key is None else settings.api_key.reveal()
             async with CursorClient(
-                sim.base_url, key, allow_loopback_artifacts=True, clock=clock.now, wall_clock=clock.now,
-                observer=observer, requests_per_second=1000.0,
-            ) as client:  # fmt: skip
+                sim.base_url,
+                key,
+                allow_loopback_artifacts=True,
+                clock=clock.now,
+                wall_clock=clock.now,
+                observer=observer,
+                requests_per_second=1000.0,
+            ) as client:
                 yield client
 
         return opened()

@@ -137,8 +137,11 @@ class Limits:
         confirmed_by = (
             f", confirmed by their latest runs ({slots.confirm_requests} requests)" if slots.confirm_requests else ""
         )
-        raise self.capacity(slots, f"{slots.active} agents of this key are running{starting}{confirmed_by}, the limit "
-                            f"CURSOR_MCP_MAX_ACTIVE_AGENTS={slots.limit} set by the user")  # fmt: skip
+        raise self.capacity(
+            slots,
+            f"{slots.active} agents of this key are running{starting}{confirmed_by}, the limit "
+            f"CURSOR_MCP_MAX_ACTIVE_AGENTS={slots.limit} set by the user",
+        )
 
     def _room_still_left(self, reading: Reading, now: float) -> None:
         """The slot check again, under the store's lock as the creation is written (`CreationLedger.rules`), on
@@ -156,12 +159,15 @@ class Limits:
         if spend.cents >= self.max_cents:
             unknown = f" ({spend.unknown} more have no known cost yet)" if spend.unknown else ""
             raise ToolFailure(
-                failures.LIMIT_REACHED, f"The agents created through this machine's servers in the last 24 hours "
+                failures.LIMIT_REACHED,
+                f"The agents created through this machine's servers in the last 24 hours "
                 f"were charged {spend.cents:.0f} cents{unknown}, the limit CURSOR_MCP_MAX_SPEND_CENTS="
                 f"{self.max_cents:.0f} set by the user; nothing was sent. Reading agents and results still works; "
                 "only the user can raise the limit.",
-                spent_cents=round(spend.cents, 2), limit_cents=self.max_cents, agents_without_cost=spend.unknown,
-            )  # fmt: skip
+                spent_cents=round(spend.cents, 2),
+                limit_cents=self.max_cents,
+                agents_without_cost=spend.unknown,
+            )
 
     async def refused(self, api: CursorClient, refusal: ConcurrencyLimitError) -> ToolFailure:
         """Cursor's own refusal of one agent too many, as `CAPACITY` with the agents the user may archive."""
@@ -210,11 +216,13 @@ class Limits:
             listing = await read_listing(api, self._clock.now())
         except TooManyAgents:
             raise ToolFailure(
-                failures.CAPACITY, "The key's non-archived agents could not all be listed (more than 5000, or a "
+                failures.CAPACITY,
+                "The key's non-archived agents could not all be listed (more than 5000, or a "
                 "listing that does not end), so the agents running cannot be counted against "
                 f"CURSOR_MCP_MAX_ACTIVE_AGENTS={self.max_active}; nothing was sent. The user can archive idle "
-                "agents (cursor_archive_agent).", limit=self.max_active,
-            ) from None  # fmt: skip
+                "agents (cursor_archive_agent).",
+                limit=self.max_active,
+            ) from None
         self._agents.put("", listing)
         return listing, listing.pages
 
@@ -227,10 +235,12 @@ class Limits:
             key=lambda agent: epoch(agent.updated_at) or now,
         )
         return Slots(
-            active=running.total, limit=self.max_active,
+            active=running.total,
+            limit=self.max_active,
             oldest_idle=[IdleAgent.of(agent, now) for agent in idle[:IDLE_SUGGESTIONS]],
-            creating=len(running.in_flight), confirm_requests=listing.confirm_requests,
-        )  # fmt: skip
+            creating=len(running.in_flight),
+            confirm_requests=listing.confirm_requests,
+        )
 
     async def spend(self, api: CursorClient) -> Spend:
         ids = await self._ledger.agents(self._clock.now())
@@ -263,11 +273,13 @@ class Limits:
             usage = Usage()  # deleted: what it cost can no longer be read, so it stays counted as unknown
         except PermissionDeniedError as refused:  # e.g. 403 feature_unavailable: usage is early access
             raise ToolFailure(
-                failures.CONFIGURATION, "CURSOR_MCP_MAX_SPEND_CENTS is set, but Cursor does not report usage "
+                failures.CONFIGURATION,
+                "CURSOR_MCP_MAX_SPEND_CENTS is set, but Cursor does not report usage "
                 f"to this key ({refused.message}), so the spend cannot be checked; nothing was sent. The user "
                 "can unset the spend limit (CURSOR_MCP_MAX_NEW_AGENTS still bounds creations).",
-                http_status=refused.status_code, upstream_code=refused.code,
-            ) from None  # fmt: skip
+                http_status=refused.status_code,
+                upstream_code=refused.code,
+            ) from None
         self._usage.put(agent_id, usage)  # a cost not known yet is asked again a minute later
         return usage
 
@@ -276,7 +288,9 @@ class Limits:
         listed = ", ".join(map(str, slots.oldest_idle))
         archive = f" Oldest idle agents the user may archive (cursor_archive_agent): {listed}." if listed else ""
         return ToolFailure(
-            failures.CAPACITY, f"{why}; nothing was sent. Wait for a running agent to end (cursor_wait).{archive}",
-            active=slots.active, limit=slots.limit,
+            failures.CAPACITY,
+            f"{why}; nothing was sent. Wait for a running agent to end (cursor_wait).{archive}",
+            active=slots.active,
+            limit=slots.limit,
             oldest_idle=[asdict(agent) for agent in slots.oldest_idle] or None,
-        )  # fmt: skip
+        )

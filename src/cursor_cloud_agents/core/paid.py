@@ -69,10 +69,12 @@ async def create_once(
             return await _landed(api, journal, clock, attempt)
         await _refused(journal, clock, attempt)
         raise ToolFailure(
-            Code.CONFLICT, f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
+            Code.CONFLICT,
+            f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
             "it, so nothing new was created. Read it with cursor_get_agent.",
-            agent_id=request.agent_id, http_status=exc.status_code,
-        ) from None  # fmt: skip
+            agent_id=request.agent_id,
+            http_status=exc.status_code,
+        ) from None
     except MutationOutcomeUnknownError:
         raise  # stays "sent" and counted: the next identical call asks again with the same id
     except (CursorError, ToolFailure):
@@ -114,8 +116,16 @@ async def _new_or_again(
         return _Decided(earlier, counted=False)
     await before_new()
     at = clock.now()
-    act = Act(Act.new_id(), "create", at, "sent", counted=True, fingerprint=print_, agent_id=request.agent_id,
-              name=request.name)  # fmt: skip
+    act = Act(
+        Act.new_id(),
+        "create",
+        at,
+        "sent",
+        counted=True,
+        fingerprint=print_,
+        agent_id=request.agent_id,
+        name=request.name,
+    )
     await count_in(ledger, act)  # one entry: sent and counted (a re-send of the same id was counted when first sent)
     return _Decided(act, counted=True)
 
@@ -183,11 +193,14 @@ def limit_reached(full: LimitReached) -> ToolFailure:
     """The answer at `CURSOR_MCP_MAX_NEW_AGENTS`: the count, and when the oldest creation leaves the window."""
     when = "" if full.frees_at is None else f" The oldest leaves the 24-hour window at {iso(full.frees_at)}."
     return ToolFailure(
-        failures.LIMIT_REACHED, f"{full.count} agents were created through this machine's servers in the last "
+        failures.LIMIT_REACHED,
+        f"{full.count} agents were created through this machine's servers in the last "
         f"24 hours, the limit CURSOR_MCP_MAX_NEW_AGENTS={full.limit} set by the user; nothing was sent.{when} "
         "Only the user can raise it.",
-        count=full.count, limit=full.limit, frees_at=None if full.frees_at is None else iso(full.frees_at),
-    )  # fmt: skip
+        count=full.count,
+        limit=full.limit,
+        frees_at=None if full.frees_at is None else iso(full.frees_at),
+    )
 
 
 async def create_within_limits(
@@ -200,9 +213,14 @@ async def create_within_limits(
     try:
         with store_failures():
             return await create_once(
-                api, state.journal, state.ledger, state.clock, request, on_resend=on_resend,
+                api,
+                state.journal,
+                state.ledger,
+                state.clock,
+                request,
+                on_resend=on_resend,
                 before_new=lambda: limits.before_create(api),
-            )  # fmt: skip
+            )
     except ConcurrencyLimitError as refusal:
         raise await limits.refused(api, refusal) from None
 
@@ -222,11 +240,14 @@ def in_flight(attempt: Act, now: float) -> ToolFailure:
             "asking again creates it."
         )
     return ToolFailure(
-        failures.CREATION_IN_FLIGHT, f"An identical creation sent at {iso(attempt.at)} may still be in progress "
+        failures.CREATION_IN_FLIGHT,
+        f"An identical creation sent at {iso(attempt.at)} may still be in progress "
         f"at Cursor; nothing new was sent. {advice}",
-        agent_id=attempt.agent_id, name=attempt.name, sent_at=iso(attempt.at),
+        agent_id=attempt.agent_id,
+        name=attempt.name,
+        sent_at=iso(attempt.at),
         retry_after_seconds=retry_after,
-    )  # fmt: skip
+    )
 
 
 async def _by_name(api: CursorClient, earlier: Act) -> AgentSummary | None:
@@ -239,10 +260,12 @@ async def _by_name(api: CursorClient, earlier: Act) -> AgentSummary | None:
     page = await scan.scan_agents(api, limit=2, cursor=None, keep=same, mark="journal")
     if len(page.items) > 1:
         raise ToolFailure(
-            failures.MUTATION_OUTCOME_UNKNOWN, f"An identical creation sent earlier may have gone through, and "
+            failures.MUTATION_OUTCOME_UNKNOWN,
+            f"An identical creation sent earlier may have gone through, and "
             f"several agents are named {earlier.name!r}: read them with cursor_list_agents(name=...) before "
-            "creating again.", name=earlier.name,
-        )  # fmt: skip
+            "creating again.",
+            name=earlier.name,
+        )
     return page.items[0] if page.items else None
 
 

@@ -124,9 +124,12 @@ def serve_toolkit(
                 group.cancel_scope.cancel()  # the process ends: its tasks end with it
 
     server = Server[None](
-        name, version=__version__, instructions=instructions(kit.state.settings),
-        on_list_tools=list_tools, lifespan=running,
-    )  # fmt: skip
+        name,
+        version=__version__,
+        instructions=instructions(kit.state.settings),
+        on_list_tools=list_tools,
+        lifespan=running,
+    )
     server.add_request_handler("tools/call", CallToolRequestParams, call_tool)
     _serve_tasks(server, store)
     server.extensions[tasks.EXTENSION] = {}

@@ -70,9 +70,13 @@ async def run_verify(env: Mapping[str, str], options: Options, open_client: Open
     started = io.now()
     async with open_client(settings, observer) as api:
         ctx = Context(
-            api, observed, lambda: open_client(replace(settings, api_key=Secret(WRONG_KEY)), observer),
-            report.identities or Redactor(), io.now, io.sleep,
-        )  # fmt: skip
+            api,
+            observed,
+            lambda: open_client(replace(settings, api_key=Secret(WRONG_KEY)), observer),
+            report.identities or Redactor(),
+            io.now,
+            io.sleep,
+        )
         problem = await _reachable(api)
         if problem is not None:
             report.say(f"verify could not run: {problem}")

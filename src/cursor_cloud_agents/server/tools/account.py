@@ -56,9 +56,14 @@ async def limit_views(state: ServerState) -> list[LimitView]:
         note = f"cannot be checked: {unchecked.message}"
         return [*views, LimitView.unchecked("CURSOR_MCP_MAX_SPEND_CENTS", spend_limit, note)]
     spent = LimitView(
-        variable="CURSOR_MCP_MAX_SPEND_CENTS", limit=spend_limit, used=round(spend.cents, 2),
-        window_hours=WINDOW_HOURS, frees_at=None, unknown=spend.unknown, note=None,
-    )  # fmt: skip
+        variable="CURSOR_MCP_MAX_SPEND_CENTS",
+        limit=spend_limit,
+        used=round(spend.cents, 2),
+        window_hours=WINDOW_HOURS,
+        frees_at=None,
+        unknown=spend.unknown,
+        note=None,
+    )
     return [*views, spent]
 
 
