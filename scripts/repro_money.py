@@ -43,11 +43,16 @@ def creation_posts(h: Harness) -> int:
     return sum(1 for record in h.requests("POST") if record.path == "/v1/agents")
 
 
-async def follow_up_lost_then_asked_after_it_ended(state: Path) -> str:
-    world, agent_id = agent_world()
+def answer_cut_once(agent_id: str) -> Faults:
+    """The next follow-up POST is carried out by Cursor, then its connection cut: the answer is lost."""
     faults = Faults()
     faults.inject("POST", f"/v1/agents/{agent_id}/runs", Fault.cut_after_request(), times=1)
-    async with open_harness(world, faults=faults, state_dir=state) as h:
+    return faults
+
+
+async def follow_up_lost_then_asked_after_it_ended(state: Path) -> str:
+    world, agent_id = agent_world()
+    async with open_harness(world, faults=answer_cut_once(agent_id), state_dir=state) as h:
         await h.call("cursor_create_run", {"agent_id": agent_id} | FOLLOW_UP)
         h.clock.advance(700)
         again = await h.call("cursor_create_run", {"agent_id": agent_id} | FOLLOW_UP)
@@ -56,9 +61,7 @@ async def follow_up_lost_then_asked_after_it_ended(state: Path) -> str:
 
 async def follow_up_lost_then_replace_active(state: Path) -> str:
     world, agent_id = agent_world()
-    faults = Faults()
-    faults.inject("POST", f"/v1/agents/{agent_id}/runs", Fault.cut_after_request(), times=1)
-    async with open_harness(world, faults=faults, state_dir=state) as h:
+    async with open_harness(world, faults=answer_cut_once(agent_id), state_dir=state) as h:
         await h.call("cursor_create_run", {"agent_id": agent_id} | FOLLOW_UP)
         again = await h.call("cursor_create_run", {"agent_id": agent_id, "replace_active": True} | FOLLOW_UP)
         cancels = sum(1 for record in h.requests("POST") if record.path.endswith("/cancel"))

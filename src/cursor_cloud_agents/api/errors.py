@@ -141,21 +141,31 @@ class StreamExpiredError(APIStatusError):
     """410 stream_expired: the run's stream is past its retention and cannot be replayed."""
 
 
-class RateLimitError(APIStatusError):
-    """429: rate limited, or (observed) included usage exhausted."""
+class _ComeBackLater(APIStatusError):
+    """An answer that may say when to come back (`Retry-After`, RFC 9110 §10.2.3): a 429, a 503."""
+
+    default_status = 0
 
     def __init__(
         self,
         message: str,
         *,
-        status_code: int = 429,
+        status_code: int | None = None,
         code: str | None = None,
         request_id: str | None = None,
         details: Mapping[str, str] | None = None,
         retry_after: float | None = None,
     ) -> None:
-        super().__init__(message, status_code=status_code, code=code, request_id=request_id, details=details)
+        status = self.default_status if status_code is None else status_code
+        super().__init__(message, status_code=status, code=code, request_id=request_id, details=details)
         self.retry_after = retry_after
+        """Seconds from `Retry-After`, when the server said when to come back."""
+
+
+class RateLimitError(_ComeBackLater):
+    """429: rate limited, or (observed) included usage exhausted."""
+
+    default_status = 429
 
 
 class UsageLimitExceededError(RateLimitError):
@@ -167,22 +177,10 @@ class ConcurrencyLimitError(RateLimitError):
     as the simulator answers it, or a message naming both concurrency and agents)."""
 
 
-class ServerError(APIStatusError):
-    """5xx: the server failed."""
+class ServerError(_ComeBackLater):
+    """5xx: the server failed (a 503 may say when to come back)."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        status_code: int = 500,
-        code: str | None = None,
-        request_id: str | None = None,
-        details: Mapping[str, str] | None = None,
-        retry_after: float | None = None,
-    ) -> None:
-        super().__init__(message, status_code=status_code, code=code, request_id=request_id, details=details)
-        self.retry_after = retry_after
-        """Seconds from `Retry-After`, when the server said when to come back (a 503 may, RFC 9110 §10.2.3)."""
+    default_status = 500
 
 
 class StreamUnavailableError(ServerError):
@@ -380,7 +378,7 @@ def error_from_response(
     if parsed.message:
         text += f": {_clip(parsed.message)}"
     text += _request_suffix(request_id)
-    if issubclass(cls, RateLimitError | ServerError):
+    if issubclass(cls, _ComeBackLater):  # a 429 or a 5xx: it may have said when to come back
         return cls(
             text,
             status_code=status_code,
