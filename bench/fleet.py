@@ -22,17 +22,15 @@ from __future__ import annotations
 
 import argparse
 import logging
-import multiprocessing
 import statistics
 import sys
 import time
-from collections.abc import Generator
-from contextlib import contextmanager
-from multiprocessing.connection import Connection
+from functools import partial
 from typing import Any
 
 import anyio
 from _mcp import answer_of, mcp_server_at
+from _simulator import max_in_flight, simulator_process
 
 from cursor_cloud_agents.api.client import DEFAULT_BURST
 from cursor_cloud_agents.simulator import (
@@ -42,7 +40,6 @@ from cursor_cloud_agents.simulator import (
     RunScript,
     World,
     build_scenario,
-    serve,
 )
 
 LATENCY = 0.05
@@ -61,35 +58,10 @@ def fifty_agents() -> World:
     return world
 
 
-def serve_in_child(scenario: str, conn: Connection) -> None:
-    """The simulator's process: serve the world, send its URL, and its busiest moment when asked."""
-
-    async def main() -> None:
-        world = fifty_agents() if scenario == "fifty" else build_scenario("fleet", RealClock())
-        faults = Faults(latency=LATENCY)
-        async with serve(world, faults=faults) as sim:
-            conn.send(sim.base_url)
-            await anyio.to_thread.run_sync(conn.recv)
-            conn.send(faults.max_in_flight)
-
-    anyio.run(main)
-
-
-@contextmanager
-def simulator_process(scenario: str) -> Generator[tuple[str, Connection], None, None]:
-    ours, theirs = multiprocessing.Pipe()
-    child = multiprocessing.Process(target=serve_in_child, args=(scenario, theirs), daemon=True)
-    child.start()
-    try:
-        yield ours.recv(), ours
-    finally:
-        child.terminate()
-        child.join()
-
-
-def max_in_flight(conn: Connection) -> int:
-    conn.send("stats")
-    return conn.recv()
+def fleet_world(scenario: str) -> tuple[World, Faults]:
+    """The world a run of this bench serves: fifty agents, or the 500-agent fleet; 50 ms a request."""
+    world = fifty_agents() if scenario == "fifty" else build_scenario("fleet", RealClock())
+    return world, Faults(latency=LATENCY)
 
 
 async def fifty(base_url: str) -> tuple[float, int, int]:
@@ -123,7 +95,7 @@ async def measure(runs: int) -> None:
     out.write(
         f"client as shipped (10 requests/s, burst {DEFAULT_BURST:g}); simulator latency {LATENCY * 1000:.0f} ms\n"
     )
-    with simulator_process("fifty") as (base_url, conn):
+    with simulator_process(partial(fleet_world, "fifty")) as (base_url, conn):
         samples = [await fifty(base_url) for _ in range(runs)]
         busiest = max_in_flight(conn)
     times = sorted(sample[0] for sample in samples)
@@ -132,7 +104,7 @@ async def measure(runs: int) -> None:
         f"({', '.join(f'{t:.2f}' for t in times)}; target <= 1.0), result {samples[0][1]} bytes (target <= 20000), "
         f"simulator max in flight {busiest} (<= 8), incomplete rows {samples[0][2]}\n"
     )
-    with simulator_process("fleet") as (base_url, conn):
+    with simulator_process(partial(fleet_world, "fleet")) as (base_url, conn):
         pages = [await page_fleet(base_url) for _ in range(runs)]
         busiest = max_in_flight(conn)
     out.write(

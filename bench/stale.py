@@ -22,20 +22,18 @@ from __future__ import annotations
 
 import argparse
 import logging
-import multiprocessing
 import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Generator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 
 import anyio
 from _mcp import answer_of, mcp_server_at
+from _simulator import max_in_flight, simulator_process
 
-from cursor_cloud_agents.simulator import Fault, Faults, Quirks, RealClock, RunScript, ToolCall, World, serve
+from cursor_cloud_agents.simulator import Fault, Faults, Quirks, RealClock, RunScript, ToolCall, World
 
 LATENCY = 0.05
 HOURS = 3600.0
@@ -84,31 +82,6 @@ FLEETS: dict[str, Callable[[], tuple[World, Faults]]] = {
 }
 
 
-def serve_in_child(fleet: str, conn: Connection) -> None:
-    """The simulator's process: serve the fleet, send its URL, and its busiest moment when asked."""
-
-    async def main() -> None:
-        world, faults = FLEETS[fleet]()
-        async with serve(world, faults=faults) as sim:
-            conn.send(sim.base_url)
-            await anyio.to_thread.run_sync(conn.recv)
-            conn.send(faults.max_in_flight)
-
-    anyio.run(main)
-
-
-@contextmanager
-def simulator_process(fleet: str) -> Generator[tuple[str, Connection], None, None]:
-    ours, theirs = multiprocessing.Pipe()
-    child = multiprocessing.Process(target=serve_in_child, args=(fleet, theirs), daemon=True)
-    child.start()
-    try:
-        yield ours.recv(), ours
-    finally:
-        child.terminate()
-        child.join()
-
-
 @dataclass
 class Sample:
     seconds: float
@@ -135,10 +108,9 @@ async def measure(runs: int) -> None:
     out = sys.stdout
     out.write(f"simulator latency {LATENCY * 1000:.0f} ms, heartbeat 30 s after connecting; median of {runs}\n")
     for fleet in FLEETS:
-        with simulator_process(fleet) as (base_url, conn):
+        with simulator_process(FLEETS[fleet]) as (base_url, conn):
             samples = [await supervise(base_url) for _ in range(runs)]
-            conn.send("stats")
-            busiest = conn.recv()
+            busiest = max_in_flight(conn)
         times = sorted(sample.seconds for sample in samples)
         evidence = sum((sample.evidence for sample in samples), Counter[str]())
         out.write(

@@ -40,15 +40,20 @@ def server() -> Generator[subprocess.Popen[bytes], None, None]:
     try:
         yield process
     finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(5)
-        for pipe in (process.stdin, process.stdout):
-            if pipe is not None and not pipe.closed:
-                try:
-                    pipe.close()
-                except BrokenPipeError:
-                    pass  # the server is gone: what was buffered for it does not matter
+        end(process)
+
+
+def end(process: subprocess.Popen[bytes]) -> None:
+    """Stop a spawned server if it still runs, and close its pipes."""
+    if process.poll() is None:
+        process.kill()
+    process.wait(5)
+    for pipe in (process.stdin, process.stdout):
+        if pipe is not None and not pipe.closed:
+            try:
+                pipe.close()
+            except BrokenPipeError:
+                pass  # the server is gone: what was buffered for it does not matter
 
 
 def send(process: subprocess.Popen[bytes], raw: bytes) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cursor_cloud_agents.redact import ENCODINGS
-from tests.e2e.test_wire import INITIALIZE, answer, send
+from tests.e2e.test_wire import INITIALIZE, answer, end, send
 
 SECRET = "Zanzibar-env-value-0123456789"
 """An env_vars value in lines the server cannot read: no call ever registers it with the masker."""
@@ -44,15 +44,7 @@ def logged_server(tmp_path: Path) -> Generator[tuple[subprocess.Popen[bytes], Pa
         try:
             yield process, log
         finally:
-            if process.poll() is None:
-                process.kill()
-            process.wait(5)
-            for pipe in (process.stdin, process.stdout):
-                if pipe is not None and not pipe.closed:
-                    try:
-                        pipe.close()
-                    except BrokenPipeError:
-                        pass
+            end(process)
 
 
 def write(process: subprocess.Popen[bytes], raw: bytes) -> None:

@@ -92,6 +92,8 @@ class Task:
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
     ended_at: float | None = None
+    arguments: dict[str, Any] = field(default_factory=dict[str, Any])
+    """The call it runs again and again (kept in its record, so a later process can run it too)."""
     scope: anyio.CancelScope = field(default_factory=anyio.CancelScope)
 
 
@@ -117,9 +119,9 @@ class TaskStore:
     async def start(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Create a task for this call, write its record and start its work; the `CreateTaskResult`."""
         now = self._clock.now()
-        task = Task(secrets.token_urlsafe(24), tool, now, now, message=f"{tool}: waiting")
-        await self._record(task, dict(arguments))
-        self._run(task, dict(arguments))
+        task = Task(secrets.token_urlsafe(24), tool, now, now, message=f"{tool}: waiting", arguments=dict(arguments))
+        await self._record(task)
+        self._run(task)
         return {"resultType": "task", **self.view(task)}
 
     async def get(self, task_id: str) -> dict[str, Any]:
@@ -136,11 +138,11 @@ class TaskStore:
             )
         return {"resultType": "complete"}
 
-    def _run(self, task: Task, arguments: dict[str, Any]) -> None:
+    def _run(self, task: Task) -> None:
         if self.group is None:
             raise MCPError(code=-32603, message="The server is not running tasks (no task group)")
         self._tasks[task.task_id] = task
-        self.group.start_soon(self._work, task, arguments)
+        self.group.start_soon(self._work, task)
 
     def view(self, task: Task) -> dict[str, Any]:
         """The `Task` fields of the extension."""
@@ -196,7 +198,8 @@ class TaskStore:
             or not isinstance(arguments, dict)
         ):
             raise MCPError(code=TASK_NOT_FOUND, message="Failed to retrieve task: Task has expired")
-        task = Task(task_id, tool, act.at, now, message=f"{tool}: waiting (taken up after a restart of the server)")
+        taken_up = f"{tool}: waiting (taken up after a restart of the server)"
+        task = Task(task_id, tool, act.at, now, message=taken_up, arguments=cast(dict[str, Any], arguments))
         if ended:
             task.status, task.ended_at = cast(str, status), now
             task.message = str(detail.get("message") or f"The task was {status} before the server restarted.")
@@ -204,25 +207,22 @@ class TaskStore:
                 task.error = {"code": -32603, "message": task.message}
             self._tasks[task_id] = task
             return task
-        self._run(task, cast(dict[str, Any], arguments))
+        self._run(task)
         return task
 
-    async def _record(self, task: Task, arguments: dict[str, Any] | None = None) -> None:
-        """Write the task's record as it stands (its arguments are kept from the first write)."""
+    async def _record(self, task: Task) -> None:
+        """Write the task's record as it stands."""
         now = self._clock.now()
         if self._records is None:
             return
         try:
-            if arguments is None:
-                known = (await self._records.read(now)).acts.get(task.task_id)
-                arguments = {} if known is None or known.detail is None else known.detail.get("arguments", {})
             state = "sent" if task.ended_at is None else ("done" if task.status == "completed" else "failed")
-            detail = {"tool": task.tool, "arguments": arguments, "status": task.status, "message": task.message}
+            detail = {"tool": task.tool, "arguments": task.arguments, "status": task.status, "message": task.message}
             await self._records.write(Act(task.task_id, "task", task.created_at, state, detail=detail), now=now)
         except StoreUnusable as unusable:  # the task still runs here; it just will not survive a restart
             logger.warning("task %s not recorded: %s", task.task_id[:8], unusable.why)
 
-    async def _work(self, task: Task, arguments: dict[str, Any]) -> None:
+    async def _work(self, task: Task) -> None:
         async def report(_progress: float, message: str) -> None:
             task.message, task.updated_at = message, self._clock.now()
 
@@ -233,7 +233,7 @@ class TaskStore:
             try:
                 while True:
                     began = self._clock.now()
-                    last = await self._run_tool(task.tool, arguments, report)
+                    last = await self._run_tool(task.tool, task.arguments, report)
                     if self._clock.now() >= ends or not self._again(task, last):
                         break
                     await self._pace(began, ends)
