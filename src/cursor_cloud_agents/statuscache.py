@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from cursor_cloud_agents.config import ConfigError, Settings
+from cursor_cloud_agents.regularfile import open_regular
 
 REFRESH_SECONDS = 30.0
 """The line is read from Cursor at most this often. 30 s is the freshness of the running agents the slot check
@@ -121,8 +122,9 @@ def ended_unread(
 def read(directory: Path) -> Snapshot | None:
     """The cached line, or None when there is none (or it is torn, foreign or of another version)."""
     try:
-        fields: Any = json.loads((directory / FILE_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        with os.fdopen(open_regular(directory / FILE_NAME, os.O_RDONLY), "rb") as handle:
+            fields: Any = json.loads(handle.read().decode("utf-8"))
+    except (OSError, ValueError):  # a FIFO where the cache belongs is refused at once, not waited on
         return None
     return _parsed(cast(dict[str, Any], fields)) if isinstance(fields, dict) else None
 
@@ -182,7 +184,7 @@ def write(directory: Path, snapshot: Snapshot) -> None:
 def locked(directory: Path) -> Generator[None]:
     """Hold the refresh lock (waiting for another process's refresh to end); released on exit or crash."""
     directory.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    descriptor = open_regular(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield

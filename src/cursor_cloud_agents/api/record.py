@@ -15,11 +15,9 @@ newest `max_files`. A failure to write stops the recording (logged once) and nev
 
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import os
-import stat
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -27,6 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from cursor_cloud_agents.api import _wirejson
+from cursor_cloud_agents.regularfile import open_regular
 
 logger = logging.getLogger("cursor_cloud_agents.api.record")
 
@@ -261,11 +260,8 @@ class Recorder:
         # One open per line: an observer has no close, so no handle is left open between exchanges. Opened
         # without blocking and checked on the descriptor: a FIFO where the file belongs (no reader: ENXIO at
         # once; a reader: not a regular file) stops the recording instead of holding the call, and every call.
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+        descriptor = open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
         try:
-            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-                raise OSError(errno.EINVAL, "not a regular file", str(path))
-            os.set_blocking(descriptor, True)
             if new_file:
                 os.fchmod(descriptor, 0o600)  # a file already there under this name keeps no wider mode
             os.write(descriptor, line)

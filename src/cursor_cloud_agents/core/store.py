@@ -26,13 +26,11 @@ a state directory holding them is migrated once, on first use, so no count or pe
 
 from __future__ import annotations
 
-import errno
 import fcntl
 import json
 import logging
 import math
 import os
-import stat
 import threading
 import uuid
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -44,6 +42,7 @@ from typing import Any, Literal, cast
 import anyio
 
 from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, KEPT_SECONDS
+from cursor_cloud_agents.regularfile import open_regular
 
 logger = logging.getLogger("cursor_cloud_agents.store")
 
@@ -253,7 +252,7 @@ class Store:
         with self._thread_order:
             try:
                 self.directory.mkdir(parents=True, exist_ok=True)
-                descriptor = _open_regular(self.directory / LOCK_NAME, os.O_RDWR | os.O_CREAT)
+                descriptor = open_regular(self.directory / LOCK_NAME, os.O_RDWR | os.O_CREAT)
             except OSError as exc:
                 raise self._unusable("cannot be opened", exc) from None
             try:
@@ -277,7 +276,7 @@ class Store:
         under the lock and replaced whole (a new inode) by a rewrite, so a known inode grows, never changes."""
         path = self._path
         try:
-            descriptor = _open_regular(path, os.O_RDONLY)
+            descriptor = open_regular(path, os.O_RDONLY)
         except FileNotFoundError:
             self._seen = None
             return Reading()
@@ -304,7 +303,7 @@ class Store:
 
     def _append(self, acts: list[Act]) -> None:
         try:
-            descriptor = _open_regular(self._path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
+            descriptor = open_regular(self._path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
         except OSError as exc:
             raise self._unusable("cannot be written", exc) from None
         try:
@@ -368,28 +367,6 @@ class Store:
         if key not in self._said:
             self._said.add(key)
             logger.warning("%s", message)
-
-
-def _open_regular(path: Path, flags: int) -> int:
-    """A descriptor of `path`, refused unless it is a regular file (checked on the descriptor itself).
-
-    Opened without blocking: a FIFO or a device where the file belongs is refused at once, instead of
-    waiting for a writer that never comes."""
-    descriptor = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
-    try:
-        mode = os.fstat(descriptor).st_mode
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, f"not a regular file ({_kind_of(mode)})", str(path))
-        os.set_blocking(descriptor, True)
-    except BaseException:
-        os.close(descriptor)
-        raise
-    return descriptor
-
-
-def _kind_of(mode: int) -> str:
-    kinds = {stat.S_ISFIFO: "a FIFO", stat.S_ISCHR: "a device", stat.S_ISBLK: "a device", stat.S_ISSOCK: "a socket"}
-    return next((name for test, name in kinds.items() if test(mode)), "a folder" if stat.S_ISDIR(mode) else "other")
 
 
 def _flush_folder(directory: Path) -> None:
