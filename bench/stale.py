@@ -3,7 +3,9 @@
 The simulator runs in a child process on real time and adds 50 ms of latency to every request, as in
 `bench/fleet.py`; its heartbeats come 30 s after connecting (the API's first one comes 30-36 s after). Each
 figure is the median of 5 runs, each on a fresh server (no cache carried over), with the API client as it
-ships (8 requests at once at most, 10 per second sustained, burst 600). Four fleets:
+ships (8 requests at once at most, plus up to 32 quiet streams only listened to, docs/reliability.md F-45;
+10 per second sustained, burst 600). "max in flight" is what the simulator saw open at once, listened-to
+streams included. Four fleets:
 
 1. ten RUNNING runs whose last event is three hours old, their streams quiet: all ten should be `stale`
    within 3 s;

@@ -71,6 +71,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "stream",
         "text",
         "times",
+        "walk",
     }
     assert public - modules == set(api.__all__)
 

@@ -13,7 +13,7 @@ from typing import Any
 import anyio
 import pytest
 
-from cursor_cloud_agents.api import AgentSummary, CursorClient, Run
+from cursor_cloud_agents.api import LISTENING_STREAMS, AgentSummary, CursorClient, Run
 from cursor_cloud_agents.api.deadline import Deadline
 from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, ToolState
 from cursor_cloud_agents.core.cache import Cache
@@ -82,6 +82,18 @@ async def test_quiet_runs_idle_past_the_threshold_are_stale_by_a_silence_past_th
     assert all(rows[f"stuck {index}"]["idle_seconds"] > 2.9 * HOURS for index in range(3))
     assert all(rows[f"moving {index}"]["idle_seconds"] < 60 for index in range(3))
     assert in_flight <= 8
+
+
+async def test_stuck_runs_are_listened_to_beyond_the_request_slots_all_at_once(harness_factory: OpenHarness) -> None:
+    """F-45: sixteen stuck runs. Each quiet stream moves to a listener slot once its replay has been quiet for
+    the short silence, so the next replay starts at once: more than 8 streams are open together (8 at most
+    before), never more than 8 + LISTENING_STREAMS, and all sixteen are stale by the long silence."""
+    async with harness_factory(world_of(*stuck(16))) as h:
+        data = (await supervise(h)).data
+        in_flight = h.sim.max_in_flight
+    assert len(data["summary"]["stale"]) == 16 and data["summary"]["incomplete"] == []
+    assert {row["evidence"] for row in data["agents"]} == {LISTENED}
+    assert 8 < in_flight <= 8 + LISTENING_STREAMS
 
 
 async def test_a_quiet_stream_whose_heartbeat_comes_is_stale_by_the_heartbeat(harness_factory: OpenHarness) -> None:

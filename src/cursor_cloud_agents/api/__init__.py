@@ -4,6 +4,7 @@ Start with `CursorClient`; every error it raises is a `CursorError` (tree in `er
 """
 
 from cursor_cloud_agents.api._retry import parse_retry_after
+from cursor_cloud_agents.api._slots import LISTENING_STREAMS
 from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTaskSeen, StreamMarks
 from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.api.deadline import Deadline, current_deadline, deadline_after, time_left
@@ -96,18 +97,13 @@ from cursor_cloud_agents.api.models.runs import (
     RunGit,
 )
 from cursor_cloud_agents.api.models.usage import Cost, RunUsage, TokenUsage, Usage
-from cursor_cloud_agents.api.stream import (
-    BlockConsumer,
-    Evidence,
-    ReplayConsumer,
-    ReplayOutcome,
-    RunStream,
-    TailCollector,
-)
+from cursor_cloud_agents.api.stream import RunStream
+from cursor_cloud_agents.api.walk import BlockConsumer, Evidence, ReplayConsumer, ReplayOutcome, TailCollector
 
 __all__ = [
     "ACTIVE_RUN_STATUSES",
     "AGENT_STATUSES",
+    "LISTENING_STREAMS",
     "RUN_STATUSES",
     "TERMINAL_RUN_STATUSES",
     "APIConnectionError",

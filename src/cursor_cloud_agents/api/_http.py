@@ -21,13 +21,14 @@ import ssl
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Mapping
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 import anyio
 import httpx2
 
 from cursor_cloud_agents.api._frames import FrameBatch, FrameDecoder, FrameTooLargeError, parse_block
+from cursor_cloud_agents.api._outcomes import HttpAnswer, SendFailure, no_slot, request_id_of
+from cursor_cloud_agents.api._slots import ConnectionSlots, SlotWaitTimeout, StreamSlot
 from cursor_cloud_agents.api.deadline import CONNECT_CAP_SECONDS
 from cursor_cloud_agents.api.errors import IncompatibleResponseError, ResponseTooLargeError, StreamError
 from cursor_cloud_agents.api.events import RawEvent
@@ -38,37 +39,7 @@ logger = logging.getLogger(__name__)
 Transport = httpx2.AsyncBaseTransport
 """What `CursorClient(transport=...)` accepts: any httpx2 async transport (MockTransport in tests)."""
 
-_REQUEST_ID_HEADERS = ("x-request-id", "request-id", "x-cursor-request-id")
 _BEFORE_SENDING = (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.PoolTimeout, httpx2.UnsupportedProtocol)
-
-
-class SendFailure(Exception):
-    """The exchange failed without an HTTP answer; `maybe_sent` says whether the server may have acted."""
-
-    def __init__(self, message: str, *, maybe_sent: bool, timed_out: bool) -> None:
-        super().__init__(message)
-        self.maybe_sent = maybe_sent
-        self.timed_out = timed_out
-
-
-@dataclass(frozen=True, slots=True)
-class HttpAnswer:
-    """A complete HTTP answer with its body read under a cap."""
-
-    status: int
-    headers: Mapping[str, str]
-    """Header names lowercased."""
-    body: bytes
-    request_id: str | None
-
-
-def request_id_of(headers: Mapping[str, str]) -> str | None:
-    """The request id from the first header of `x-request-id`, `request-id`, `x-cursor-request-id`."""
-    for name in _REQUEST_ID_HEADERS:
-        value = headers.get(name)
-        if value:
-            return value[:200]
-    return None
 
 
 def _timeout(total: float, read: float | None = None) -> httpx2.Timeout:
@@ -163,7 +134,7 @@ class HttpSession:
         self._base_url = base_url
         self._headers = dict(headers)
         self._transport = transport
-        self._max_connections = max_connections
+        self._slots = ConnectionSlots(max_connections)
         self._observer = observer
         """Hears every answered exchange (recording, `verify`); None in normal use."""
         self._opened: httpx2.AsyncClient | None = None
@@ -180,7 +151,7 @@ class HttpSession:
                 # Proxies and .netrc from the environment would send the key elsewhere: configuration is explicit.
                 trust_env=False,
                 limits=httpx2.Limits(
-                    max_connections=self._max_connections, max_keepalive_connections=self._max_connections
+                    max_connections=self._slots.pool_size, max_keepalive_connections=self._slots.pool_size
                 ),
                 timeout=_timeout(30.0),
             )
@@ -213,10 +184,20 @@ class HttpSession:
             ResponseTooLargeError: the body went past `max_bytes`.
         """
         try:
-            with anyio.fail_after(timeout):
-                answer = await self._exchange(
-                    method, url, params=params, json=json, timeout=timeout, max_bytes=max_bytes, server_name=server_name
-                )
+            async with self._slots.request_slot(timeout) as slot:
+                left = slot.seconds_left
+                with anyio.fail_after(left):
+                    answer = await self._exchange(
+                        method,
+                        url,
+                        params=params,
+                        json=json,
+                        timeout=left,
+                        max_bytes=max_bytes,
+                        server_name=server_name,
+                    )
+        except SlotWaitTimeout:
+            raise no_slot() from None
         except httpx2.TransportError as exc:
             raise _failure(exc) from None
         except TimeoutError:
@@ -282,24 +263,36 @@ class HttpSession:
             SendFailure: the stream could not be opened.
         """
         try:
-            with anyio.fail_after(connect_timeout):
+            async with self._slots.request_slot(connect_timeout) as slot:
+                response = await self._open(url, headers, slot.seconds_left, idle_timeout)
+                tap = None
+                if self._observer is not None:
+                    tap = StreamExchange(
+                        url, dict(headers), response.status_code, _headers_of(response), time.monotonic()
+                    )
+                try:
+                    yield OpenStream(
+                        response, max_event_size=max_event_size, max_error_bytes=max_error_bytes, tap=tap, slot=slot
+                    )
+                finally:
+                    await response.aclose()
+                    if tap is not None:
+                        self._observe(tap)
+        except SlotWaitTimeout:
+            raise no_slot() from None
+
+    async def _open(self, url: str, headers: Mapping[str, str], timeout: float, idle_timeout: float) -> httpx2.Response:
+        """Send the stream's request and read its status line and headers, within `timeout` seconds."""
+        try:
+            with anyio.fail_after(timeout):
                 request = self._client.build_request(
-                    "GET", url, headers=dict(headers), timeout=_timeout(connect_timeout, read=idle_timeout)
+                    "GET", url, headers=dict(headers), timeout=_timeout(timeout, read=idle_timeout)
                 )
-                response = await self._client.send(request, stream=True)
+                return await self._client.send(request, stream=True)
         except httpx2.TransportError as exc:
             raise _failure(exc) from None
         except TimeoutError:
             raise SendFailure("the stream did not open before the deadline", maybe_sent=True, timed_out=True) from None
-        tap = None
-        if self._observer is not None:
-            tap = StreamExchange(url, dict(headers), response.status_code, _headers_of(response), time.monotonic())
-        try:
-            yield OpenStream(response, max_event_size=max_event_size, max_error_bytes=max_error_bytes, tap=tap)
-        finally:
-            await response.aclose()
-            if tap is not None:
-                self._observe(tap)
 
 
 class OpenStream:
@@ -312,8 +305,10 @@ class OpenStream:
         max_event_size: int,
         max_error_bytes: int,
         tap: StreamExchange | None = None,
+        slot: StreamSlot | None = None,
     ) -> None:
         self._response = response
+        self._slot = slot
         self._tap = tap
         """Where frames are copied for the observer (recording), when there is one."""
         self._max_event_size = max_event_size
@@ -327,6 +322,15 @@ class OpenStream:
     def bytes_read(self) -> int:
         """Bytes received on this connection so far."""
         return self._response.num_bytes_downloaded
+
+    @property
+    def listening(self) -> bool:
+        """Whether the stream holds a listener slot rather than a request slot (see `_slots`)."""
+        return self._slot is not None and self._slot.listening
+
+    def to_listening(self) -> bool:
+        """Hold a listener slot instead of a request slot from now on (see `_slots`); False when none is free."""
+        return self._slot is not None and self._slot.to_listening()
 
     async def error_body(self) -> bytes:
         """The body of a non-200 answer, bounded."""

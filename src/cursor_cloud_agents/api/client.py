@@ -39,15 +39,8 @@ from cursor_cloud_agents.api.models.requests import CreateAgentRequest, CreateRu
 from cursor_cloud_agents.api.models.runs import CreatedRun, Run
 from cursor_cloud_agents.api.models.usage import Usage
 from cursor_cloud_agents.api.record import Observer
-from cursor_cloud_agents.api.stream import (
-    BlockConsumer,
-    ReplayConsumer,
-    ReplayLimits,
-    ReplayOutcome,
-    RunStream,
-    open_run_stream,
-    walk_replay,
-)
+from cursor_cloud_agents.api.stream import RunStream, open_run_stream
+from cursor_cloud_agents.api.walk import BlockConsumer, ReplayConsumer, ReplayLimits, ReplayOutcome, walk_replay
 from cursor_cloud_agents.net import loopback_origin
 
 ARTIFACT_TEXT_CAP_BYTES = 5 * 1024 * 1024
@@ -80,8 +73,9 @@ class CursorClient:
         clock: Monotonic seconds for the limiter and the repositories cache (injected in tests).
         wall_clock: Unix seconds, for `Retry-After` dates and the stream's connection time.
         sleep: How to wait (injected in tests so nothing really sleeps).
-        max_connections: The connection pool size, which bounds the requests in flight at once (one per
-            connection): 8 by default, whatever the number of tool calls waiting (docs/reliability.md F-28).
+        max_connections: The requests in flight at once (one per connection): 8 by default, whatever the
+            number of tool calls waiting (docs/reliability.md F-28). A stream whose replay went quiet and
+            that is only listened to may hand its slot on and hold one of `LISTENING_STREAMS` more (F-45).
         team_id: Sent as `x-cursor-team-id` on every request (the official SDK's header for its `teamId`).
         observer: Hears every exchange (recording, `verify`); see `cursor_cloud_agents.api.record`.
     """
@@ -413,7 +407,7 @@ class CursorClient:
     ) -> ReplayOutcome:
         """Walk a run's replay, handing each raw event to `consumer`, and say how the replay ended.
 
-        See `cursor_cloud_agents.api.stream.walk_replay` for the end-of-replay signals and the limits.
+        See `cursor_cloud_agents.api.walk.walk_replay` for the end-of-replay signals and the limits.
         """
         async with self.stream_run(agent_id, run_id) as stream:
             return await walk_replay(stream, consumer, **limits)

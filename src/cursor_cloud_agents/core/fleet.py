@@ -25,7 +25,7 @@ from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fo
 from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, is_stale, undecided
 from cursor_cloud_agents.core.reading import Reading
 from cursor_cloud_agents.core.timing import CallTime
-from cursor_cloud_agents.core.watch import IN_FLIGHT
+from cursor_cloud_agents.core.watch import IN_FLIGHT, REPLAYS_AT_ONCE
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,8 @@ class Fleet:
         self.stale_after_seconds = stale_after_seconds
         """An active run's replay that goes quiet on an older event is listened to past a pause (`liveness`)."""
         self.limiter = anyio.CapacityLimiter(IN_FLIGHT)
+        self.replay_limiter = anyio.CapacityLimiter(REPLAYS_AT_ONCE)
+        """Replays: a stuck run's is listened to past a pause on a listener slot, not one of IN_FLIGHT."""
         self.rows: list[Row] = []
         self.scanned = 0
         self.page: scan.ScanPage[Row] | None = None
@@ -126,8 +128,8 @@ class Fleet:
             self._queue_replay(row)
 
     def _queue_replay(self, row: Row) -> None:
-        # The limiter serves callers in arrival order and every status of the chunk was queued first,
-        # so a replay only takes a slot no status is waiting for.
+        # The client's request slots serve callers in arrival order and every status of the chunk was
+        # queued first, so a replay only takes a slot no status is waiting for.
         if self._replays is not None and row.agent.latest_run_id and not row.replay_queued:
             row.replay_queued = True
             self._replays.start_soon(self._replay, row)
@@ -185,8 +187,8 @@ class Fleet:
         run_id = row.agent.latest_run_id
         assert run_id is not None
         terminal = row.run is not None and row.run.is_terminal
-        row.activity = await self._limited(
-            lambda: fold_activity(
+        async with self.replay_limiter:
+            row.activity = await fold_activity(
                 self.api,
                 self.activity,
                 self.time.clock,
@@ -196,7 +198,6 @@ class Fleet:
                 max_seconds=self.time.left(float("inf")),
                 stale_after_seconds=None if terminal else self.stale_after_seconds,
             )
-        )
         self.replays_read += 1
 
     async def add_usage(self) -> None:

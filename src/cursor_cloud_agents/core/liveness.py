@@ -22,7 +22,7 @@ from cursor_cloud_agents.api import CursorClient, Run
 from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
 from cursor_cloud_agents.core.failures import Code
 from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, Clock
-from cursor_cloud_agents.core.watch import each_in_flight
+from cursor_cloud_agents.core.watch import REPLAYS_AT_ONCE, each_in_flight
 
 STALE_AFTER_MINUTES = 30
 """The idle minutes that make an active run stale, unless the caller names another threshold."""
@@ -110,7 +110,7 @@ async def read_liveness(
     max_seconds: float | None = None,
 ) -> list[RunLiveness]:
     """Each `(agent_id, run)`'s activity and whether it is stale, in order, the replays walked (and the stale
-    candidates listened to) all at once, at most `IN_FLIGHT` at a time; each walk stops after `max_seconds`
+    candidates listened to) all at once, at most `REPLAYS_AT_ONCE` at a time; each walk stops after `max_seconds`
     (a cut walk is `incomplete`, never stale). For a status line: `sum(r.stale for r in ...)` runs stuck."""
     found: dict[int, ActivitySummary] = {}
 
@@ -127,5 +127,5 @@ async def read_liveness(
             max_seconds=max_seconds,
         )
 
-    await each_in_flight(range(len(runs)), one)
+    await each_in_flight(range(len(runs)), one, at_once=REPLAYS_AT_ONCE)
     return [RunLiveness(agent_id, run, found[index]) for index, (agent_id, run) in enumerate(runs)]

@@ -31,8 +31,8 @@ inferred), instead of waiting 30-36 s for the first heartbeat. Never taken as th
 REPLAY_LISTEN_SECONDS = 1.5
 """A replay that went quiet on an event older than the stale threshold is listened to until the silence
 lasts this long before the run is called stale: a burst can pause inside (the longest pause measured in a
-real replay was 1.3 s, issue 25), and the proof, the first heartbeat, comes only 30-36 s after connecting
-(docs/api-contract.md §3.11). 0.2 s past that pause, for a loaded machine's jitter."""
+real replay was 1.3 s), and the proof, the first heartbeat, comes only 30-36 s after connecting (both in
+docs/api-contract.md §3.11). 0.2 s past that pause, for a loaded machine's jitter."""
 CANCEL_POLL_SECONDS = 2.0
 """After a cancel, the run is re-read this often until it ends (cancelling is asynchronous: quirk 12)."""
 CANCEL_REREADS = 4

@@ -14,13 +14,16 @@ from typing import Literal, TypeVar
 
 import anyio
 
-from cursor_cloud_agents.api import CursorClient, CursorError, Run
+from cursor_cloud_agents.api import LISTENING_STREAMS, CursorClient, CursorError, Run
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.timing import READ_RESERVE, WAIT_POLL_SECONDS, CallTime
 
 IN_FLIGHT = 8
 """Reads sent at once by whatever reads many runs: this wait, the fleet scan, the terminal's lists."""
+REPLAYS_AT_ONCE = IN_FLIGHT + LISTENING_STREAMS
+"""Replay walks under way at once: IN_FLIGHT being read, the others only listened to past a pause (the
+client holds both bounds, docs/reliability.md F-28 and F-43)."""
 MAX_RUNS = 20
 """Runs one wait reads (cursor_wait, the terminal's `wait`): 20 re-read every WAIT_POLL_SECONDS stay under the
 client's 10 requests per second."""
@@ -77,9 +80,9 @@ async def _read(api: CursorClient, row: Watched) -> None:
             row.run = None  # deleted or refused since the last read: what was read of it no longer stands
 
 
-async def each_in_flight(items: Sequence[T], work: Callable[[T], Awaitable[None]]) -> None:
-    """`work` on every item, at most IN_FLIGHT at a time (the lists of runs read here and in the terminal)."""
-    limiter = anyio.CapacityLimiter(IN_FLIGHT)
+async def each_in_flight(items: Sequence[T], work: Callable[[T], Awaitable[None]], *, at_once: int = IN_FLIGHT) -> None:
+    """`work` on every item, at most `at_once` at a time (the lists of runs read here and in the terminal)."""
+    limiter = anyio.CapacityLimiter(at_once)
 
     async def one(item: T) -> None:
         async with limiter:

@@ -140,7 +140,7 @@ class Fault:
     @classmethod
     def replay_pause(cls, seconds: float) -> Fault:
         """The replay stops for `seconds` (real time, as a pause in delivery is) halfway through its first
-        burst, then goes on: the longest pause measured inside a real replay was 1.3 s (issue 25)."""
+        burst, then goes on: the longest pause measured inside a real replay was 1.3 s (docs/api-contract.md §3.11)."""
         return cls(stream="pause", stream_size=round(seconds * 1000))
 
     @classmethod

@@ -28,7 +28,7 @@ from cursor_cloud_agents.core.liveness import is_stale
 from cursor_cloud_agents.core.reading import Reading
 from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES
 from cursor_cloud_agents.core.timing import ERROR_WINDOW_SECONDS, LONG_IDLE_SECONDS, Clock
-from cursor_cloud_agents.core.watch import IN_FLIGHT, each_in_flight
+from cursor_cloud_agents.core.watch import IN_FLIGHT, REPLAYS_AT_ONCE, each_in_flight
 from cursor_cloud_agents.terminal.exits import failure_of
 from cursor_cloud_agents.terminal.term import Session
 
@@ -143,7 +143,8 @@ class Board:
         stale = [row for row in map(self._note, agents) if row is not None]
         await each_in_flight(stale, self._read_run)
         left = 2 * len(self.rows) if whole else self.budget - pages - len(stale)
-        await each_in_flight(self._extras(left), self._read_extra)
+        # Replays at once as the server's: a stuck run's quiet stream is listened to on a listener slot.
+        await each_in_flight(self._extras(left), self._read_extra, at_once=REPLAYS_AT_ONCE)
         self._age()
         self.refreshes += 1
 
