@@ -1,6 +1,5 @@
 """Walking a replay: every event of a run's stream handed to a consumer until the replay is over.
 
-
 A connection without `Last-Event-ID` replays the run from its start and then goes live, and the API
 sends no end-of-replay marker. `walk_replay` therefore decides the replay is over on one of three
 signals only: a `result`/`done` frame (the run is over), the first event whose id time is newer than
@@ -11,6 +10,8 @@ inference, never a proof (`replay_complete` stays false) and never the end of th
 though, so a caller that would call the run stuck on that silence also names `listen_seconds` (past the
 longest pause inside a replay) and `listen_before_ms`: while the last event is older than that instant,
 only a silence of `listen_seconds` ends the walk (`listened`); a newer event goes back to the short one.
+Once such a stream has been quiet for `quiet_seconds`, the rest of that silence is spent on a listener slot:
+its request slot goes to the next replay or read (`_slots`, docs/reliability.md F-45).
 The walk keeps nothing itself; its consumer keeps what it needs (the last N events, a running fold), so
 memory stays bounded for any replay size.
 """
