@@ -520,3 +520,50 @@ async def test_walk_outcome_is_the_same_at_every_split_point_for_both_consumer_k
                     "heartbeat",
                 ]
             )
+
+
+def _stream_or_me(stream: Callable[[httpx2.Request], httpx2.Response]) -> Callable[[httpx2.Request], httpx2.Response]:
+    """The run's stream from `stream`, `GET /v1/me` answered at once."""
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        if request.url.path == "/v1/me":
+            return json_response(200, {"apiKeyName": "k", "createdAt": "2026-10-01T00:00:00Z"})
+        return stream(request)
+
+    return handler
+
+
+@pytest.mark.anyio
+async def test_a_stream_listened_to_past_the_short_quiet_leaves_its_request_slot_to_other_requests() -> None:
+    """F-45: with a single request slot, a walk whose replay went quiet on an old event is listened to on a
+    listener slot: a request made meanwhile is answered before the listen ends, and the walk still ends
+    `listened`."""
+    limits = {"quiet_seconds": 0.01, "listen_seconds": 0.5, "listen_before_ms": OLD_MARK_MS}
+    handler = _stream_or_me(sse_response(_replay(3), then_hang=True))
+    order: list[str] = []
+    async with make_client(handler, time=FakeTime(wall=WALL), max_connections=1) as client:
+
+        async def walk() -> None:
+            outcome = await client.walk_replay(AGENT, RUN, TailCollector(3), **limits)
+            order.append(outcome.ended_by)
+
+        with anyio.fail_after(10):
+            async with anyio.create_task_group() as group:
+                group.start_soon(walk)
+                await client.me()  # waits for the slot only until the short quiet has passed
+                order.append("me")
+    assert order == ["me", "listened"]
+
+
+@pytest.mark.anyio
+async def test_a_walk_cut_mid_listen_gives_its_slot_back() -> None:
+    """F-45: a listen the walk's time cuts short (SL-22) gives its slot back: with a single request slot, three
+    walks cut mid-listen one after the other each get a slot, and so does a request after them."""
+    limits = {"quiet_seconds": 0.01, "listen_seconds": 30.0, "listen_before_ms": OLD_MARK_MS}
+    handler = _stream_or_me(sse_response(_replay(3), then_hang=True))
+    async with make_client(handler, time=FakeTime(wall=WALL), max_connections=1) as client:
+        with anyio.fail_after(10):
+            for _ in range(3):
+                outcome = await client.walk_replay(AGENT, RUN, TailCollector(3), max_seconds=0.1, **limits)
+                assert outcome.ended_by == "timeout"
+            assert (await client.me()).api_key_name == "k"
