@@ -7,6 +7,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+import anyio.lowlevel
 import httpx2
 
 from cursor_cloud_agents.api import CursorClient
@@ -90,3 +91,21 @@ def assert_key_only_in_authorization(request: httpx2.Request) -> None:
     others = [value for name, value in request.headers.items() if name.lower() != "authorization"]
     assert all(KEY not in value for value in others)
     assert KEY.encode() not in request.content
+
+
+class CountingMe:
+    """A handler answering `GET /v1/me` that counts the requests in flight at once (`max`): each stays in
+    flight for a few scheduler turns, no real time, so that calls started together overlap."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.max = 0
+
+    async def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        del request
+        self.now += 1
+        self.max = max(self.max, self.now)
+        for _ in range(10):
+            await anyio.lowlevel.checkpoint()
+        self.now -= 1
+        return json_response(200, example("docs/me.user-key.response.200.json"))

@@ -6,15 +6,13 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 
 import anyio
-import anyio.lowlevel
-import httpx2
 import pytest
 
 from cursor_cloud_agents.api import LISTENING_STREAMS
 from cursor_cloud_agents.api._http import HttpSession
 from cursor_cloud_agents.api._outcomes import SendFailure
 from cursor_cloud_agents.api._slots import ConnectionSlots, SlotWaitTimeout
-from tests.api.helpers import example, json_response, make_client
+from tests.api.helpers import CountingMe, make_client
 
 pytestmark = pytest.mark.anyio
 
@@ -72,20 +70,10 @@ async def test_the_pool_has_a_connection_for_every_slot_holder() -> None:
 async def test_the_request_bound_is_the_clients_whatever_the_transport() -> None:
     """F-28: the bound holds on an injected transport too (httpx2's pool limits apply to its own transport
     only): 20 calls at once through a mock with 3 request slots, never more than 3 in flight."""
-    in_flight = {"now": 0, "max": 0}
-
-    async def handler(request: httpx2.Request) -> httpx2.Response:
-        del request
-        in_flight["now"] += 1
-        in_flight["max"] = max(in_flight["max"], in_flight["now"])
-        for _ in range(10):
-            await anyio.lowlevel.checkpoint()  # stay in flight while the others start (no real time)
-        in_flight["now"] -= 1
-        return json_response(200, example("docs/me.user-key.response.200.json"))
-
-    async with make_client(handler, requests_per_second=1000.0, max_connections=3) as client:
+    in_flight = CountingMe()
+    async with make_client(in_flight, requests_per_second=1000.0, max_connections=3) as client:
         with anyio.fail_after(10):
             async with anyio.create_task_group() as group:
                 for _ in range(20):
                     group.start_soon(client.me)
-    assert in_flight["max"] == 3
+    assert in_flight.max == 3

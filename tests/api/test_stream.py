@@ -28,6 +28,7 @@ from cursor_cloud_agents.api import (
     ToolCallEvent,
     parse_event_id,
 )
+from cursor_cloud_agents.api.walk import ReplayLimits
 from tests.api.helpers import AGENT, EXAMPLES, RUN, FakeTime, Recorder, json_response, make_client
 
 EXAMPLE_STREAMS = [
@@ -538,7 +539,7 @@ async def test_a_stream_listened_to_past_the_short_quiet_leaves_its_request_slot
     """F-45: with a single request slot, a walk whose replay went quiet on an old event is listened to on a
     listener slot: a request made meanwhile is answered before the listen ends, and the walk still ends
     `listened`."""
-    limits = {"quiet_seconds": 0.01, "listen_seconds": 0.5, "listen_before_ms": OLD_MARK_MS}
+    limits: ReplayLimits = {"quiet_seconds": 0.01, "listen_seconds": 0.5, "listen_before_ms": OLD_MARK_MS}
     handler = _stream_or_me(sse_response(_replay(3), then_hang=True))
     order: list[str] = []
     async with make_client(handler, time=FakeTime(wall=WALL), max_connections=1) as client:
@@ -559,11 +560,16 @@ async def test_a_stream_listened_to_past_the_short_quiet_leaves_its_request_slot
 async def test_a_walk_cut_mid_listen_gives_its_slot_back() -> None:
     """F-45: a listen the walk's time cuts short (SL-22) gives its slot back: with a single request slot, three
     walks cut mid-listen one after the other each get a slot, and so does a request after them."""
-    limits = {"quiet_seconds": 0.01, "listen_seconds": 30.0, "listen_before_ms": OLD_MARK_MS}
+    limits: ReplayLimits = {
+        "quiet_seconds": 0.01,
+        "listen_seconds": 30.0,
+        "listen_before_ms": OLD_MARK_MS,
+        "max_seconds": 0.1,
+    }
     handler = _stream_or_me(sse_response(_replay(3), then_hang=True))
     async with make_client(handler, time=FakeTime(wall=WALL), max_connections=1) as client:
         with anyio.fail_after(10):
             for _ in range(3):
-                outcome = await client.walk_replay(AGENT, RUN, TailCollector(3), max_seconds=0.1, **limits)
+                outcome = await client.walk_replay(AGENT, RUN, TailCollector(3), **limits)
                 assert outcome.ended_by == "timeout"
             assert (await client.me()).api_key_name == "k"

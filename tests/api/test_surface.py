@@ -14,7 +14,7 @@ import pytest
 
 import cursor_cloud_agents.api as api
 from cursor_cloud_agents.api import ResponseTooLargeError
-from tests.api.helpers import AGENT, KEY, example, json_response, make_client
+from tests.api.helpers import AGENT, KEY, CountingMe, json_response, make_client
 
 API_DIR = Path(api.__file__).parent
 
@@ -112,18 +112,9 @@ async def test_a_100_mib_json_answer_is_aborted_at_the_cap_with_bounded_memory()
 @pytest.mark.anyio
 async def test_fifty_concurrent_calls_complete_on_one_client() -> None:
     """docs/reliability.md F-28: 50 concurrent calls on one client, no hang; in-flight requests counted."""
-    in_flight = {"now": 0, "max": 0}
-
-    async def handler(request: httpx2.Request) -> httpx2.Response:
-        in_flight["now"] += 1
-        in_flight["max"] = max(in_flight["max"], in_flight["now"])
-        for _ in range(10):
-            await anyio.lowlevel.checkpoint()  # stay in flight while the others start (no real time)
-        in_flight["now"] -= 1
-        return json_response(200, example("docs/me.user-key.response.200.json"))
-
+    in_flight = CountingMe()
     done: list[str | None] = []
-    async with make_client(handler, requests_per_second=1000.0) as client:
+    async with make_client(in_flight, requests_per_second=1000.0) as client:
 
         async def one() -> None:
             done.append((await client.me()).api_key_name)
@@ -133,7 +124,7 @@ async def test_fifty_concurrent_calls_complete_on_one_client() -> None:
                 for _ in range(50):
                     group.start_soon(one)
     assert len(done) == 50
-    assert in_flight["max"] >= 8  # the client itself does not serialise calls
+    assert in_flight.max >= 8  # the client itself does not serialise calls
 
 
 @pytest.mark.anyio
