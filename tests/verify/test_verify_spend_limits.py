@@ -117,3 +117,17 @@ async def test_verify_spend_says_what_it_takes_of_each_limit_before_asking(tmp_p
     assert "1 of 25 new agents in 24 h;" in before and " of 8 running;" in before
     assert " of 500 cents spent in 24 h" in before
     assert sent == 0
+
+
+async def test_verify_spend_writes_its_busy_follow_up_in_the_store_of_paid_acts(tmp_path: Path) -> None:
+    """F-46: the follow-up `--spend` sends while its run is busy goes the way of every follow-up: written in the
+    store before it is sent, and settled `failed` on `409 agent_busy`. Had the run ended meanwhile, the run it
+    made would be a recorded paid act (it was sent straight to the API, outside the store)."""
+    async with simulator() as (sim, clock):
+        code, said = await spend(sim, clock, tmp_path)
+        reading = await Store(tmp_path).read(clock.now())
+    printed = "".join(said)
+    assert code == 0 and "OK      follow-up while busy" in printed, printed
+    follow_ups = list(reading.of("followup"))
+    assert [act.state for act in follow_ups] == ["failed"]
+    assert sim.faults.count("POST", f"/v1/agents/{follow_ups[0].agent_id}/runs") == 1

@@ -1,8 +1,8 @@
 """`verify --spend`: one small paid agent walked through its lifecycle, then what it cost.
 
 Creates one agent without a repository on the cheapest variant found, follows its stream live (when
-does the first heartbeat come?), sends a follow-up while it is busy (`agent_busy` expected), cancels
-it, archives, unarchives and deletes it. Whatever happens, the agent is deleted at the end.
+does the first heartbeat come?), sends a follow-up while it is busy (`agent_busy` expected; sent as any
+follow-up, through `core.followups`), cancels it, archives, unarchives and deletes it. Whatever happens, the agent is deleted at the end.
 
 The agent is created like any other (`core.paid.create_within_limits`): it takes its place in the
 store of paid acts, so it counts towards `CURSOR_MCP_MAX_NEW_AGENTS`, is held to the agents running and
@@ -18,7 +18,6 @@ import anyio
 
 from cursor_cloud_agents.api import (
     TERMINAL_RUN_STATUSES,
-    AgentBusyError,
     AgentSummary,
     CreateAgentRequest,
     CreatedAgent,
@@ -34,7 +33,8 @@ from cursor_cloud_agents.api import (
     ids,
 )
 from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.failures import Code, ToolFailure
+from cursor_cloud_agents.core.followups import send_once
 from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking, store_failures
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.verify.facts import Context
@@ -115,7 +115,7 @@ async def spend(ctx: Context, state: CoreState, request: CreateAgentRequest) -> 
         created = None
     try:
         if created is not None:
-            await _lifecycle(ctx, agent_id, created, lines)
+            await _lifecycle(ctx, state, agent_id, created, lines)
     except CursorError as exc:
         lines.append(differs("--spend", "the lifecycle to complete", exc.message))
     finally:
@@ -124,7 +124,9 @@ async def spend(ctx: Context, state: CoreState, request: CreateAgentRequest) -> 
     return lines
 
 
-async def _lifecycle(ctx: Context, agent_id: str, created: CreatedAgent | AgentSummary, lines: list[Line]) -> None:
+async def _lifecycle(
+    ctx: Context, state: CoreState, agent_id: str, created: CreatedAgent | AgentSummary, lines: list[Line]
+) -> None:
     """The paid steps after the creation in order, each adding its lines to `lines` as it ends (kept when a
     later one fails)."""
     if isinstance(created, CreatedAgent):
@@ -138,18 +140,26 @@ async def _lifecycle(ctx: Context, agent_id: str, created: CreatedAgent | AgentS
         lines.append(ok("POST /v1/agents (no repository)", f"an earlier creation found again, run {run.status}"))
     if run.status == "QUEUED":
         lines.append(new("run status", "QUEUED on a new run"))
-    lines += await _busy(ctx, agent_id)
+    lines += await _busy(state, agent_id, run.id)
     lines += await _heartbeat(ctx, agent_id, run.id)
     lines += await _cancel(ctx, agent_id, run.id)
     lines += await _cost(ctx, agent_id)
     lines += await _archive_cycle(ctx, agent_id)
 
 
-async def _busy(ctx: Context, agent_id: str) -> list[Line]:
+async def _busy(state: CoreState, agent_id: str, run_id: str) -> list[Line]:
+    """A follow-up while the run is busy, sent as any follow-up is (`core.followups`): held to the spend limit
+    and written in the store of paid acts first, so that should the run have ended meanwhile, the run it
+    makes is a recorded paid act, never paid twice when its answer is lost."""
     try:
-        await ctx.api.create_run(agent_id, CreateRunRequest(prompt=Prompt(text=PROMPT)))
-    except AgentBusyError:
-        return [ok("follow-up while busy", "409 agent_busy")]
+        await state.limits.before_spending(state.api)
+        await send_once(
+            state.api, state.journal, state.clock, agent_id, CreateRunRequest(prompt=Prompt(text=PROMPT)), run_id
+        )
+    except ToolFailure as refused:
+        if refused.code == Code.AGENT_BUSY:
+            return [ok("follow-up while busy", "409 agent_busy")]
+        return [skipped("follow-up while busy", refused.message)]
     return [differs("follow-up while busy", "409 agent_busy", "a second run was created (and is billed)")]
 
 
