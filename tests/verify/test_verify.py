@@ -53,6 +53,21 @@ def opener(sim: RunningSimulator, clock: ManualClock) -> OpenClient:
     return open_client
 
 
+WORLD_STEP_SECONDS = 0.05
+"""How far `pump_world` moves the world's clock per 20 scheduler turns: slowly enough that the two-minute run
+`--spend` makes is still busy when its follow-up is sent, however long the store's file work in a thread
+lets this pump spin (at 0.5 s a step the run had ended: a flaky DIFFERS); fast enough that the first
+heartbeat (30 s) comes within some 12,000 turns."""
+
+
+async def pump_world(clock: ManualClock, done: anyio.Event) -> None:
+    """Move the world's clock on until `done`: the lifecycle's stream waits for it to move."""
+    while not done.is_set():
+        for _ in range(20):
+            await anyio.lowlevel.checkpoint()
+        clock.advance(WORLD_STEP_SECONDS)
+
+
 @asynccontextmanager
 async def simulator(quirks: Quirks | None = None) -> AsyncGenerator[tuple[RunningSimulator, ManualClock]]:
     clock = ManualClock()
@@ -125,16 +140,9 @@ async def test_spend_walks_create_busy_heartbeat_cancel_archive_and_delete(tmp_p
     """Issue 15 --spend: every step of the paid lifecycle is OK against the simulator, and recorded."""
     async with simulator() as (sim, clock):
         done = anyio.Event()
-
-        async def pump() -> None:
-            while not done.is_set():
-                for _ in range(20):
-                    await anyio.lowlevel.checkpoint()
-                clock.advance(0.5)
-
         answers: list[tuple[int, str]] = []
         async with anyio.create_task_group() as group:
-            group.start_soon(pump)
+            group.start_soon(pump_world, clock, done)
             answers.append(await verify(sim, clock, Options(spend=True, record=tmp_path)))
             done.set()
     code, printed = answers[0]

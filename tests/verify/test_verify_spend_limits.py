@@ -16,7 +16,7 @@ from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.store import Act, Store
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, RunningSimulator
 from cursor_cloud_agents.verify.command import Io, Options, run_verify
-from tests.verify.test_verify import opener, simulator
+from tests.verify.test_verify import opener, pump_world, simulator
 
 pytestmark = pytest.mark.anyio
 
@@ -34,12 +34,6 @@ async def spend(
         clock.advance(seconds)
         await anyio.lowlevel.checkpoint()
 
-    async def pump() -> None:  # the lifecycle's stream waits for the world's clock to move
-        while not done.is_set():
-            for _ in range(20):
-                await anyio.lowlevel.checkpoint()
-            clock.advance(0.5)
-
     def ask(question: str) -> str:
         said.append(question)
         return answer
@@ -48,7 +42,7 @@ async def spend(
     io = Io(write=said.append, ask=ask, now=clock.now, sleep=advance, wall=clock.now)
     codes: list[int] = []
     async with anyio.create_task_group() as group:
-        group.start_soon(pump)
+        group.start_soon(pump_world, clock, done)
         codes.append(await run_verify(env | limits, Options(spend=True), opener(sim, clock), io))
         done.set()
     return codes[0], said

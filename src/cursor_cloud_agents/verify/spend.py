@@ -2,7 +2,8 @@
 
 Creates one agent without a repository on the cheapest variant found, follows its stream live (when
 does the first heartbeat come?), sends a follow-up while it is busy (`agent_busy` expected; sent as any
-follow-up, through `core.followups`), cancels it, archives, unarchives and deletes it. Whatever happens, the agent is deleted at the end.
+follow-up, through `core.followups`), cancels it, archives, unarchives and deletes it. Whatever happens,
+the agent is deleted at the end.
 
 The agent is created like any other (`core.paid.create_within_limits`): it takes its place in the
 store of paid acts, so it counts towards `CURSOR_MCP_MAX_NEW_AGENTS`, is held to the agents running and
