@@ -44,7 +44,7 @@ async def test_a_task_whose_answers_come_back_at_once_asks_again_no_faster_than_
     clock = ManualClock()
     calls: list[float] = []
 
-    async def quick(_tool: str, _arguments: Mapping[str, Any], _report: Any) -> CallToolResult:
+    async def quick(_tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float) -> CallToolResult:
         calls.append(clock.now())
         clock.advance(0.1)
         await anyio.lowlevel.checkpoint()

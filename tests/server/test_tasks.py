@@ -206,7 +206,7 @@ async def test_a_task_is_not_capped_by_the_call_limit_but_by_the_task_limit() ->
 async def test_finished_tasks_beyond_the_kept_number_are_dropped_oldest_first() -> None:
     """Issue 11: memory is bounded: past FINISHED_KEPT finished tasks, the oldest answers task-not-found."""
 
-    async def answer(_tool: str, _arguments: Mapping[str, Any], _report: Any) -> CallToolResult:
+    async def answer(_tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float) -> CallToolResult:
         return CallToolResult(content=[], structured_content={"timed_out": False})
 
     store = TaskStore(answer, Clock(ManualClock().now), max_seconds=60.0, poll_seconds=2.5)
@@ -218,3 +218,21 @@ async def test_finished_tasks_beyond_the_kept_number_are_dropped_oldest_first() 
     with pytest.raises(MCPError) as dropped:
         await store.get(ids[0])
     assert dropped.value.error.code == TASK_NOT_FOUND
+
+
+async def test_a_wait_task_over_several_rounds_says_how_long_the_whole_wait_lasted() -> None:
+    """A task's final answer is the last round's, but `waited_seconds` and each run's `ended_after` count from
+    the task's start: a cursor_wait task on a ten-minute run (rounds of 50 s) says about 600 s, not the few
+    seconds of its last round (it said 5.1 s after 113 s of real waiting, issue 22's drive)."""
+    world, agent_id, run_id = long_run(10)
+    async with raw_client(world) as raw:
+        started = raw.clock.now()
+        created = await raw.call(
+            "cursor_wait", {"runs": [{"agent_id": agent_id, "run_id": run_id}], "wait_seconds": 50}
+        )
+        done = await raw.until_done(created["taskId"])
+        waited = raw.clock.now() - started
+    answer = done["result"]["structuredContent"]
+    assert done["status"] == "completed" and [row["run_id"] for row in answer["ended"]] == [run_id]
+    assert 550 <= answer["waited_seconds"] <= waited
+    assert 550 <= answer["ended"][0]["ended_after_seconds"] <= waited

@@ -111,9 +111,14 @@ async def watch(
     time: CallTime,
     within: float,
     progress: Callable[[str], Awaitable[None]],
+    *,
+    since: float | None = None,
 ) -> bool:
-    """Read the rows until the wait is over (True), `within` seconds pass or the deadline runs short (False)."""
-    started = time.now()
+    """Read the rows until the wait is over (True), `within` seconds pass or the deadline runs short (False).
+
+    `since`: when the wait began, if before this call (a task's earlier rounds); each row's `ended_after`
+    counts from it."""
+    started = time.now() if since is None else since
 
     async def read() -> Sequence[Watched]:
         await read_round(api, rows, time.now() - started)
@@ -122,7 +127,7 @@ async def watch(
     async def report(seen: Sequence[Watched], _waited: float) -> None:
         await progress(f"{sum(row.ended for row in seen)} of {len(seen)} runs ended")
 
-    await read_round(api, rows, 0.0)
+    await read_round(api, rows, time.now() - started)
     _, ended = await time.poll(
         rows,
         read,

@@ -49,7 +49,10 @@ Cursor until its runs end, so a model calling in a loop must not start pollers w
 FINISHED_KEPT = 100
 """Finished tasks kept for `tasks/get`; beyond that the oldest is dropped (memory stays bounded)."""
 
-RunTool = Callable[[str, Mapping[str, Any], Callable[[float, str], Awaitable[None]]], Awaitable[CallToolResult]]
+RunTool = Callable[
+    [str, Mapping[str, Any], Callable[[float, str], Awaitable[None]], float], Awaitable[CallToolResult]
+]
+"""Runs one round of a task: the tool, its arguments, where progress goes, and when the task began."""
 
 
 def waits(tool: str, arguments: Mapping[str, Any]) -> bool:
@@ -233,7 +236,7 @@ class TaskStore:
             try:
                 while True:
                     began = self._clock.now()
-                    last = await self._run_tool(task.tool, task.arguments, report)
+                    last = await self._run_tool(task.tool, task.arguments, report, task.created_at)
                     if self._clock.now() >= ends or not self._again(task, last):
                         break
                     await self._pace(began, ends)

@@ -128,6 +128,9 @@ class Call:
     attachments: list[ImageContent] = field(default_factory=list[ImageContent])
     silence: Silence = field(default_factory=Silence)
     """When progress was last reported (real time): the heartbeat fills silences (`heartbeat.py`)."""
+    waiting_since: float | None = None
+    """When this call is one round of a task's wait: the moment the task began (on the state's clock), so
+    that the answer says how long the whole wait lasted, not this round."""
     _reporting: anyio.Lock = field(default_factory=anyio.Lock)
 
     def note(self, **ids: str | None) -> None:
@@ -215,7 +218,13 @@ class Toolkit:
         return [spec.listed(schemas.get(name)) for name, spec in self.specs.items()]
 
     async def run(
-        self, name: str, raw: Mapping[str, Any] | None, report: Report, peer: Peer | None = None
+        self,
+        name: str,
+        raw: Mapping[str, Any] | None,
+        report: Report,
+        peer: Peer | None = None,
+        *,
+        waiting_since: float | None = None,
     ) -> CallToolResult | InputRequiredResult:
         """Run one `tools/call`: the guard, the tool, the answer (never raises but for cancellation).
 
@@ -237,7 +246,8 @@ class Toolkit:
             budget = self._budget(spec, judged.values)
             outcome: _Success | ToolFailure | InputRequiredResult | None = None
             with anyio.move_on_after(budget + self.hard_stop_grace), deadline_after(budget) as deadline:
-                call = Call(spec.name, self._masked(report), CallTime(deadline, self.state.clock), peer)
+                clock = CallTime(deadline, self.state.clock)
+                call = Call(spec.name, self._masked(report), clock, peer, waiting_since=waiting_since)
                 async with beating(call.silence, call.progress):
                     outcome = await self._invoke(spec, judged, call)
             if outcome is None:  # the hard stop cut the call
@@ -258,9 +268,12 @@ class Toolkit:
         finally:
             self._log(spec.name, call, failure, time.perf_counter() - started)
 
-    async def run_unattended(self, name: str, raw: Mapping[str, Any] | None, report: Report) -> CallToolResult:
-        """Run a call no one can be asked about (a task running on its own): a question declines it."""
-        result = await self.run(name, raw, report)
+    async def run_unattended(
+        self, name: str, raw: Mapping[str, Any] | None, report: Report, waiting_since: float
+    ) -> CallToolResult:
+        """Run a call no one can be asked about (one round of a task that began at `waiting_since`): a
+        question declines it."""
+        result = await self.run(name, raw, report, waiting_since=waiting_since)
         if isinstance(result, InputRequiredResult):  # NoPeer never asks; kept total for the type
             return self._error_result(ToolFailure(failures.DECLINED, "No one can be asked during a task."))
         return result

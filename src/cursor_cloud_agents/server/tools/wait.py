@@ -57,8 +57,8 @@ def register(kit: Toolkit, state: ServerState) -> None:
         """
         rows = [Watched(ref.agent_id, ref.run_id) for ref in runs]
         call = current_call()
-        started = call.time.now()
-        met = await watch(state.api, rows, until, call.time, wait_seconds, call.progress)
+        started = call.time.now() if call.waiting_since is None else call.waiting_since
+        met = await watch(state.api, rows, until, call.time, wait_seconds, call.progress, since=started)
         view = WaitView.of(rows, until, met=met, waited=call.time.now() - started, next_step=WAIT_AGAIN)
         await mark_seen(state.store, [row.run_id for row in rows if row.ended and row.run_id], state.clock.now())
         return with_results(answers, view, {row.run_id: row.run.result for row in rows if row.run and row.ended})
