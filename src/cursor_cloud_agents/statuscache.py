@@ -69,16 +69,20 @@ class Snapshot:
     """Of those agents, how many have no cost yet (it lags the run's end)."""
     new_agents: int
     new_agents_limit: int
+    stuck: int = 0
+    """Of the running runs, how many are stale (`core.liveness`: no event for 30 minutes, the replay decided)."""
     active_runs: dict[str, str] = field(default_factory=dict[str, str])
     """Agent id -> its run seen running at `at`."""
     unread: dict[str, float] = field(default_factory=dict[str, float])
     """Run id -> when it was first seen ended."""
 
     def line(self) -> str:
-        """`cursor: 3 running · 2 ended unread · 180¢ today · 7/25 new`."""
+        """`cursor: 3 running · 2 ended unread · 180¢ today · 7/25 new`, `· 1 stuck` after the running count
+        when a run is."""
         cents = "?" if self.charged_cents is None else f"{'≥' if self.cents_unknown else ''}{self.charged_cents:.0f}"
+        stuck = f" · {self.stuck} stuck" if self.stuck else ""
         return (
-            f"cursor: {self.running} running · {self.ended_unread} ended unread · {cents}¢ today"
+            f"cursor: {self.running} running{stuck} · {self.ended_unread} ended unread · {cents}¢ today"
             f" · {self.new_agents}/{self.new_agents_limit} new"
         )
 
@@ -132,13 +136,14 @@ def read(directory: Path) -> Snapshot | None:
 def _parsed(fields: dict[str, Any]) -> Snapshot | None:
     """A snapshot from the file's fields, each of its type (anything else: no snapshot, the line is read anew)."""
     numbers = ("at", "running", "ended_unread", "cents_unknown", "new_agents", "new_agents_limit")
-    cents = fields.get("charged_cents")
+    cents, stuck = fields.get("charged_cents"), fields.get("stuck", 0)
     active, unread = fields.get("active_runs"), fields.get("unread")
     if (
         fields.get("version") != VERSION
         or not isinstance(fields.get("key"), str)
         or not all(_number(fields.get(name)) for name in numbers)
         or not (cents is None or _number(cents))
+        or not _number(stuck)
         or not isinstance(active, dict)
         or not isinstance(unread, dict)
     ):
@@ -154,6 +159,7 @@ def _parsed(fields: dict[str, Any]) -> Snapshot | None:
         cents_unknown=int(fields["cents_unknown"]),
         new_agents=int(fields["new_agents"]),
         new_agents_limit=int(fields["new_agents_limit"]),
+        stuck=int(stuck),
         active_runs=runs,
         unread=ended,
     )

@@ -16,7 +16,17 @@ import pytest
 from cursor_cloud_agents import statuscache
 from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.core.store import Act, Store
-from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Fault, Faults, ManualClock, RunScript, World, serve
+from cursor_cloud_agents.simulator import (
+    SIMULATED_API_KEY,
+    Fault,
+    Faults,
+    ManualClock,
+    Quirks,
+    RunScript,
+    ToolCall,
+    World,
+    serve,
+)
 from cursor_cloud_agents.statuscache import REFRESH_SECONDS, Snapshot
 from cursor_cloud_agents.terminal.dispatch import execute
 from cursor_cloud_agents.terminal.exits import OK
@@ -187,3 +197,27 @@ async def test_two_processes_share_one_refresh_and_a_warm_one_loads_neither_clie
     assert all(process.returncode == 0 for process in [*done, warm]), [p.stderr for p in done]
     assert len(listings) == 1 and len(set(lines)) == 1 and lines[0].startswith("cursor: 2 running")
     assert sent_after == sent_before and b"loaded: []" in warm.stderr
+
+
+async def test_the_line_counts_the_stuck_runs_by_the_rule_of_cursor_supervise(
+    rig_factory: RigFactory, tmp_path: Path
+) -> None:
+    """Issue 25 (SL-29): two runs whose last event is three hours old and whose streams stay quiet are `stuck` on
+    the line (listened to past a pause, as `cursor_supervise` judges them); a run that moved within the
+    threshold is not; an agent younger than the threshold cannot be stale, so its run is not even read. The
+    count is in `--json` too and survives the cache."""
+    calls = tuple(ToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(20))
+    stuck = RunScript(running_seconds=36000, events_seconds=60.0, tool_calls=calls, summary=None)
+    moving = RunScript(running_seconds=3600 * 6, tool_calls=calls * 20, thinking=None, summary=None)
+    world = World(ManualClock(), quirks=Quirks(heartbeat_first_seconds=30.0))
+    for index in range(2):
+        world.add_agent(f"stuck {index}", script=stuck, created_ago=3 * 3600 + 62)
+    world.add_agent("moving", script=moving, created_ago=3 * 3600)
+    young = world.add_agent("young", script=RunScript(running_seconds=3600), created_ago=60)
+    async with rig_factory(world, state_dir=tmp_path) as rig:
+        assert await execute(rig.term, status) == OK
+        young_reads = [record for record in rig.requests("GET") if young.id in record.path]
+    assert rig.text().startswith("cursor: 4 running · 2 stuck · 0 ended unread")
+    assert young_reads == []
+    cached = statuscache.read(tmp_path)
+    assert cached is not None and cached.stuck == 2 and cached.document(cached.at)["stuck"] == 2

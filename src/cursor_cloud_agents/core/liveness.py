@@ -18,10 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cursor_cloud_agents.api import CursorClient, Run
+import anyio
+
+from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Run
+from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
 from cursor_cloud_agents.core.failures import Code
-from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, Clock
+from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, STUCK_READ_SECONDS, Clock
 from cursor_cloud_agents.core.watch import REPLAYS_AT_ONCE, each_in_flight
 
 STALE_AFTER_MINUTES = 30
@@ -129,3 +132,44 @@ async def read_liveness(
 
     await each_in_flight(range(len(runs)), one, at_once=REPLAYS_AT_ONCE)
     return [RunLiveness(agent_id, run, found[index]) for index, (agent_id, run) in enumerate(runs)]
+
+
+async def count_stuck(
+    api: CursorClient,
+    cache: ActivityCache,
+    clock: Clock,
+    running: Sequence[AgentSummary],
+    *,
+    stale_after_seconds: float = STALE_AFTER_MINUTES * 60,
+    max_seconds: float = STUCK_READ_SECONDS,
+) -> int:
+    """How many of the running agents' latest runs are stale by the rule, judged within `max_seconds`.
+
+    For a status line: a run that started less than `stale_after_seconds` ago cannot be stale (its last
+    event is no older than its start), so neither it nor the run of an agent that young is read or replayed;
+    nor is a run counted whose read fails or whose walk the time cut (undecided is never stuck)."""
+    now = clock.now()
+    candidates: list[tuple[str, Run]] = []
+
+    def old_enough(moment: str | None) -> bool:
+        started = epoch(moment)
+        return started is None or now - started > stale_after_seconds
+
+    async def read(agent: AgentSummary) -> None:
+        if agent.latest_run_id is None or not old_enough(agent.created_at):
+            return
+        try:
+            run = await api.get_run(agent.id, agent.latest_run_id)
+        except CursorError:
+            return
+        if not run.is_terminal and old_enough(run.created_at):
+            candidates.append((agent.id, run))
+
+    with anyio.move_on_after(max_seconds):
+        await each_in_flight(running, read)
+        left = max_seconds - (clock.now() - now)
+        judged = await read_liveness(
+            api, cache, clock, candidates, stale_after_seconds=stale_after_seconds, max_seconds=left
+        )
+        return sum(entry.stale for entry in judged)
+    return 0

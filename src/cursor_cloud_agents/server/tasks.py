@@ -49,9 +49,7 @@ Cursor until its runs end, so a model calling in a loop must not start pollers w
 FINISHED_KEPT = 100
 """Finished tasks kept for `tasks/get`; beyond that the oldest is dropped (memory stays bounded)."""
 
-RunTool = Callable[
-    [str, Mapping[str, Any], Callable[[float, str], Awaitable[None]], float], Awaitable[CallToolResult]
-]
+RunTool = Callable[[str, Mapping[str, Any], Callable[[float, str], Awaitable[None]], float], Awaitable[CallToolResult]]
 """Runs one round of a task: the tool, its arguments, where progress goes, and when the task began."""
 
 

@@ -1,5 +1,8 @@
 """`status`: one line for a status bar (`cursor: 3 running · 2 ended unread · 180¢ today · 7/25 new`), or `--json`.
 
+`· 1 stuck` follows the running count when a running run is stale by the rule of `cursor_supervise`
+(`core.liveness.count_stuck`: only runs older than the threshold are replayed, within STUCK_READ_SECONDS).
+
 A fresh line is answered by `launch.py` from the cache before this module is ever loaded; here the line
 is read from Cursor and the cache written (`statuscache`), by one process at a time: whoever waited for the
 lock finds the line the other just wrote. A refresh is a listing of the key's non-archived agents, every
@@ -20,6 +23,7 @@ import anyio
 from cursor_cloud_agents import statuscache
 from cursor_cloud_agents.core import seen
 from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.liveness import count_stuck
 from cursor_cloud_agents.core.slots import SLOT_PAGE, TooManyAgents, read_listing
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.store import Store
@@ -40,6 +44,8 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
         agents = (await session.api.list_agents(limit=SLOT_PAGE, include_archived=False)).items
     listed = [Listed(agent.id, agent.status, agent.latest_run_id) for agent in agents]
     running, ended = statuscache.ended_unread(previous, listed, now)
+    active = [agent for agent in agents if running.get(agent.id) == agent.latest_run_id]
+    stuck = await count_stuck(session.api, core.activity, core.clock, active)
     not_shown = set(await seen.unread(core.store, ended, now))  # a tool answer or a command showed the others
     unread = {run_id: at for run_id, at in ended.items() if run_id in not_shown}
     try:
@@ -51,6 +57,7 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
         at=now,
         key=statuscache.fingerprint(settings),
         running=len(running),
+        stuck=stuck,
         ended_unread=len(unread),
         charged_cents=cents,
         cents_unknown=unknown,
