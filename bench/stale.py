@@ -12,7 +12,9 @@ streams included. Four fleets:
 2. five RUNNING runs with an event every 2 s: none should be stale;
 3. one RUNNING run, its last event seconds old, whose replay pauses 1.2 s halfway through its burst
    (`Fault.replay_pause`): never stale;
-4. one hundred stuck runs (as in 1), `limit=100`: all stale, the answer under 30,000 bytes, within 8 s.
+4. one hundred stuck runs (as in 1), `limit=100`: all stale, the answer under 30,000 bytes, within 8 s;
+5. the same hundred through the terminal's `status` line, cold (no cache: a fresh state directory each
+   time), the console script spawned as a status bar does: its line should say `100 stuck`.
 
 Each line gives the stale and incomplete counts, the evidence the rows were decided by, the answer's
 size and the wall time. Figures only, no asserts.
@@ -26,16 +28,27 @@ import argparse
 import logging
 import statistics
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import anyio
 from _mcp import answer_of, mcp_server_at
 from _simulator import max_in_flight, simulator_process
 
-from cursor_cloud_agents.simulator import Fault, Faults, Quirks, RealClock, RunScript, ToolCall, World
+from cursor_cloud_agents.simulator import (
+    SIMULATED_API_KEY,
+    Fault,
+    Faults,
+    Quirks,
+    RealClock,
+    RunScript,
+    ToolCall,
+    World,
+)
 
 LATENCY = 0.05
 HOURS = 3600.0
@@ -106,6 +119,24 @@ async def supervise(base_url: str) -> Sample:
     return Sample(seconds, size, len(data["agents"]), stale, incomplete, evidence)
 
 
+SCRIPT = Path(sys.executable).parent / "cursor-cloud-agents"
+
+
+async def cold_status(base_url: str) -> tuple[float, str]:
+    """One cold `status` (its own state directory, so no cache): wall time and the line."""
+    with tempfile.TemporaryDirectory() as state:
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": state,
+            "CURSOR_API_BASE_URL": base_url,
+            "CURSOR_API_KEY": SIMULATED_API_KEY,
+            "CURSOR_MCP_STATE_DIR": state,
+        }
+        started = time.perf_counter()
+        done = await anyio.run_process([str(SCRIPT), "status"], env=env, check=True)
+        return time.perf_counter() - started, done.stdout.decode().strip()
+
+
 async def measure(runs: int) -> None:
     out = sys.stdout
     out.write(f"simulator latency {LATENCY * 1000:.0f} ms, heartbeat 30 s after connecting; median of {runs}\n")
@@ -121,6 +152,13 @@ async def measure(runs: int) -> None:
             f"({', '.join(f'{t:.2f}' for t in times)}), answer {max(s.size for s in samples)} bytes at most, "
             f"max in flight {busiest}, evidence over all runs {dict(evidence)}\n"
         )
+    with simulator_process(FLEETS["hundred"]) as (base_url, _):
+        statuses = [await cold_status(base_url) for _ in range(runs)]
+    times = sorted(seconds for seconds, _ in statuses)
+    out.write(
+        f"  status   rows 100: cold median {statistics.median(times):.2f} s ({', '.join(f'{t:.2f}' for t in times)}), "
+        f"line {statuses[-1][1]!r}\n"
+    )
 
 
 if __name__ == "__main__":

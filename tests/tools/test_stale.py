@@ -18,7 +18,7 @@ from cursor_cloud_agents.api.deadline import Deadline
 from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, ToolState
 from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.fleet import Fleet, Query, Row
-from cursor_cloud_agents.core.liveness import read_liveness
+from cursor_cloud_agents.core.liveness import count_stuck, read_liveness
 from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, REPLAY_QUIET_SECONDS, CallTime, Clock
 from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.server.views.fleet import FleetView
@@ -208,3 +208,16 @@ async def test_read_liveness_judges_many_runs_by_the_same_rule_all_at_once(harne
     assert not any(entry.incomplete for entry in found)
     assert took < 3 * REPLAY_LISTEN_SECONDS  # four listens at once, not one after the other
     assert cut[0].incomplete and not cut[0].stale
+
+
+async def test_count_stuck_whose_time_ends_mid_listen_counts_no_undecided_run(harness_factory: OpenHarness) -> None:
+    """SL-29, SL-22: the status line's count under a time shorter than the listen: the walks end cut
+    (`incomplete`), so no run is counted stuck, and the count comes back by its deadline, not after the
+    listens."""
+    async with harness_factory(world_of(*stuck(3))) as h:
+        agents = list((await h.api.list_agents()).items)
+        cache: ActivityCache = Cache(Clock(h.clock.now), 10)
+        with anyio.fail_after(1.0 + 2.0):  # the deadline and its grace: never the full 1.5 s listen per row
+            cut = await count_stuck(h.api, cache, Clock(h.clock.now), agents, max_seconds=1.0)
+        judged = await count_stuck(h.api, cache, Clock(h.clock.now), agents)
+    assert (cut, judged) == (0, 3)

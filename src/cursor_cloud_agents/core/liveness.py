@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 import anyio
 
-from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Run
+from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Run, deadline_after
 from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
 from cursor_cloud_agents.core.failures import Code
-from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, STUCK_READ_SECONDS, Clock
+from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, STUCK_READ_GRACE_SECONDS, STUCK_READ_SECONDS, Clock
 from cursor_cloud_agents.core.watch import REPLAYS_AT_ONCE, each_in_flight
 
 STALE_AFTER_MINUTES = 30
@@ -165,11 +165,9 @@ async def count_stuck(
         if not run.is_terminal and old_enough(run.created_at):
             candidates.append((agent.id, run))
 
-    with anyio.move_on_after(max_seconds):
+    # A deadline, not a cancel scope: a walk it cuts ends `incomplete` and the runs judged before it still count.
+    with deadline_after(max_seconds), anyio.move_on_after(max_seconds + STUCK_READ_GRACE_SECONDS):
         await each_in_flight(running, read)
-        left = max_seconds - (clock.now() - now)
-        judged = await read_liveness(
-            api, cache, clock, candidates, stale_after_seconds=stale_after_seconds, max_seconds=left
-        )
+        judged = await read_liveness(api, cache, clock, candidates, stale_after_seconds=stale_after_seconds)
         return sum(entry.stale for entry in judged)
-    return 0
+    return 0  # the backstop: no walk said it was cut in time

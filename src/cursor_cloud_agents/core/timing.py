@@ -33,10 +33,13 @@ REPLAY_LISTEN_SECONDS = 1.5
 lasts this long before the run is called stale: a burst can pause inside (the longest pause measured in a
 real replay was 1.3 s), and the proof, the first heartbeat, comes only 30-36 s after connecting (both in
 docs/api-contract.md §3.11). 0.2 s past that pause, for a loaded machine's jitter."""
-STUCK_READ_SECONDS = 5.0
-"""How long a status refresh spends judging its running runs stuck or not: the replays, 8 read at once, and the
-listen past a pause (REPLAY_LISTEN_SECONDS) for those quiet on an old event. A run not judged in that time is
-not counted stuck (`core.liveness.count_stuck`)."""
+STUCK_READ_SECONDS = 10.0
+"""How long a status refresh may spend judging its running runs stuck or not: the replays, 8 read at once, and
+the listen past a pause (REPLAY_LISTEN_SECONDS) for those quiet on an old event; about 7 s for 100 runs quiet
+for hours (bench/stale.py), 2 s for a few. A run not judged in that time is not counted stuck
+(`core.liveness.count_stuck`)."""
+STUCK_READ_GRACE_SECONDS = 2.0
+"""How long past that deadline `count_stuck` waits for the walks to say they were cut before giving up on all."""
 CANCEL_POLL_SECONDS = 2.0
 """After a cancel, the run is re-read this often until it ends (cancelling is asynchronous: quirk 12)."""
 CANCEL_REREADS = 4
