@@ -77,3 +77,12 @@ async def test_the_request_bound_is_the_clients_whatever_the_transport() -> None
                 for _ in range(20):
                     group.start_soon(client.me)
     assert in_flight.max == 3
+
+
+async def test_no_time_left_takes_no_slot_and_sends_nothing() -> None:
+    """F-28: a deadline already spent is refused before a slot is taken, as not sent."""
+    slots = ConnectionSlots(1)
+    with pytest.raises(SlotWaitTimeout):
+        async with slots.request_slot(0.0):
+            raise AssertionError("no slot is given without time to use it")
+    assert slots.requests.value == 1

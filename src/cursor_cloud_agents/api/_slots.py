@@ -80,6 +80,8 @@ class ConnectionSlots:
 
     async def _take(self, timeout: float) -> float:
         """Take a request slot within `timeout`; what is left of it then (all of it when one was free)."""
+        if timeout <= 0:
+            raise SlotWaitTimeout  # no time to send anything in: nothing is sent
         try:
             self.requests.acquire_nowait()
         except anyio.WouldBlock:
