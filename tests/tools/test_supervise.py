@@ -96,9 +96,10 @@ async def test_activity_lists_stale_runs_and_jobs_left_running_after_the_end(har
     assert all(
         row["unfinished_background_tasks"] == 1 for a, row in rows.items() if a in summary["unfinished_after_end"]
     )
-    assert all("idle_seconds" in row for row in data["agents"])
+    said_nothing_new = [name for name in names.values() if name in ("job 00", "job 03", "job 06")]  # just finished
+    assert all(("idle_seconds" in row) != (row["name"] in said_nothing_new) for row in data["agents"])
     assert {rows[a]["evidence"] for a in summary["stale"]} == {"heartbeat"}  # the world clock moved past it
-    assert {row["evidence"] for a, row in rows.items() if a not in summary["stale"]} == {"result"}
+    assert {row.get("evidence") for a, row in rows.items() if a not in summary["stale"]} == {"result", None}
     assert in_flight <= 8
 
 
@@ -166,3 +167,17 @@ async def test_rows_the_cap_cannot_hold_are_left_for_the_next_call_never_skipped
                 break
     assert len(everything) == 60 and seen == everything
     assert first["limit_used"] == len(first["agents"]) < 60
+
+
+async def test_rows_of_ended_runs_that_say_nothing_new_carry_no_activity(harness_factory: OpenHarness) -> None:
+    """Issue 25 (SL-30): a run that ended, its replay ended on its result, with no background task left going and
+    no stream error, gets no activity fields (its status says it all); one with a job left running keeps them,
+    and so does a running one. 100 such finished rows take about 15 KB (24 KB before)."""
+    async with harness_factory(mixed_world(6)) as h:
+        data = (await with_clock(h, status="all", activity=True)).data
+    rows = {row["name"]: row for row in data["agents"]}
+    for name in ("job 00", "job 03"):  # finished, nothing left going
+        assert rows[name]["status"] == "FINISHED"
+        assert not {"idle_seconds", "last_tool", "evidence"} & rows[name].keys()
+    assert rows["job 02"]["unfinished_background_tasks"] == 1 and rows["job 02"]["evidence"] == "result"
+    assert "idle_seconds" in rows["job 01"]

@@ -79,8 +79,22 @@ class FleetRow(View):
             read_error=row.read_error,
             charged_cents=row.charged_cents,
             usage_error=row.usage_error,
-            activity=None if row.activity is None else RowActivity.of(row.activity),
+            activity=None if row.activity is None or _says_nothing_new(row) else RowActivity.of(row.activity),
         )
+
+
+def _says_nothing_new(row: Row) -> bool:
+    """An ended run whose replay ended on its result, no background task left going and no stream error: its
+    activity adds nothing to its status, so its row goes without (issue 25: 100 rows stay small)."""
+    activity = row.activity
+    return (
+        activity is not None
+        and row.run is not None
+        and row.run.is_terminal
+        and activity.evidence == "result"
+        and not activity.unfinished_background_tasks
+        and activity.activity_error is None
+    )
 
 
 class FleetSummary(View):
