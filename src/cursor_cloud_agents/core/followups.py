@@ -9,11 +9,12 @@ cancel, the process killed after the POST left), nothing is sent blindly; the ag
   `resumed`, and never cancelled to make room for the same follow-up (`replace_active`);
 - no new run while the POST left less than the API's creation time ago: `FOLLOWUP_IN_FLIGHT`, nothing sent;
 - no new run after that: it made none, and this one is sent.
-The MCP tool and the terminal's `followup` both send through here.
+The MCP tool, the terminal's `followup` and `verify --spend` all send through `follow_up_within_limits`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from cursor_cloud_agents.api import (
@@ -32,6 +33,7 @@ from cursor_cloud_agents.core.continuation import CONTINUATION_REFUSED
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.journal import CreationJournal, fingerprint, unsettled
 from cursor_cloud_agents.core.paid import store_failures
+from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.store import Act, Reading
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, Clock
 
@@ -49,6 +51,32 @@ class FollowUp:
 def follow_up_print(agent_id: str, request: CreateRunRequest) -> str:
     """What makes two follow-ups the same act: the agent and the whole request (images by their digests)."""
     return fingerprint(request.wire() | {"followUpOf": agent_id})
+
+
+async def follow_up_within_limits(
+    state: CoreState,
+    agent: Agent,
+    request: CreateRunRequest,
+    *,
+    before_sending: Callable[[], Awaitable[object]] | None = None,
+) -> FollowUp:
+    """A follow-up of `agent` paid once: an earlier identical one whose answer was lost is this one's answer
+    (`resumed`); otherwise it is held to the spend limit, `before_sending` runs (`replace_active`'s cancel:
+    never before the earlier run is known, never for a resumed one), and it is sent once.
+
+    Raises:
+        ToolFailure: LIMIT_REACHED (the spend), AGENT_BUSY, CONTINUATION_REFUSED, FOLLOWUP_IN_FLIGHT,
+            CONFIGURATION: nothing was sent.
+        MutationOutcomeUnknownError: it may have been made; asking again reads first.
+    """
+    earlier = await earlier_follow_up(state.api, state.journal, state.clock, agent, request)
+    if earlier is not None:
+        return earlier
+    await state.limits.before_spending(state.api)
+    if before_sending is not None:
+        await before_sending()
+    run = await send_once(state.api, state.journal, state.clock, agent.id, request, agent.latest_run_id)
+    return FollowUp(run, resumed=False)
 
 
 async def earlier_follow_up(

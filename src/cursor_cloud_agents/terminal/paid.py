@@ -37,7 +37,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.core import creation
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.continuation import continuation_problem
-from cursor_cloud_agents.core.followups import earlier_follow_up, send_once
+from cursor_cloud_agents.core.followups import follow_up_within_limits
 from cursor_cloud_agents.core.images import MAX_IMAGES, prompt_image
 from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
 from cursor_cloud_agents.core.state import CoreState
@@ -208,14 +208,11 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -
         )
         state = server_state(term, session)
         request = CreateRunRequest(prompt=Prompt(text=prompt))
-        earlier = await earlier_follow_up(session.api, state.journal, state.clock, agent, request)
-        if earlier is None:
-            await state.limits.before_spending(session.api)  # the spend limit holds here too
-            run_ = await send_once(session.api, state.journal, state.clock, agent.id, request, agent.latest_run_id)
-        else:  # the run an identical follow-up made, whose answer was lost: not paid twice
-            run_ = earlier.run
+        # The spend limit holds here too; an identical follow-up whose answer was lost is this one (resumed).
+        made = await follow_up_within_limits(state, agent, request)
+        run_ = made.run
         if term.json:
-            term.emit({"agent_id": agent.id, "run_id": run_.id, "status": run_.status, "resumed": earlier is not None})
+            term.emit({"agent_id": agent.id, "run_id": run_.id, "status": run_.status, "resumed": made.resumed})
         else:
             term.out.print(Text("sent ", style="green").append_text(agent_text(f"{agent.id} {run_.id}")))
             term.out.print(Text(f"follow it: cursor-cloud-agents watch {agent.id} {run_.id}", style="dim"))

@@ -35,7 +35,7 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.failures import Code, ToolFailure
-from cursor_cloud_agents.core.followups import send_once
+from cursor_cloud_agents.core.followups import follow_up_within_limits
 from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking, store_failures
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.verify.facts import Context
@@ -141,22 +141,20 @@ async def _lifecycle(
         lines.append(ok("POST /v1/agents (no repository)", f"an earlier creation found again, run {run.status}"))
     if run.status == "QUEUED":
         lines.append(new("run status", "QUEUED on a new run"))
-    lines += await _busy(state, agent_id, run.id)
+    lines += await _busy(state, agent_id)
     lines += await _heartbeat(ctx, agent_id, run.id)
     lines += await _cancel(ctx, agent_id, run.id)
     lines += await _cost(ctx, agent_id)
     lines += await _archive_cycle(ctx, agent_id)
 
 
-async def _busy(state: CoreState, agent_id: str, run_id: str) -> list[Line]:
+async def _busy(state: CoreState, agent_id: str) -> list[Line]:
     """A follow-up while the run is busy, sent as any follow-up is (`core.followups`): held to the spend limit
     and written in the store of paid acts first, so that should the run have ended meanwhile, the run it
     makes is a recorded paid act, never paid twice when its answer is lost."""
     try:
-        await state.limits.before_spending(state.api)
-        await send_once(
-            state.api, state.journal, state.clock, agent_id, CreateRunRequest(prompt=Prompt(text=PROMPT)), run_id
-        )
+        agent = await state.api.get_agent(agent_id)
+        await follow_up_within_limits(state, agent, CreateRunRequest(prompt=Prompt(text=PROMPT)))
     except ToolFailure as refused:
         if refused.code == Code.AGENT_BUSY:
             return [ok("follow-up while busy", "409 agent_busy")]

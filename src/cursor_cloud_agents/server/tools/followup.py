@@ -28,7 +28,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.core import consent
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.continuation import refuse_continuation
-from cursor_cloud_agents.core.followups import busy, earlier_follow_up, send_once
+from cursor_cloud_agents.core.followups import busy, follow_up_within_limits
 from cursor_cloud_agents.core.images import images_of
 from cursor_cloud_agents.core.timing import CANCEL_POLL_SECONDS, SEND_RESERVE
 from cursor_cloud_agents.core.timing import FOLLOWUP_BUDGET_SECONDS as FOLLOWUP_BUDGET
@@ -100,12 +100,12 @@ def register(kit: Toolkit, state: ServerState) -> None:
         previous = agent.latest_run_id
         current_call().note(agent_id=agent.id, previous_run_id=previous)
         request = CreateRunRequest(prompt=Prompt(text=prompt, images=attached), model=model)
-        # Before any cancel or send: a run an earlier identical follow-up made is this answer, never replaced.
-        earlier = await earlier_follow_up(state.api, state.journal, state.clock, agent, request)
-        if earlier is not None:
-            return FollowUpView.of(agent.id, earlier.run, None, model, resumed=True)
-        await state.limits.before_spending(state.api)
-        asked = state.settings.ask
-        replaced = await replace(state.api, agent, previous, asked) if replace_active and previous else None
-        run = await send_once(state.api, state.journal, state.clock, agent.id, request, previous)
-        return FollowUpView.of(agent.id, run, replaced, model, resumed=False)
+        replaced: Run | None = None
+
+        async def replace_the_active_run() -> None:  # only once no earlier identical follow-up made a run
+            nonlocal replaced
+            if replace_active and previous:
+                replaced = await replace(state.api, agent, previous, state.settings.ask)
+
+        made = await follow_up_within_limits(state, agent, request, before_sending=replace_the_active_run)
+        return FollowUpView.of(agent.id, made.run, replaced, model, resumed=made.resumed)
