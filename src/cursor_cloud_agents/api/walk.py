@@ -315,11 +315,15 @@ _LISTENER_RETRY_SECONDS = 0.05
 
 
 async def _listen_once_quiet(stream: RunStream, walk: _Walk, silences: _Silences) -> None:
+    """Trade the stream's request slot for a listener's once the replay has been quiet on an old event for the
+    short silence; runs beside the walk until it ends."""
     quiet = silences.quiet or 0.0
     while True:
         since = walk.last_batch_at
         if since is None or not silences.listens_to(walk):
-            await anyio.sleep(quiet)  # not started, or a recent event: the short silence ends the walk
+            # Not started, or a recent event (the short silence ends the walk): look again later, never in a
+            # busy loop, even with no quiet asked for.
+            await anyio.sleep(max(quiet, _LISTENER_RETRY_SECONDS))
             continue
         await anyio.sleep_until(since + quiet)
         if walk.last_batch_at != since:
