@@ -35,7 +35,7 @@ from cursor_cloud_agents.regularfile import open_regular
 
 REFRESH_SECONDS = 30.0
 """The line is read from Cursor at most this often. 30 s is the freshness of the running agents the slot check
-counts before a creation (`domain.limits.SLOTS_SECONDS`), so the line shows what a creation would be judged
+counts before a creation (`core.timing.SLOTS_SECONDS`), so the line shows what a creation would be judged
 on; a run lasts minutes, so a count 30 s old is still right most of the time; and a status bar redrawn on every
 message would otherwise list the key's agents many times a minute (a refresh costs one listing plus one usage
 read per agent created in the last 24 hours, at most CURSOR_MCP_MAX_NEW_AGENTS)."""

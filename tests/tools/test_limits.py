@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.core.limits import SLOTS_SECONDS, USAGE_SECONDS
+from cursor_cloud_agents.core.timing import SLOTS_SECONDS, USAGE_SECONDS
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
 from tests.tools.conftest import Harness, OpenHarness
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.core.limits import USAGE_SECONDS
+from cursor_cloud_agents.core.timing import USAGE_SECONDS
 from cursor_cloud_agents.simulator import Fault, ManualClock, RunScript, World
 from tests.tools.conftest import Harness, OpenHarness
 

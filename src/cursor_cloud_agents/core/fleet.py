@@ -21,8 +21,8 @@ from anyio.abc import TaskGroup
 
 from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Page
 from cursor_cloud_agents.core import failures, scan
-from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
-from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, is_stale, undecided
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary
+from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, fold_liveness, is_stale, undecided
 from cursor_cloud_agents.core.reading import Reading
 from cursor_cloud_agents.core.timing import CallTime
 from cursor_cloud_agents.core.watch import IN_FLIGHT, REPLAYS_AT_ONCE
@@ -188,7 +188,7 @@ class Fleet:
         assert run_id is not None
         terminal = row.run is not None and row.run.is_terminal
         async with self.replay_limiter:
-            row.activity = await fold_activity(
+            row.activity = await fold_liveness(
                 self.api,
                 self.activity,
                 self.time.clock,
@@ -196,7 +196,7 @@ class Fleet:
                 run_id,
                 terminal=terminal,
                 max_seconds=self.time.left(float("inf")),
-                stale_after_seconds=None if terminal else self.stale_after_seconds,
+                stale_after_seconds=self.stale_after_seconds,
             )
         self.replays_read += 1
 

@@ -36,12 +36,8 @@ from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.slots import Listing, TooManyAgents, confirmed, count, covers, read_listing
 from cursor_cloud_agents.core.store import Reading, StoreUnusable
-from cursor_cloud_agents.core.timing import Clock
+from cursor_cloud_agents.core.timing import SLOTS_SECONDS, USAGE_SECONDS, Clock
 
-SLOTS_SECONDS = 30.0
-"""The agents of the key are read once per 30 s for the slot check (a burst of creations reads once)."""
-USAGE_SECONDS = 60.0
-"""An agent's usage is read at most once a minute for the spend limit."""
 IDLE_SUGGESTIONS = 5
 """The oldest idle agents a CAPACITY answer names: enough to free a slot, short enough to read."""
 USAGE_READS_AT_ONCE = 4

@@ -33,6 +33,10 @@ REPLAY_LISTEN_SECONDS = 1.5
 lasts this long before the run is called stale: a burst can pause inside (the longest pause measured in a
 real replay was 1.3 s), and the proof, the first heartbeat, comes only 30-36 s after connecting (both in
 docs/api-contract.md §3.11). 0.2 s past that pause, for a loaded machine's jitter."""
+SLOTS_SECONDS = 30.0
+"""The agents of the key are read once per 30 s for the slot check (a burst of creations reads once)."""
+USAGE_SECONDS = 60.0
+"""An agent's usage is read at most once a minute for the spend limit."""
 STUCK_READ_SECONDS = 10.0
 """How long a status refresh may spend judging its running runs stuck or not: the replays, 8 read at once, and
 the listen past a pause (REPLAY_LISTEN_SECONDS) for those quiet on an old event; about 7 s for 100 runs quiet

@@ -5,7 +5,7 @@ A refresh lists the agents (pages of 100), forgets those no longer listed (archi
 reads a run only when it can have changed: a new agent, a new latest run, or a run not yet ended (an
 ended run never changes). The rows shown are the active runs, the errors of the last day, and the runs
 that ended while the dashboard was open ("finished, unread"). Their idle time and last tool come from
-the server's activity fold of the run's stream replay (`domain.activity.fold_activity`: an ended run's
+the server's activity fold of the run's stream replay (`core.liveness.fold_liveness`: an ended run's
 complete fold is kept, a cut stream still gives what it showed), "stuck" from the rule of the server's
 `stale` (`core.liveness`: a decided replay, listened to past a pause inside it), and their cost from
 the usage endpoint, read until the cost of the ended run is known (it lags the run's end). Those reads
@@ -22,9 +22,9 @@ from typing import Any
 
 from cursor_cloud_agents.api import AgentSummary, CursorError
 from cursor_cloud_agents.api.times import epoch
-from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary
 from cursor_cloud_agents.core.cache import Cache
-from cursor_cloud_agents.core.liveness import is_stale
+from cursor_cloud_agents.core.liveness import fold_liveness, is_stale
 from cursor_cloud_agents.core.reading import Reading
 from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES
 from cursor_cloud_agents.core.timing import ERROR_WINDOW_SECONDS, LONG_IDLE_SECONDS, Clock
@@ -199,7 +199,7 @@ class Board:
     async def _read_extra(self, row: FleetRow) -> None:
         run = row.run
         assert run is not None  # `_extras` keeps rows with a run
-        row.activity = await fold_activity(
+        row.activity = await fold_liveness(
             self.session.api,
             self.activity,
             self.clock,
@@ -207,7 +207,7 @@ class Board:
             run.id,
             terminal=run.is_terminal,
             max_seconds=self.interval,
-            stale_after_seconds=None if run.is_terminal else LONG_IDLE_SECONDS,
+            stale_after_seconds=LONG_IDLE_SECONDS,
         )
         row.activity_at = self.session.now()
         try:

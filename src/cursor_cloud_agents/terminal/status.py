@@ -7,7 +7,7 @@ A fresh line is answered by `launch.py` from the cache before this module is eve
 is read from Cursor and the cache written (`statuscache`), by one process at a time: whoever waited for the
 lock finds the line the other just wrote. A refresh is a listing of the key's non-archived agents, every
 page as the slot check reads them (running: those listed ACTIVE), the creation ledger's count, and the spend limit's own
-reading of what the agents created through this machine in 24 hours were charged (`domain.limits`). In
+reading of what the agents created through this machine in 24 hours were charged (`core.limits`). In
 simulated mode nothing is cached: the simulated world is new in every process.
 """
 

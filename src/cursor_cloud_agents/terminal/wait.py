@@ -2,7 +2,7 @@
 
 The bridge for the clients the server cannot wake (`claude -p`, Codex, OpenCode): each can run a shell
 command in the background and is told when it exits. The waiting is cursor_wait's own
-(`domain.watch.watch`): every run not yet settled re-read every WAIT_POLL_SECONDS, IN_FLIGHT at a time, at
+(`core.watch.watch`): every run not yet settled re-read every WAIT_POLL_SECONDS, IN_FLIGHT at a time, at
 most MAX_RUNS runs, so a wait here costs what the tool costs. While it waits nothing is printed unless stdout
 is a terminal (then one progress line, redrawn in place); at the end the report goes to stdout (`report.py`)
 and the exit code says how it went (`outcome`).
