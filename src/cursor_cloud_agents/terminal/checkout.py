@@ -233,6 +233,7 @@ async def checkout(term: Term, *, agent_id: str, where: Where, cwd: Path, env: M
     async with term.open_session() as session:
         agent = await session.api.get_agent(agent_id)
         run = None if agent.latest_run_id is None else await session.api.get_run(agent_id, agent.latest_run_id)
+        read_at = session.now()
     source = _source(agent, run, remotes, where.remote)
     folder = None if where.in_place else cwd / where.worktree if where.worktree else _default_folder(top, source.branch)
     await _names_free(git, source, folder)
@@ -252,7 +253,7 @@ async def checkout(term: Term, *, agent_id: str, where: Where, cwd: Path, env: M
     except GitError as exc:
         raise UsageError(f"{exc}; what was made is undone: nothing was changed") from None
     stat = "" if base is None else await git.run("diff", "--stat", f"{base}...{commit}", "--")
-    await shown_ended(term, [run.id] if run is not None and run.is_terminal else [])
+    await shown_ended(term, [run.id] if run is not None and run.is_terminal else [], read_at)
     if term.json:
         term.emit(
             {

@@ -13,7 +13,6 @@ simulated mode nothing is cached: the simulated world is new in every process.
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -97,13 +96,16 @@ async def _refresh_lock(state_dir: Path) -> AsyncGenerator[None, None]:
         held.__exit__(None, None, None)
 
 
-async def shown_ended(term: Term, run_ids: list[str]) -> None:
-    """These ended runs were shown to the person: the status line no longer counts them unread."""
+async def shown_ended(term: Term, run_ids: list[str], now: float) -> None:
+    """These ended runs were shown to the person (at `now`, on the session's clock): the status line no longer
+    counts them unread. The store first (the truth), then the cached line, in a worker thread: its lock may be
+    held by a status refresh for seconds, and waiting for it must not block the event loop."""
     settings = term.settings
     state_dir = None if settings.simulated else settings.state_dir
-    statuscache.mark_shown(state_dir, run_ids)
-    if state_dir is not None:  # simulated runs are never counted against the real ones
-        await seen.mark_seen(Store(state_dir), run_ids, time.time())
+    if state_dir is None or not run_ids:  # simulated runs are never counted against the real ones
+        return
+    await seen.mark_seen(Store(state_dir), run_ids, now)
+    await anyio.to_thread.run_sync(statuscache.mark_shown, state_dir, run_ids)
 
 
 async def status(term: Term) -> int:

@@ -112,7 +112,7 @@ async def wait(term: Term, *, targets: Sequence[Target], active: bool, until: Un
         met = await _watch(term, session, rows, until, timeout)
         now = session.now()
     term.come_back = None
-    await shown_ended(term, [row.run_id for row in rows if row.ended and row.run_id is not None])
+    await shown_ended(term, [row.run_id for row in rows if row.ended and row.run_id is not None], now)
     if term.json:
         term.emit(report_document(rows, until, met=met, waited=now - started, now=now))
     else:
