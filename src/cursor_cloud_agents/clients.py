@@ -16,6 +16,42 @@ from pathlib import Path
 
 SERVER_NAME = "cursor"
 COMMAND = "cursor-cloud-agents"
+PLUGIN = "cursor-cloud-agents"
+"""The Claude Code plugin's name, and its marketplace's (`.claude-plugin/`)."""
+PLUGIN_ID = f"{PLUGIN}@{PLUGIN}"
+PLUGIN_SERVER_NAME = f"plugin:{PLUGIN}:{SERVER_NAME}"
+"""What Claude Code names the plugin's server: its hooks match this name, not `cursor`."""
+PLUGIN_PERMISSION = f"mcp__plugin_{PLUGIN}_{SERVER_NAME}"
+"""The permission rule that allows every tool of the plugin's server (`claude -p` denies them without it)."""
+CLAUDE_PRINT_WAIT_ENV = {"MCP_CONNECTION_NONBLOCKING": "0", "MCP_CONNECT_TIMEOUT_MS": "20000"}
+"""What makes `claude -p` wait for its MCP servers before the first model request (docs/clients.md)."""
+ELICITATION_HOOK = json.dumps(
+    {
+        "hooks": {
+            "Elicitation": [
+                {
+                    "matcher": f"^({SERVER_NAME}|{PLUGIN_SERVER_NAME})$",
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "command": "printf '%s' '"
+                            + json.dumps(
+                                {
+                                    "hookSpecificOutput": {
+                                        "hookEventName": "Elicitation",
+                                        "action": "accept",
+                                        "content": {"confirm": True},
+                                    }
+                                }
+                            ).replace(" ", "")
+                            + "'",
+                        }
+                    ],
+                }
+            ]
+        }
+    }
+)
 
 
 @dataclass(frozen=True)
