@@ -3,8 +3,12 @@
 `Elicitation` hook. Everything installed comes from `cursor_cloud_agents.clients`, the source the README's
 blocks and `config claude` are generated from, so what is driven is what is written.
 
-    claude_plugin.py list [--runs 5] [--no-wait-setting]   # `claude -p` lists the agents, N fresh installs
-    claude_plugin.py delete [--install plugin|mcpjson]     # the README's hook lets a delete through
+    claude_plugin.py list [--runs 5] [--no-wait-setting] [--server-delay S] [--install plugin|mcpjson|add]
+    claude_plugin.py delete [--install plugin|mcpjson|add] [--matcher M]   # the README's hook lets a delete through
+
+`list`: `claude -p` lists the agents, one fresh install per run (the plugin by default). `delete`: the README's
+hook answers the question for each way of installing (all three by default); `--matcher cursor` is the control
+that shows the old README hook missing the plugin.
 
 `cursor-cloud-agents` on the PATH Claude Code sees is a wrapper that starts this checkout's server (simulated,
 writes and deletes allowed) through the tee, so the wire is logged; it passes on `CLAUDE_PLUGIN_ROOT` (what
@@ -28,9 +32,13 @@ from harness import Json
 from cursor_cloud_agents import clients
 
 WRAPPER = """#!/bin/sh
-# cursor-cloud-agents as the plugin starts it: this checkout's server behind the tee (drive g).
+# cursor-cloud-agents as a client starts it: this checkout's server behind the tee (drive g). It notes whether
+# the key reached it (the value is a dummy), then passes on what tells the server how it was installed.
+echo "CURSOR_API_KEY ${{CURSOR_API_KEY:+set}}${{CURSOR_API_KEY:-unset}}" >> {notes}
 exec {tee} ${{CLAUDE_PLUGIN_ROOT:+--env CLAUDE_PLUGIN_ROOT=$CLAUDE_PLUGIN_ROOT}} "$@"
 """
+DUMMY_CURSOR_KEY = "crsr_dummy_offline_harness_key_0000000000"
+"""Exported where Claude Code starts, as the README asks; the tee does not hand it to the simulated server."""
 
 
 def install_command(scratch: harness.Scratch, delay: float = 0.0) -> None:
@@ -45,13 +53,15 @@ def install_command(scratch: harness.Scratch, delay: float = 0.0) -> None:
     )
     wrapper = scratch.root / "bin" / clients.COMMAND
     wrapper.parent.mkdir(exist_ok=True)
-    wrapper.write_text(WRAPPER.format(tee=shlex.join(tee)))
+    notes = shlex.quote(str(scratch.root / "server-env.txt"))
+    wrapper.write_text(WRAPPER.format(tee=shlex.join(tee), notes=notes))
     wrapper.chmod(0o755)
 
 
 def claude_env(scratch: harness.Scratch, model_url: str, wait_setting: bool) -> dict[str, str]:
     env = scratch.env(ANTHROPIC_BASE_URL=model_url, ANTHROPIC_API_KEY=harness.DUMMY_ANTHROPIC_KEY)
     env["PATH"] = f"{scratch.root / 'bin'}:{env['PATH']}"
+    env["CURSOR_API_KEY"] = DUMMY_CURSOR_KEY
     if wait_setting:
         env.update(clients.CLAUDE_PRINT_WAIT_ENV)
     return env
@@ -75,10 +85,32 @@ def install_mcp_json(scratch: harness.Scratch) -> None:
     (scratch.home / ".claude.json").write_text(json.dumps(state))
 
 
-def add_hook(scratch: harness.Scratch) -> None:
+def install_mcp_add(claude: str, env: dict[str, str]) -> None:
+    """The README's `claude mcp add` line, as written."""
+    command = [claude, *shlex.split(clients.claude_mcp_add(clients.COMMAND))[1:]]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise SystemExit(f"{shlex.join(command)} failed: {done.stdout}{done.stderr}")
+
+
+def install(scratch: harness.Scratch, claude: str, env: dict[str, str], how: str) -> str:
+    """Install the server `how` the README says; the permission rule `-p` needs for it."""
+    if how == "plugin":
+        install_plugin(scratch, claude, env)
+        return clients.PLUGIN_PERMISSION
+    if how == "mcpjson":
+        install_mcp_json(scratch)
+    else:
+        install_mcp_add(claude, env)
+    return clients.CLAUDE_PERMISSION
+
+
+def add_hook(scratch: harness.Scratch, matcher: str | None) -> None:
     settings_path = scratch.home / ".claude" / "settings.json"
     settings = json.loads(settings_path.read_text())
-    settings["hooks"] = json.loads(clients.ELICITATION_HOOK)["hooks"]
+    settings["hooks"] = json.loads(clients.elicitation_hook())["hooks"]
+    if matcher is not None:  # a control: another matcher in the same hook
+        settings["hooks"]["Elicitation"][0]["matcher"] = matcher
     settings_path.write_text(json.dumps(settings, indent=1))
 
 
@@ -127,23 +159,28 @@ def first_model_request_after(scratch: harness.Scratch, model: harness.FakeModel
     return requests[0]["t"] - wire[0]["t"]
 
 
-def prefix(install: str) -> str:
-    return (clients.PLUGIN_PERMISSION if install == "plugin" else f"mcp__{clients.SERVER_NAME}") + "__"
+def prefix(how: str) -> str:
+    return (clients.PLUGIN_PERMISSION if how == "plugin" else clients.CLAUDE_PERMISSION) + "__"
 
 
-def one_list(claude: str, wait_setting: bool, index: int, delay: float) -> bool:
-    scratch = harness.Scratch.new(f"claude-plugin-list{index}")
+def key_reached(scratch: harness.Scratch) -> str:
+    notes = scratch.root / "server-env.txt"
+    return notes.read_text().split("\n")[0] if notes.exists() else "(server never started)"
+
+
+def one_list(claude: str, how: str, wait_setting: bool, index: int, delay: float) -> bool:
+    scratch = harness.Scratch.new(f"claude-{how}-list{index}")
     prepare_home(scratch, hook=False)
     install_command(scratch, delay)
     steps: list[Json] = [
-        {"tool": "cursor_list_agents", "args": {"limit": 5}, "prefix": prefix("plugin")},
+        {"tool": "cursor_list_agents", "args": {"limit": 5}, "prefix": prefix(how)},
         {"say": "Listed."},
     ]
     model = harness.FakeModelProcess(scratch, steps)
     env = claude_env(scratch, model.url, wait_setting)
     try:
-        install_plugin(scratch, claude, env)
-        ran = run_print(claude, scratch, env, "List my Cursor agents.", clients.PLUGIN_PERMISSION)
+        permission = install(scratch, claude, env, how)
+        ran = run_print(claude, scratch, env, "List my Cursor agents.", permission)
     finally:
         model.close()
     results = tool_results(model)
@@ -153,35 +190,30 @@ def one_list(claude: str, wait_setting: bool, index: int, delay: float) -> bool:
     harness.say(
         f"run {index}: exit {ran['code']} in {ran['seconds']:.1f} s; server answered the handshake after "
         f"{ready if ready is None else round(ready, 2)} s, first model request at "
-        f"{asked if asked is None else round(asked, 2)} s; listed={listed}: {seen}"
+        f"{asked if asked is None else round(asked, 2)} s; {key_reached(scratch)}; listed={listed}: {seen}"
     )
     harness.say(f"  scratch {scratch.root}")
     return listed
 
 
-def delete_through_hook(claude: str, install: str) -> bool:
-    scratch = harness.Scratch.new(f"claude-{install}-hook")
+def delete_through_hook(claude: str, how: str, matcher: str | None) -> bool:
+    scratch = harness.Scratch.new(f"claude-{how}-hook")
     prepare_home(scratch, hook=False)
     install_command(scratch)
     finished = harness.world_ids()["Add a README with setup instructions"]
     steps: list[Json] = [
-        {"tool": "cursor_delete_agent", "args": {"agent_id": finished["id"]}, "prefix": prefix(install)},
+        {"tool": "cursor_delete_agent", "args": {"agent_id": finished["id"]}, "prefix": prefix(how)},
         {"say": "Deleted."},
     ]
     model = harness.FakeModelProcess(scratch, steps)
     env = claude_env(scratch, model.url, wait_setting=True)
     try:
-        if install == "plugin":
-            install_plugin(scratch, claude, env)
-            permission = clients.PLUGIN_PERMISSION
-        else:
-            install_mcp_json(scratch)
-            permission = f"mcp__{clients.SERVER_NAME}"
-        add_hook(scratch)
+        permission = install(scratch, claude, env, how)
+        add_hook(scratch, matcher)
         ran = run_print(claude, scratch, env, "Delete the README agent.", permission)
     finally:
         model.close()
-    harness.say(f"{install}: claude -p exited {ran['code']} in {ran['seconds']:.1f} s; scratch {scratch.root}")
+    harness.say(f"{how}: claude -p exited {ran['code']} in {ran['seconds']:.1f} s; scratch {scratch.root}")
     for _t, direction, message in harness.frames(scratch.root / "wire.jsonl"):
         params = message.get("params") or {}
         if direction == "c2s" and message.get("method") == "tools/call":
@@ -200,7 +232,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-wait-setting", action="store_true", help="without the README's start-up setting")
     parser.add_argument("--server-delay", type=float, default=0.0, help="seconds the server's start is delayed")
-    parser.add_argument("--install", choices=["plugin", "mcpjson", "both"], default="both")
+    parser.add_argument("--install", choices=["plugin", "mcpjson", "add", "all"], default=None)
+    parser.add_argument("--matcher", help="a control: this matcher in the hook instead of the README's")
     args = parser.parse_args()
     claude = str(harness.client("claude"))
     version = subprocess.run([claude, "--version"], capture_output=True, text=True).stdout.strip()
@@ -210,13 +243,14 @@ def main() -> int:
         delay = f"; the server's start delayed {args.server_delay} s" if args.server_delay else ""
         harness.say(f"claude -p, plugin from a local marketplace, {setting}; the model calls at once{delay}")
         runs = range(1, args.runs + 1)
-        listed = sum(one_list(claude, not args.no_wait_setting, index, args.server_delay) for index in runs)
+        how = args.install or "plugin"
+        listed = sum(one_list(claude, how, not args.no_wait_setting, index, args.server_delay) for index in runs)
         harness.say(f"listed the agents in {listed} of {args.runs} runs")
         return 0
-    installs = ["plugin", "mcpjson"] if args.install == "both" else [args.install]
-    harness.say(f"the README's hook: {clients.ELICITATION_HOOK}")
-    for install in installs:
-        harness.say(f"{install}: deleted through the hook: {delete_through_hook(claude, install)}")
+    installs = ["plugin", "mcpjson", "add"] if args.install in (None, "all") else [args.install]
+    harness.say(f"the README's hook: {clients.elicitation_hook()}" + (f", matcher {args.matcher}" if args.matcher else ""))
+    for how in installs:
+        harness.say(f"{how}: deleted through the hook: {delete_through_hook(claude, how, args.matcher)}")
     return 0
 
 

@@ -64,8 +64,7 @@ def _doctor(_: argparse.Namespace, root: Root) -> int:
 def _config(args: argparse.Namespace, _: Root) -> int:
     from cursor_cloud_agents.clients import command_path, snippet
 
-    found = snippet(args.client, command_path())
-    sys.stdout.write(f"# {found.where}\n{found.text}\n# then check: {found.check}\n")
+    sys.stdout.write(snippet(args.client, command_path()).printed())
     return 0
 
 
