@@ -34,7 +34,8 @@ from cursor_cloud_agents import clients
 WRAPPER = """#!/bin/sh
 # cursor-cloud-agents as a client starts it: this checkout's server behind the tee (drive g). It notes whether
 # the key reached it (the value is a dummy), then passes on what tells the server how it was installed.
-echo "CURSOR_API_KEY ${{CURSOR_API_KEY:+set}}${{CURSOR_API_KEY:-unset}}" >> {notes}
+if [ -n "$CURSOR_API_KEY" ]; then said=reached; else said="did not reach"; fi
+echo "CURSOR_API_KEY $said the server" >> {notes}
 exec {tee} ${{CLAUDE_PLUGIN_ROOT:+--env CLAUDE_PLUGIN_ROOT=$CLAUDE_PLUGIN_ROOT}} "$@"
 """
 DUMMY_CURSOR_KEY = "crsr_dummy_offline_harness_key_0000000000"
@@ -241,14 +242,15 @@ def main() -> int:
     if args.what == "list":
         setting = "without" if args.no_wait_setting else f"with {clients.CLAUDE_PRINT_WAIT_ENV}"
         delay = f"; the server's start delayed {args.server_delay} s" if args.server_delay else ""
-        harness.say(f"claude -p, plugin from a local marketplace, {setting}; the model calls at once{delay}")
-        runs = range(1, args.runs + 1)
         how = args.install or "plugin"
+        harness.say(f"claude -p, installed: {how} (as the README says), {setting}; the model calls at once{delay}")
+        runs = range(1, args.runs + 1)
         listed = sum(one_list(claude, how, not args.no_wait_setting, index, args.server_delay) for index in runs)
         harness.say(f"listed the agents in {listed} of {args.runs} runs")
         return 0
     installs = ["plugin", "mcpjson", "add"] if args.install in (None, "all") else [args.install]
-    harness.say(f"the README's hook: {clients.elicitation_hook()}" + (f", matcher {args.matcher}" if args.matcher else ""))
+    control = f", matcher {args.matcher}" if args.matcher else ""
+    harness.say(f"the README's hook: {clients.elicitation_hook()}{control}")
     for how in installs:
         harness.say(f"{how}: deleted through the hook: {delete_through_hook(claude, how, args.matcher)}")
     return 0

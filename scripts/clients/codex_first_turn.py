@@ -37,7 +37,7 @@ def wrapper(scratch: harness.Scratch, delay: float) -> str:
     tee = harness.tee_command(scratch.root / "wire.jsonl", stderr=scratch.root / "server-stderr.log", delay=delay)
     path = scratch.root / "bin" / clients.COMMAND
     path.parent.mkdir(exist_ok=True)
-    path.write_text(f"#!/bin/sh\nexec {shlex.join(tee)} \"$@\"\n")
+    path.write_text(f'#!/bin/sh\nexec {shlex.join(tee)} "$@"\n')
     path.chmod(0o755)
     return str(path)
 

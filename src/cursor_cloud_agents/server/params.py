@@ -80,7 +80,15 @@ UrlFilter = Annotated[
 PrUrl = Annotated[
     str | None, Field(max_length=500, description="Only the agent of this pull request."), AfterValidator(visible_ascii)
 ]
-RunWait = Annotated[int, Field(ge=0, le=MAX_WAIT_SECONDS), Clamped()]
+# Bounds a model should know before it sends are named in the description too: Codex strips minimum, maximum,
+# default and length keywords from the schemas its model sees (docs/clients.md); the server enforces each.
+RunWait = Annotated[
+    int,
+    Field(ge=0, le=MAX_WAIT_SECONDS, description=f"Seconds, 0-{MAX_WAIT_SECONDS} (more waits {MAX_WAIT_SECONDS})."),
+    Clamped(),
+]
+SLICE_MAX_CHARS = 20_000
+SliceLimit = Annotated[int, Field(ge=1, le=SLICE_MAX_CHARS, description=f"Chars, 1-{SLICE_MAX_CHARS}.")]
 Text = Annotated[str, Field(min_length=1), AfterValidator(prompt_text)]
 EventId = Annotated[str, AfterValidator(event_id)]
 # Model ids, aliases and values are matched against the model list before anything is sent: no length limit.

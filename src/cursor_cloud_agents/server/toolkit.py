@@ -131,6 +131,8 @@ class Call:
     waiting_since: float | None = None
     """When this call is one round of a task's wait: the moment the task began (on the state's clock), so
     that the answer says how long the whole wait lasted, not this round."""
+    claude_plugin: bool = False
+    """Claude Code started this server as its plugin: a `DECLINED` names the plugin's hook matcher."""
     _reporting: anyio.Lock = field(default_factory=anyio.Lock)
 
     def note(self, **ids: str | None) -> None:
@@ -164,7 +166,7 @@ class Call:
         The question waits at most what the call's deadline leaves (less a reserve to answer)."""
         answer = await self.peer.ask(question, self.time.deadline.remaining(ASK_RESERVE))
         if answer.consent is not Consent.ACCEPTED:
-            raise declined(answer, question.act, unsent)
+            raise declined(answer, question.act, unsent, claude_plugin=self.claude_plugin)
 
 
 _current: ContextVar[Call | None] = ContextVar("cursor_cloud_agents_call", default=None)
@@ -248,6 +250,7 @@ class Toolkit:
             with anyio.move_on_after(budget + self.hard_stop_grace), deadline_after(budget) as deadline:
                 clock = CallTime(deadline, self.state.clock)
                 call = Call(spec.name, self._masked(report), clock, peer, waiting_since=waiting_since)
+                call.claude_plugin = self.state.settings.claude_plugin
                 async with beating(call.silence, call.progress):
                     outcome = await self._invoke(spec, judged, call)
             if outcome is None:  # the hard stop cut the call

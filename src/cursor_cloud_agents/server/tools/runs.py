@@ -29,7 +29,7 @@ from cursor_cloud_agents.core.timing import (
 )
 from cursor_cloud_agents.core.untrusted import clean
 from cursor_cloud_agents.core.waiting import with_progress
-from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait
+from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait, SliceLimit
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
 from cursor_cloud_agents.server.views.runs import RUN_ITEM_MAX_BYTES, CancelView, RunList, RunView
@@ -137,7 +137,7 @@ def register(kit: Toolkit, state: ServerState) -> None:
         run_id: RunId,
         wait_seconds: RunWait = 0,
         result_offset: Annotated[int, Field(ge=0)] = 0,
-        result_limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
+        result_limit: SliceLimit = 12_000,
         activity: bool | None = None,
     ) -> RunView:
         """Read a run: status, result, error, branches.
