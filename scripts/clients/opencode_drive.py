@@ -112,7 +112,7 @@ def main() -> int:
     if args.readme:  # the registration as written, its command a wrapper that starts the tee
         wrapper = scratch.root / "bin" / clients.COMMAND
         wrapper.parent.mkdir(exist_ok=True)
-        wrapper.write_text(f"#!/bin/sh\nexec {shlex.join(server)} \"$@\"\n")
+        wrapper.write_text(f'#!/bin/sh\nexec {shlex.join(server)} "$@"\n')
         wrapper.chmod(0o755)
         written = json.loads(clients.snippet("opencode", str(wrapper)).text)
         config["mcp"] = written["mcp"]
