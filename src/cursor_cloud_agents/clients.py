@@ -122,7 +122,7 @@ def _codex(command: str) -> Snippet:
         'env_vars = ["CURSOR_API_KEY"]  # Codex passes only the variables listed here\n'
         'env = { CURSOR_MCP_ALLOW_WRITES = "0" }\ntool_timeout_sec = 100\n'
         "# Wait for this server before the first model request (without it, on a slow start, the model gets\n"
-        "# none of its tools), and give up after 30 s: it answers in 1 to 11 s on a busy machine.\n"
+        "# none of its tools), and give up after 30 s: it answered in 1 to 14 s on a busy machine.\n"
         "required = true\nstartup_timeout_sec = 30\n"
         '# default_tools_approval_mode = "approve"  # lets `codex exec` run the write tools without asking\n'
     )
