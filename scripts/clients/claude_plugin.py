@@ -78,9 +78,16 @@ def install_plugin(scratch: harness.Scratch, claude: str, env: dict[str, str]) -
             raise SystemExit(f"claude {' '.join(command)} failed: {done.stdout}{done.stderr}")
 
 
+APPROVE_PROJECT_SERVERS = True
+"""`.mcp.json` installs: approve the project's server as a person does at the first interactive start
+(`--unapproved`: the control, never approved)."""
+
+
 def install_mcp_json(scratch: harness.Scratch) -> None:
     """The README's `.mcp.json` block in the project, approved as a person does at the first start."""
     (scratch.project / ".mcp.json").write_text(clients.snippet("claude", clients.COMMAND).text)
+    if not APPROVE_PROJECT_SERVERS:
+        return
     state = json.loads((scratch.home / ".claude.json").read_text())
     state["projects"][str(scratch.project)]["enabledMcpjsonServers"] = [clients.SERVER_NAME]
     (scratch.home / ".claude.json").write_text(json.dumps(state))
@@ -235,7 +242,10 @@ def main() -> int:
     parser.add_argument("--server-delay", type=float, default=0.0, help="seconds the server's start is delayed")
     parser.add_argument("--install", choices=["plugin", "mcpjson", "add", "all"], default=None)
     parser.add_argument("--matcher", help="a control: this matcher in the hook instead of the README's")
+    parser.add_argument("--unapproved", action="store_true", help="a control: .mcp.json's server never approved")
     args = parser.parse_args()
+    global APPROVE_PROJECT_SERVERS  # noqa: PLW0603 (one switch for the whole drive)
+    APPROVE_PROJECT_SERVERS = not args.unapproved
     claude = str(harness.client("claude"))
     version = subprocess.run([claude, "--version"], capture_output=True, text=True).stdout.strip()
     harness.say(f"claude {version}")
