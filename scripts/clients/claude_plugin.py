@@ -244,7 +244,7 @@ def main() -> int:
     parser.add_argument("--matcher", help="a control: this matcher in the hook instead of the README's")
     parser.add_argument("--unapproved", action="store_true", help="a control: .mcp.json's server never approved")
     args = parser.parse_args()
-    global APPROVE_PROJECT_SERVERS  # noqa: PLW0603 (one switch for the whole drive)
+    global APPROVE_PROJECT_SERVERS  # one switch for the whole drive
     APPROVE_PROJECT_SERVERS = not args.unapproved
     claude = str(harness.client("claude"))
     version = subprocess.run([claude, "--version"], capture_output=True, text=True).stdout.strip()
