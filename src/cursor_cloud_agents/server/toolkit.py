@@ -86,7 +86,7 @@ class Toolkit:
 
     def listed(self, *, cached: bool = True) -> list[Tool]:
         """Every tool as `tools/list` shows it; `cached=False` builds every schema afresh."""
-        schemas = schemacache.load() if cached else {}
+        schemas = schemacache.load(self.catalogue.specs) if cached else {}
         return [spec.listed(schemas.get(name)) for name, spec in self.specs.items()]
 
     async def run(
