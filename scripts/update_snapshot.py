@@ -16,7 +16,7 @@ SNAPSHOT = Path(__file__).resolve().parent.parent / "tests" / "snapshots" / "too
 async def main() -> None:
     tools = await list_tools(cached=False)
     SNAPSHOT.write_text(json.dumps(tools, indent=1, ensure_ascii=False) + "\n")
-    schemacache.write({tool["name"]: tool["inputSchema"] for tool in tools})
+    schemacache.write(tools)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ async def test_the_schema_cache_is_current_and_serves_exactly_what_building_give
     assert cached, "src/cursor_cloud_agents/server/schemas.json is stale: run `make snapshot`"
     built = await list_tools(cached=False)
     assert cached == {tool["name"]: tool["inputSchema"] for tool in built}
+    assert schemacache.listing() == built  # what the server lists before any tool is imported
     assert await list_tools() == built
 
 
@@ -45,7 +46,9 @@ def test_the_stamp_changes_when_a_server_or_core_source_changes(
     assert schemacache.stamp() != before
 
 
-@pytest.mark.parametrize("content", ['{"stamp": "another", "schemas": {"cursor_x": {}}}', "not json", None])
+@pytest.mark.parametrize(
+    "content", ['{"stamp": "another", "tools": [{"name": "cursor_x", "inputSchema": {}}]}', "not json", "[]", None]
+)
 def test_a_cache_of_other_code_or_a_broken_one_is_ignored(
     content: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -54,10 +57,10 @@ def test_a_cache_of_other_code_or_a_broken_one_is_ignored(
     if content is not None:
         path.write_text(content)
     monkeypatch.setattr(schemacache, "CACHE", path)
-    assert schemacache.load() == {}
+    assert schemacache.load() == {} and schemacache.listing() is None
 
 
 def test_the_cache_ships_inside_the_package() -> None:
     """The wheel carries it (hatchling packs every file of the package folder)."""
     data = json.loads(schemacache.CACHE.read_text())
-    assert set(data) == {"stamp", "schemas"} and "cursor_create_agent" in data["schemas"]
+    assert set(data) == {"stamp", "tools"} and "cursor_create_agent" in {tool["name"] for tool in data["tools"]}

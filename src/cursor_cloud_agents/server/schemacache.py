@@ -1,11 +1,12 @@
-"""Precomputed tool schemas: start-up reads them instead of building a pydantic model per tool.
+"""The precomputed `tools/list`: start-up answers it without importing a tool, a view or the API client.
 
-Describing 19 tools costs the SDK an argument model and a JSON schema each, about a third of our
-start-up. The schemas change only with the code, so `make snapshot` writes them to `schemas.json`
-beside this module, stamped with a digest of the server's and the core's sources (a tool's parameter types may come
-from either) and pydantic's version.
-At start-up a matching stamp serves them; any other stamp (an edited checkout) means building them
-as before, so a stale file can cost time, never correctness. A test fails while the file is stale.
+Describing 19 tools costs the SDK an argument model and a JSON schema each, and importing the tools loads
+their views, the core and the API client's models: together more than the rest of our start-up. The listing
+changes only with the code, so `make snapshot` writes it to `schemas.json` beside this module (each tool as
+`tools/list` shows it on the wire), stamped with a digest of the server's and the core's sources (a tool's
+parameter types may come from either) and pydantic's version. At start-up a matching stamp serves it (and a
+toolkit built later reads its input schemas from it); any other stamp (an edited checkout) means building
+them as before, so a stale file can cost time, never correctness. A test fails while the file is stale.
 """
 
 from __future__ import annotations
@@ -32,15 +33,23 @@ def stamp() -> str:
     return digest.hexdigest()[:20]
 
 
-def load() -> dict[str, dict[str, Any]]:
-    """The cached input schemas by tool name, or {} when there is no cache or it belongs to other code."""
+def listing() -> list[dict[str, Any]] | None:
+    """Every tool in wire form, in catalogue order, or None when there is no cache or it belongs to other code."""
     try:
         cached = json.loads(CACHE.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}
-    return cached.get("schemas", {}) if cached.get("stamp") == stamp() else {}
+        return None
+    if not isinstance(cached, dict) or cached.get("stamp") != stamp():  # pyright: ignore[reportUnknownMemberType]
+        return None
+    tools = cached.get("tools")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    return tools if isinstance(tools, list) else None  # pyright: ignore[reportUnknownVariableType]
 
 
-def write(schemas: dict[str, dict[str, Any]]) -> None:
-    """Store the schemas of the current code (run by `make snapshot`)."""
-    CACHE.write_text(json.dumps({"stamp": stamp(), "schemas": schemas}, indent=1, sort_keys=True) + "\n")
+def load() -> dict[str, dict[str, Any]]:
+    """The cached input schemas by tool name, or {} when there is no cache or it belongs to other code."""
+    return {tool["name"]: tool["inputSchema"] for tool in listing() or []}
+
+
+def write(tools: list[dict[str, Any]]) -> None:
+    """Store the listing of the current code, each tool in wire form (run by `make snapshot`)."""
+    CACHE.write_text(json.dumps({"stamp": stamp(), "tools": tools}, indent=1, sort_keys=True) + "\n")
