@@ -275,11 +275,16 @@ def build_server(settings: Settings, redactor: Redactor, open_client: ClientFact
 
     deferred = _Deferred(lambda: build_toolkit(settings, redactor, **options), prepare)
 
+    listed: list[Tool] = []
+
     def listing() -> list[Tool]:
-        cached = schemacache.listing()
-        if cached is None:  # an edited checkout: built from the code, as `make snapshot` would
-            return deferred.kit().listed(cached=False)
-        return [Tool.model_validate(tool) for tool in cached]
+        if not listed:  # read once: the code this process runs does not change
+            cached = schemacache.listing()
+            if cached is None:  # an edited checkout: built from the code, as `make snapshot` would
+                listed.extend(deferred.kit().listed(cached=False))
+            else:
+                listed.extend(Tool.model_validate(tool) for tool in cached)
+        return listed
 
     return _server(deferred, settings, listing)
 
