@@ -76,22 +76,6 @@ def test_all_lists_exactly_the_public_names() -> None:
     assert public - modules == set(api.__all__)
 
 
-def test_each_public_name_loads_from_the_module_its_typed_import_names() -> None:
-    """Issue 35: the package loads its names on first use; the map it loads them by says what the imports
-    pyright reads say, name for name, so the two cannot drift apart."""
-    tree = ast.parse(Path(api.__file__).read_text(encoding="utf-8"))
-    typed = {
-        alias.name: node.module
-        for block in tree.body
-        if isinstance(block, ast.If)
-        for node in block.body
-        if isinstance(node, ast.ImportFrom)
-        for alias in node.names
-    }
-    assert typed == api._WHERE  # pyright: ignore[reportPrivateUsage] -- the map under test
-    assert set(typed) == set(api.__all__)
-
-
 def test_modules_stay_small() -> None:
     """docs/architecture.md §6.1: modules ≤ ~400 lines."""
     for path in API_DIR.rglob("*.py"):

@@ -225,7 +225,7 @@ __all__ = [
     "time_left",
 ]
 
-_WHERE: dict[str, str] = {
+_HOMES: dict[str, str] = {
     **dict.fromkeys(["parse_retry_after"], "cursor_cloud_agents.api._retry"),
     **dict.fromkeys(["LISTENING_STREAMS"], "cursor_cloud_agents.api._slots"),
     **dict.fromkeys(["ActivityFold", "BackgroundTaskSeen", "StreamMarks"], "cursor_cloud_agents.api.activity"),
@@ -334,7 +334,7 @@ _WHERE: dict[str, str] = {
 
 
 def __getattr__(name: str) -> _typing.Any:
-    module = _WHERE.get(name)
+    module = _HOMES.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(_importlib.import_module(module), name)

@@ -41,7 +41,7 @@ from mcp_types import (
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.core.store import Store, StoreUnusable
+from cursor_cloud_agents.core import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, WAIT_POLL_SECONDS
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import schemacache, tasks
