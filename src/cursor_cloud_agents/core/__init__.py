@@ -118,31 +118,31 @@ __all__ = [
 
 _HOMES: dict[str, str] = {
     **dict.fromkeys(
+        ["consent", "creation", "failures", "images", "journal", "models", "scan", "seen"], "cursor_cloud_agents.core"
+    ),
+    **dict.fromkeys(
         ["ActivityCache", "ActivitySummary", "ToolState", "event_time"], "cursor_cloud_agents.core.activity"
     ),
     **dict.fromkeys(["Act"], "cursor_cloud_agents.core.acts"),
     **dict.fromkeys(["Cache"], "cursor_cloud_agents.core.cache"),
-    **dict.fromkeys(["consent", "how_to_allow"], "cursor_cloud_agents.core.consent"),
+    **dict.fromkeys(["how_to_allow"], "cursor_cloud_agents.core.consent"),
     **dict.fromkeys(["continuation_problem", "refuse_continuation"], "cursor_cloud_agents.core.continuation"),
-    **dict.fromkeys(["creation", "RepoInput"], "cursor_cloud_agents.core.creation"),
-    **dict.fromkeys(["failures", "Code", "ToolFailure", "from_api_error"], "cursor_cloud_agents.core.failures"),
+    **dict.fromkeys(["RepoInput"], "cursor_cloud_agents.core.creation"),
+    **dict.fromkeys(["Code", "ToolFailure", "from_api_error"], "cursor_cloud_agents.core.failures"),
     **dict.fromkeys(["Fleet", "Query", "Row"], "cursor_cloud_agents.core.fleet"),
     **dict.fromkeys(["busy", "follow_up_within_limits"], "cursor_cloud_agents.core.followups"),
-    **dict.fromkeys(
-        ["images", "MAX_IMAGES", "Recognised", "images_of", "prompt_image"], "cursor_cloud_agents.core.images"
-    ),
-    **dict.fromkeys(["journal"], "cursor_cloud_agents.core.journal"),
+    **dict.fromkeys(["MAX_IMAGES", "Recognised", "images_of", "prompt_image"], "cursor_cloud_agents.core.images"),
     **dict.fromkeys(["use_of"], "cursor_cloud_agents.core.ledger"),
     **dict.fromkeys(
         ["STALE_AFTER_MINUTES", "count_stuck", "fold_liveness", "is_stale"], "cursor_cloud_agents.core.liveness"
     ),
-    **dict.fromkeys(["models", "REASONING_PARAMS"], "cursor_cloud_agents.core.models"),
+    **dict.fromkeys(["REASONING_PARAMS"], "cursor_cloud_agents.core.models"),
     **dict.fromkeys(
         ["create_within_limits", "limits_use_line", "refuse_before_asking"], "cursor_cloud_agents.core.paid"
     ),
     **dict.fromkeys(["AgentRead"], "cursor_cloud_agents.core.reading"),
-    **dict.fromkeys(["scan", "ScanPage"], "cursor_cloud_agents.core.scan"),
-    **dict.fromkeys(["seen", "mark_seen"], "cursor_cloud_agents.core.seen"),
+    **dict.fromkeys(["ScanPage"], "cursor_cloud_agents.core.scan"),
+    **dict.fromkeys(["mark_seen"], "cursor_cloud_agents.core.seen"),
     **dict.fromkeys(["SLOT_PAGE", "TooManyAgents", "read_listing"], "cursor_cloud_agents.core.slots"),
     **dict.fromkeys(["ACTIVITY_ENTRIES", "CoreState"], "cursor_cloud_agents.core.state"),
     **dict.fromkeys(["Store", "StoreUnusable"], "cursor_cloud_agents.core.store"),
@@ -155,7 +155,7 @@ _HOMES: dict[str, str] = {
         "cursor_cloud_agents.core.watch",
     ),
 }
-"""The module each name of `__all__` is defined in (a submodule named here is its own home)."""
+"""The module each name of `__all__` is defined in; a submodule of the front's own has the front as its home."""
 
 
 def __getattr__(name: str) -> _typing.Any:
@@ -163,7 +163,14 @@ def __getattr__(name: str) -> _typing.Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = _importlib.import_module(home)
-    value = module if home == f"{__name__}.{name}" else getattr(module, name)
+    if home == __name__:
+        return _importlib.import_module(f"{__name__}.{name}")
+    value = getattr(_importlib.import_module(home), name)
     globals()[name] = value  # the next lookup is a plain attribute
     return value
+
+
+# A function named as its own module is bound now: once anything imported `core.watch`, the import system
+# would otherwise hand out the module for `from cursor_cloud_agents.core import watch`. It loads light (the
+# API client appears in its annotations only).
+from cursor_cloud_agents.core.watch import watch  # noqa: E402
