@@ -7,7 +7,9 @@ from pathlib import Path
 
 import anyio
 
-from cursor_cloud_agents.server import schemacache
+from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server import build_toolkit, listing, schemacache
 from devkit.catalogue import list_tools
 
 SNAPSHOT = Path(__file__).resolve().parent.parent / "tests" / "snapshots" / "tools_list.json"
@@ -16,7 +18,9 @@ SNAPSHOT = Path(__file__).resolve().parent.parent / "tests" / "snapshots" / "too
 async def main() -> None:
     tools = await list_tools(cached=False)
     SNAPSHOT.write_text(json.dumps(tools, indent=1, ensure_ascii=False) + "\n")
-    schemacache.write(tools)
+    specs = build_toolkit(Settings(), Redactor()).catalogue.specs
+    schemacache.write(specs, {tool["name"]: tool["inputSchema"] for tool in tools})
+    listing.write(tools)  # what start-up serves before importing a tool
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import typing as _typing
 
 if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core import consent, creation, failures, images, journal, models, scan, seen
-    from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, ToolState, event_time
+    from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays, ToolState, event_time
     from cursor_cloud_agents.core.acts import Act
     from cursor_cloud_agents.core.cache import Cache
     from cursor_cloud_agents.core.consent import how_to_allow
@@ -72,6 +72,7 @@ __all__ = [
     "Query",
     "Recognised",
     "RepoInput",
+    "Replays",
     "Row",
     "ScanPage",
     "Store",
@@ -121,7 +122,7 @@ _HOMES: dict[str, str] = {
         ["consent", "creation", "failures", "images", "journal", "models", "scan", "seen"], "cursor_cloud_agents.core"
     ),
     **dict.fromkeys(
-        ["ActivityCache", "ActivitySummary", "ToolState", "event_time"], "cursor_cloud_agents.core.activity"
+        ["ActivityCache", "ActivitySummary", "Replays", "ToolState", "event_time"], "cursor_cloud_agents.core.activity"
     ),
     **dict.fromkeys(["Act"], "cursor_cloud_agents.core.acts"),
     **dict.fromkeys(["Cache"], "cursor_cloud_agents.core.cache"),

@@ -6,7 +6,7 @@ our compact schemas are what clients meet. A `tools/call` whose work is waiting,
 declares the Tasks extension on that request, answers with a task instead (`tasks.py`).
 
 Start-up loads what `initialize` and `tools/list` need and no more (issue 35): the listing comes from
-the precomputed one (`schemacache`), and the toolkit (the tools, their views, the state and the API
+the precomputed one (`listing.py`), and the toolkit (the tools, their views, the state and the API
 client's models), the read of the store and the API client (in simulated mode, the embedded simulator)
 are made at the first request that needs them, before it is served. So a server costs about the SDK's
 own import until it is used.
@@ -44,7 +44,8 @@ from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, WAIT_POLL_SECONDS
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import schemacache, tasks
+from cursor_cloud_agents.server import listing as precomputed
+from cursor_cloud_agents.server import tasks
 from cursor_cloud_agents.server.asking import Seal, peer_for
 from cursor_cloud_agents.server.instructions import instructions
 from cursor_cloud_agents.server.tasks import TaskStore
@@ -279,7 +280,7 @@ def build_server(settings: Settings, redactor: Redactor, open_client: ClientFact
 
     def listing() -> list[Tool]:
         if not listed:  # read once: the code this process runs does not change
-            cached = schemacache.listing()
+            cached = precomputed.listing()
             if cached is None:  # an edited checkout: built from the code, as `make snapshot` would
                 listed.extend(deferred.kit().listed(cached=False))
             else:
