@@ -14,23 +14,26 @@ import sys
 from collections.abc import AsyncGenerator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import anyio
 
 from cursor_cloud_agents import __version__
-from cursor_cloud_agents.api.client import CursorClient
-from cursor_cloud_agents.api.record import Observer, Observers, Recorder
 from cursor_cloud_agents.clients import CLIENTS
 from cursor_cloud_agents.commands import COMMANDS, Root
 from cursor_cloud_agents.config import ConfigError, Settings
-from cursor_cloud_agents.embedded import simulated_client as _open_simulated_client
 from cursor_cloud_agents.logs import setup_logging
 from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.terminal import add_commands as add_terminal_commands
 from cursor_cloud_agents.terminal.options import subcommand as _command
+
+if TYPE_CHECKING:
+    # The API client, its recorder and the simulator load when a client is opened, not with the command line:
+    # the server answers `initialize` and `tools/list` without them (issue 35).
+    from cursor_cloud_agents.api.client import CursorClient
+    from cursor_cloud_agents.api.record import Observer
 
 logger = logging.getLogger("cursor_cloud_agents")
 
@@ -143,6 +146,8 @@ def _observer(settings: Settings, observer: Observer | None, redactor: Redactor 
     server's own, which learns each call's `env_vars` values) or, without one, a redactor of the settings."""
     if settings.record_dir is None:
         return observer
+    from cursor_cloud_agents.api.record import Observers, Recorder
+
     mask = (redactor if redactor is not None else Redactor(settings.secrets())).mask
     recorder = Recorder(settings.record_dir, mask=mask, keep_text=settings.record_keep_text)
     return recorder if observer is None else Observers([observer, recorder])
@@ -155,11 +160,14 @@ async def open_client(
     """The API client for `settings`: the real API, or an embedded simulator in simulated mode; every
     exchange goes to `observer` and, with CURSOR_MCP_RECORD_DIR, to a recorder masking with `redactor`
     (pass the server's: it knows the per-call secrets)."""
+    from cursor_cloud_agents.api.client import CursorClient
+    from cursor_cloud_agents.embedded import simulated_client
+
     observer = _observer(settings, observer, redactor)
     key = None if settings.api_key is None else settings.api_key.reveal()
     if settings.simulated:
         # from_env never keeps a key in simulated mode: one here is verify's deliberately wrong one, to be refused.
-        async with _open_simulated_client(observer, api_key=key) as client:
+        async with simulated_client(observer, api_key=key) as client:
             yield client
         return
     async with CursorClient(
