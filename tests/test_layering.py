@@ -5,6 +5,7 @@
   looks up the call in progress (`current_call`): the face hands it in;
 - `server` (the MCP face) never imports `httpx2`, `simulator` or `terminal`;
 - `terminal` (the person's face) never imports `mcp` or `server`;
+- `sdk` (a program's face) never imports `mcp`, `server`, `terminal`, `verify`, `cli`, Starlette, uvicorn or rich;
 - `simulator` never imports `api`, `core` or `server`;
 - only `config` (and `cli` and `launch`, which hand `os.environ` to it) touch `os.environ` or `os.getenv`.
 """
@@ -25,10 +26,23 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "server": ("httpx2", "httpx", f"{ROOT}.simulator", f"{ROOT}.terminal"),
     "simulator": (f"{ROOT}.api", f"{ROOT}.core", f"{ROOT}.server", "httpx"),
     "terminal": ("mcp", "mcp_types", f"{ROOT}.server", "httpx"),
+    "sdk": (
+        "mcp",
+        "mcp_types",
+        "starlette",
+        "uvicorn",
+        "rich",
+        f"{ROOT}.server",
+        f"{ROOT}.terminal",
+        f"{ROOT}.verify",
+        f"{ROOT}.cli",
+        "httpx",
+    ),
 }
 AMBIENT_CALL = "current_call"
 """The toolkit's look-up of the call in progress: the MCP face's own, never the core's."""
-ENVIRONMENT_READERS = {"config.py", "cli.py", "launch.py"}
+ENVIRONMENT_READERS = {"config.py", "cli.py", "launch.py", "sdk/_settings.py"}
+"""`sdk/_settings.py`: a program that imports the SDK is its own entry point; it hands the environment to config."""
 HTTPX2_MODULE = "api/_http.py"
 
 
@@ -99,6 +113,8 @@ def test_module_respects_the_layering_rules(path: Path) -> None:
         ("api/_http.py", "from os import getenv"),
         ("terminal/paid.py", "from cursor_cloud_agents.server.state import ServerState"),
         ("core/paid.py", "import mcp"),
+        ("sdk/_agent.py", "import rich"),
+        ("sdk/_cursor.py", "from cursor_cloud_agents.server.state import ServerState"),
         ("core/limits.py", "from cursor_cloud_agents.server.answers import size"),
         ("core/fleet.py", "from cursor_cloud_agents.terminal.term import Session"),
         ("core/waiting.py", "from cursor_cloud_agents.server.toolkit import current_call"),

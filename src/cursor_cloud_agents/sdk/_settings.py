@@ -49,9 +49,7 @@ def _number(value: float | None) -> str | None:
     return None if value is None else repr(value)
 
 
-def sdk_settings(
-    overrides: Overrides, *, simulated: bool, environment: Mapping[str, str] | None = None
-) -> Settings:
+def sdk_settings(overrides: Overrides, *, simulated: bool, environment: Mapping[str, str] | None = None) -> Settings:
     """The settings of one `Cursor`: the environment (`os.environ` unless given), the overrides over it.
 
     Simulated, no key is read or kept and the store of paid acts stays in memory (simulated agents never count
