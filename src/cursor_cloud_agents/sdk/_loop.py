@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Iterator
+from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator
 from contextlib import AbstractAsyncContextManager, aclosing, suppress
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream
 
 T = TypeVar("T")
 
@@ -99,7 +100,7 @@ class LoopThread:
                 yield got.value
         finally:
             if self.running:
-                self.call(_stop(task))
+                self.call(_stop(task, receive))
 
     def stop(self) -> None:
         """Stop the loop and its thread (idempotent)."""
@@ -110,7 +111,7 @@ class LoopThread:
         self._loop.close()
 
 
-Handed = AsyncIterator[_Item[T] | _Failed]
+Handed = MemoryObjectReceiveStream[_Item[T] | _Failed]
 
 
 async def _start(items: Callable[[], AsyncGenerator[T]]) -> tuple[Handed[T], asyncio.Task[None]]:
@@ -136,7 +137,8 @@ async def _next_of(receive: Handed[T]) -> _Item[T] | _Failed | None:
         return None
 
 
-async def _stop(task: asyncio.Task[None]) -> None:
+async def _stop(task: asyncio.Task[None], receive: Handed[T]) -> None:
     task.cancel()
     with suppress(asyncio.CancelledError):
         await task
+    receive.close()

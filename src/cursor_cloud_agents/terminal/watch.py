@@ -15,8 +15,8 @@ from rich.live import Live
 
 from cursor_cloud_agents.api import CursorClient, Run, StreamEvent
 from cursor_cloud_agents.api.times import epoch
-from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.core.follow import Follower
+from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.runview import RunView, end_block, event_document
 from cursor_cloud_agents.terminal.term import Session, Term
 
