@@ -118,6 +118,7 @@ async def test_a_send_while_a_run_is_active_is_refused_agent_busy_and_sends_noth
         ({"cloud": {"env": {"type": "laptop"}}}, "not one of cloud, pool, machine"),
         ({"agent_id": "bc-not-a-uuid"}, "Nothing was sent"),
         ({"model": "no-such-model"}, "Unknown model"),
+        ({"name": "n" * 101}, "name"),
     ],
 )
 async def test_a_create_with_options_it_cannot_send_is_refused_before_any_post(

@@ -89,3 +89,12 @@ def test_leaving_a_stream_early_stops_it_and_the_cursor_goes_on() -> None:
         assert first.type == "status"
         assert run.wait().finished
         assert isinstance(Run.get(run.agent_id, run.id, client=cursor), Run)
+
+
+def test_closing_a_cursor_with_a_stream_still_open_stops_it_cleanly() -> None:
+    """The stream's task is cancelled as the loop stops; the iterator dropped later releases what it held."""
+    cursor = Cursor(simulated=True)
+    messages = iter(Agent.create(client=cursor).send("Work").stream())
+    assert next(messages).type == "status"
+    cursor.close()
+    del messages  # finalized after its loop stopped: nothing left pending, no warning (warnings are errors here)

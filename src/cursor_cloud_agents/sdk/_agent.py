@@ -136,7 +136,9 @@ class AsyncAgent:
             where = placement(cloud)
             chosen = await model_check.selection(client.api, client.state.models, model, None, model_params)
             minted = ids.mint_agent_id() if agent_id is None else ids.agent_id(agent_id)
-            return cls(client, minted, name=creation.agent_name(name), model=chosen, placement=where, created=False)
+            agent = cls(client, minted, name=creation.agent_name(name), model=chosen, placement=where, created=False)
+            agent.creation(Prompt(text="-"))  # the request's own limits (the name's length...), checked now
+            return agent
 
     @classmethod
     async def resume(cls, agent_id: str, *, client: AsyncCursor, model: str | None = None) -> AsyncAgent:
@@ -228,9 +230,9 @@ class AsyncAgent:
                 run = await (self._follow_up(prompt) if self._created else self._create(prompt))
         return AsyncRun(self._cursor, self.agent_id, run)
 
-    async def _create(self, prompt: Prompt) -> Run:
-        state = self._cursor.state
-        request = CreateAgentRequest(
+    def creation(self, prompt: Prompt) -> CreateAgentRequest:
+        """The request that creates this agent with `prompt` (its first run)."""
+        return CreateAgentRequest(
             prompt=prompt,
             agent_id=self.agent_id,
             name=self.name,
@@ -239,6 +241,10 @@ class AsyncAgent:
             repos=self._placement.repos or None,
             work_on_current_branch=False,  # a follow-up then never pushes onto the starting branch
         )
+
+    async def _create(self, prompt: Prompt) -> Run:
+        state = self._cursor.state
+        request = self.creation(prompt)
         made = await settled(lambda: create_within_limits(state, request), state.clock)
         self._created = True
         if isinstance(made, CreatedAgent):

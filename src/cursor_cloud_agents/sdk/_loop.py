@@ -101,11 +101,14 @@ class LoopThread:
         finally:
             if self.running:
                 self.call(_stop(task, receive))
+            else:
+                receive.close()  # left after the loop stopped (at exit): its tasks were cancelled then
 
     def stop(self) -> None:
-        """Stop the loop and its thread (idempotent)."""
+        """Stop the loop and its thread (idempotent), cancelling what still runs on it (a stream left open)."""
         if not self.running:
             return
+        self.call(_finish())
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join()
         self._loop.close()
@@ -142,3 +145,13 @@ async def _stop(task: asyncio.Task[None], receive: Handed[T]) -> None:
     with suppress(asyncio.CancelledError):
         await task
     receive.close()
+
+
+async def _finish() -> None:
+    """Cancel every other task of the loop and close its async generators, before the loop stops."""
+    current = asyncio.current_task()
+    rest = [task for task in asyncio.all_tasks() if task is not current]
+    for task in rest:
+        task.cancel()
+    await asyncio.gather(*rest, return_exceptions=True)
+    await asyncio.get_running_loop().shutdown_asyncgens()
