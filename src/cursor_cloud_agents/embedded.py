@@ -21,7 +21,7 @@ from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
 
 if TYPE_CHECKING:
-    from cursor_cloud_agents.simulator import Clock
+    from cursor_cloud_agents.simulator import InstantClock, WorldClock
 
 
 @asynccontextmanager
@@ -29,7 +29,7 @@ async def simulated_client(
     observer: Observer | None = None,
     *,
     scenario: str = "demo",
-    clock: Clock | None = None,
+    clock: WorldClock | None = None,
     api_key: str | None = None,
 ) -> AsyncGenerator[CursorClient, None]:
     """A client of a fresh simulated world of `scenario`, on `clock` (real time by default; the SDK's instant
@@ -58,6 +58,13 @@ async def simulated_client(
         raise group.exceptions[0] from None
 
 
+def instant_clock() -> InstantClock:
+    """A simulated world's clock whose time jumps to whatever is waited for (the SDK's simulated mode)."""
+    from cursor_cloud_agents.simulator import InstantClock
+
+    return InstantClock()
+
+
 def _observer(settings: Settings, observer: Observer | None, redactor: Redactor | None) -> Observer | None:
     """`observer`, plus the recorder of CURSOR_MCP_RECORD_DIR when it is set, masking with `redactor` (the
     server's own, which learns each call's `env_vars` values) or, without one, a redactor of the settings."""
@@ -75,7 +82,7 @@ async def open_client(
     *,
     redactor: Redactor | None = None,
     scenario: str = "demo",
-    clock: Clock | None = None,
+    clock: WorldClock | None = None,
 ) -> AsyncGenerator[CursorClient, None]:
     """The API client for `settings`: the real API, or an embedded simulator of `scenario` on `clock` in simulated
     mode; every exchange goes to `observer` and, with CURSOR_MCP_RECORD_DIR, to a recorder masking with `redactor`

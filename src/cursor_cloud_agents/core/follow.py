@@ -44,7 +44,7 @@ OnResume = Callable[[str, str | None], None]
 """Hears why the stream is resumed and the event id it resumes after."""
 
 
-class Session(Protocol):
+class Reconnecting(Protocol):
     """What following needs of a face: its API client, and how to pause on its clock between reconnections."""
 
     @property
@@ -57,7 +57,7 @@ class Session(Protocol):
 class Follower:
     """The position in one run's stream: the last event handed on, and whether the run's end came."""
 
-    def __init__(self, session: Session, agent_id: str, run_id: str) -> None:
+    def __init__(self, session: Reconnecting, agent_id: str, run_id: str) -> None:
         self.session = session
         self.agent_id = agent_id
         self.run_id = run_id

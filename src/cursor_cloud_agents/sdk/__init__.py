@@ -35,7 +35,7 @@ from cursor_cloud_agents.api import (
     Model as ModelInfo,
 )
 from cursor_cloud_agents.config import ConfigError
-from cursor_cloud_agents.core.failures import Code, ToolFailure
+from cursor_cloud_agents.core import Code, ToolFailure
 from cursor_cloud_agents.sdk._agent import AsyncAgent
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
 from cursor_cloud_agents.sdk._messages import (

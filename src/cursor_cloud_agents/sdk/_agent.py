@@ -29,13 +29,16 @@ from cursor_cloud_agents.api import (
     Usage,
     ids,
 )
-from cursor_cloud_agents.core import creation, failures
+from cursor_cloud_agents.core import (
+    ToolFailure,
+    create_within_limits,
+    creation,
+    failures,
+    follow_up_within_limits,
+    refuse_continuation,
+    settled,
+)
 from cursor_cloud_agents.core import models as model_check
-from cursor_cloud_agents.core.continuation import refuse_continuation
-from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.followups import follow_up_within_limits
-from cursor_cloud_agents.core.paid import create_within_limits
-from cursor_cloud_agents.core.settling import settled
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
 from cursor_cloud_agents.sdk._errors import translated
 from cursor_cloud_agents.sdk._options import CloudOptions, Placement, placement

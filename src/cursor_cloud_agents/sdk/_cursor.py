@@ -14,10 +14,10 @@ from typing import Self
 
 from cursor_cloud_agents.api import CursorClient, Me, Model, Repository
 from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.core import CoreState
 from cursor_cloud_agents.core import models as model_check
-from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.timing import Clock
-from cursor_cloud_agents.embedded import open_client
+from cursor_cloud_agents.embedded import instant_clock, open_client
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.sdk._errors import translated
 from cursor_cloud_agents.sdk._settings import Overrides, sdk_settings
@@ -85,9 +85,7 @@ class AsyncCursor:
         async with AsyncExitStack() as exits:
             clock = self._clock
             if self.simulated:
-                from cursor_cloud_agents.simulator import InstantClock  # only a simulated program pays for it
-
-                instant = InstantClock()
+                instant = instant_clock()  # the simulator is imported only here: a real program never pays for it
 
                 async def jump(seconds: float) -> None:
                     await instant.wait(instant.now() + seconds)

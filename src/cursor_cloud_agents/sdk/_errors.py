@@ -10,8 +10,7 @@ from collections.abc import Generator
 from contextlib import contextmanager
 
 from cursor_cloud_agents.api import CursorError
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core import Code, ToolFailure, from_api_error
 from cursor_cloud_agents.redact import Redactor
 
 
@@ -32,6 +31,6 @@ def translated(redactor: Redactor) -> Generator[None]:
     except ToolFailure as failure:
         raise masked(failure, redactor) from None
     except CursorError as error:
-        raise masked(failures.from_api_error(error), redactor) from None
+        raise masked(from_api_error(error), redactor) from None
     except ValueError as error:  # the client's checks of ids and paths, before anything is built or sent
-        raise ToolFailure(failures.VALIDATION, redactor.mask(f"{error}. Nothing was sent.")) from error
+        raise ToolFailure(Code.VALIDATION, redactor.mask(f"{error}. Nothing was sent.")) from error

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from cursor_cloud_agents.api import EnvSpec, RepoSpec
-from cursor_cloud_agents.core import creation, failures
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core import ToolFailure, creation, failures
 
 
 @dataclass(frozen=True)

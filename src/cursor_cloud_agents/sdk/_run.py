@@ -8,9 +8,7 @@ from contextlib import aclosing
 from dataclasses import dataclass
 
 from cursor_cloud_agents.api import ConversationMessage, CursorClient, Run, RunNotCancellableError
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.follow import Follower
+from cursor_cloud_agents.core import Follower, ToolFailure, failures
 from cursor_cloud_agents.core.timing import RUN_POLL_SECONDS
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
 from cursor_cloud_agents.sdk._errors import translated
