@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class OpenClient(Protocol):
-    """How a command opens the API for its settings, every exchange also shown to `observer`: `cli.open_client`."""
+    """How a command opens the API for its settings, every exchange also shown to `observer`: `embedded.open_client`."""
 
     def __call__(
         self, settings: Settings, observer: Observer | None = None, /

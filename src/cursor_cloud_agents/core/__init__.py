@@ -26,6 +26,7 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.creation import RepoInput
     from cursor_cloud_agents.core.failures import Code, ToolFailure, from_api_error
     from cursor_cloud_agents.core.fleet import Fleet, Query, Row
+    from cursor_cloud_agents.core.follow import Follower
     from cursor_cloud_agents.core.followups import busy, follow_up_within_limits
     from cursor_cloud_agents.core.images import MAX_IMAGES, Recognised, images_of, prompt_image
     from cursor_cloud_agents.core.ledger import use_of
@@ -35,6 +36,7 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.reading import AgentRead
     from cursor_cloud_agents.core.scan import ScanPage
     from cursor_cloud_agents.core.seen import mark_seen
+    from cursor_cloud_agents.core.settling import settled
     from cursor_cloud_agents.core.slots import SLOT_PAGE, TooManyAgents, read_listing
     from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES, CoreState
     from cursor_cloud_agents.core.store import Store, StoreUnusable
@@ -68,6 +70,7 @@ __all__ = [
     "Code",
     "CoreState",
     "Fleet",
+    "Follower",
     "Pacer",
     "Query",
     "Recognised",
@@ -111,6 +114,7 @@ __all__ = [
     "refuse_continuation",
     "scan",
     "seen",
+    "settled",
     "strip_hidden",
     "use_of",
     "watch",
@@ -131,6 +135,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["RepoInput"], "cursor_cloud_agents.core.creation"),
     **dict.fromkeys(["Code", "ToolFailure", "from_api_error"], "cursor_cloud_agents.core.failures"),
     **dict.fromkeys(["Fleet", "Query", "Row"], "cursor_cloud_agents.core.fleet"),
+    **dict.fromkeys(["Follower"], "cursor_cloud_agents.core.follow"),
     **dict.fromkeys(["busy", "follow_up_within_limits"], "cursor_cloud_agents.core.followups"),
     **dict.fromkeys(["MAX_IMAGES", "Recognised", "images_of", "prompt_image"], "cursor_cloud_agents.core.images"),
     **dict.fromkeys(["use_of"], "cursor_cloud_agents.core.ledger"),
@@ -144,6 +149,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["AgentRead"], "cursor_cloud_agents.core.reading"),
     **dict.fromkeys(["ScanPage"], "cursor_cloud_agents.core.scan"),
     **dict.fromkeys(["mark_seen"], "cursor_cloud_agents.core.seen"),
+    **dict.fromkeys(["settled"], "cursor_cloud_agents.core.settling"),
     **dict.fromkeys(["SLOT_PAGE", "TooManyAgents", "read_listing"], "cursor_cloud_agents.core.slots"),
     **dict.fromkeys(["ACTIVITY_ENTRIES", "CoreState"], "cursor_cloud_agents.core.state"),
     **dict.fromkeys(["Store", "StoreUnusable"], "cursor_cloud_agents.core.store"),
