@@ -98,8 +98,10 @@ def serve_toolkit(
 
     async def call_tool(ctx: ServerRequestContext[None], params: CallToolRequestParams) -> dict[str, Any]:
         arguments = params.arguments or {}
-        if tasks.declared(ctx.meta) and tasks.waits(params.name, arguments) and store.has_room():
-            return await store.start(params.name, arguments)
+        if tasks.declared(ctx.meta) and tasks.waits(params.name, arguments):
+            started = await store.start(params.name, arguments)  # None past the bound: answered inline
+            if started is not None:
+                return started
 
         async def report(progress: float, message: str) -> None:
             await ctx.session.report_progress(progress, None, message)
@@ -169,6 +171,8 @@ async def say_what_the_store_holds(store: Store, now: float) -> None:
         logger.warning(
             "%s: creations and follow-ups will be refused until CURSOR_MCP_STATE_DIR is usable", unusable.why
         )
+    except Exception:  # the server answers `initialize` whatever the state directory holds; the calls say the rest
+        logger.exception("the store of paid acts %s could not be read at start-up", store.where)
 
 
 def build_server(settings: Settings, redactor: Redactor, open_client: ClientFactory, **options: Any) -> Server[None]:
