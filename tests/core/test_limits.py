@@ -12,9 +12,9 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.config import Secret, Settings
-from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.acts import Act
 from cursor_cloud_agents.core.limits import Limits
-from cursor_cloud_agents.core.store import Act, Store
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY
 from tests.tools.conftest import open_harness
@@ -28,7 +28,7 @@ async def test_slot_checks_at_once_read_the_listing_once() -> None:
         for index in range(3):
             h.world.add_agent(f"Task {index}")
         settings = Settings(api_key=Secret(SIMULATED_API_KEY), max_active_agents=50)
-        limits = Limits(settings, CreationLedger(Store.memory(), 25), Clock(h.clock.now))
+        limits = Limits(settings, Store.memory(), Clock(h.clock.now))
         with anyio.fail_after(10):
             async with anyio.create_task_group() as group:
                 for _ in range(10):
@@ -48,7 +48,7 @@ async def test_spend_checks_at_once_read_each_agents_usage_once() -> None:
             *(Act(Act.new_id(), "create", now - 60, "done", counted=True, agent_id=a.id) for a in agents), now=now
         )
         settings = Settings(api_key=Secret(SIMULATED_API_KEY), max_spend_cents=1_000_000)
-        limits = Limits(settings, CreationLedger(store, 25), Clock(h.clock.now))
+        limits = Limits(settings, store, Clock(h.clock.now))
         with anyio.fail_after(10):
             async with anyio.create_task_group() as group:
                 for _ in range(10):

@@ -19,8 +19,9 @@ from pathlib import Path
 import anyio
 import pytest
 
-from cursor_cloud_agents.core.ledger import CreationLedger
-from cursor_cloud_agents.core.store import FILE_NAME, MIGRATED_SUFFIX, OLD_JOURNAL, OLD_LEDGER, Store, StoreUnusable
+from cursor_cloud_agents.core.ledger import use_of
+from cursor_cloud_agents.core.migration import OLD_JOURNAL, OLD_LEDGER
+from cursor_cloud_agents.core.store import FILE_NAME, MIGRATED_SUFFIX, Store, StoreUnusable
 
 NOW = 1_800_000_000.0
 BUDGET_SECONDS = 2.0
@@ -50,7 +51,7 @@ def first_read(directory: Path) -> object:
 
 
 def count(directory: Path) -> int:
-    return anyio.run(CreationLedger(Store(directory), 25).use, NOW)[0]
+    return use_of(anyio.run(Store(directory).read, NOW), NOW)[0]
 
 
 def make_fifo(path: Path) -> None:

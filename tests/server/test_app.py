@@ -14,7 +14,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from cursor_cloud_agents.core.store import OLD_JOURNAL, OLD_LEDGER
+from cursor_cloud_agents.core.migration import OLD_JOURNAL, OLD_LEDGER
 from tests.tools.conftest import open_harness
 
 pytestmark = pytest.mark.anyio

@@ -22,7 +22,8 @@ from mcp_types import CallToolResult, jsonrpc_message_adapter
 
 from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.config import Secret, Settings
-from cursor_cloud_agents.core.store import Act, Store
+from cursor_cloud_agents.core.acts import Act
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_server
@@ -215,8 +216,10 @@ async def test_a_task_is_not_capped_by_the_call_limit_but_by_the_task_limit() ->
 async def test_finished_tasks_beyond_the_kept_number_are_dropped_oldest_first() -> None:
     """Issue 11: memory is bounded: past FINISHED_KEPT finished tasks, the oldest answers task-not-found."""
 
-    async def answer(_tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float) -> CallToolResult:
-        return CallToolResult(content=[], structured_content={"timed_out": False})
+    async def answer(
+        _tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float
+    ) -> tuple[CallToolResult, bool]:
+        return CallToolResult(content=[], structured_content={"timed_out": False}), False
 
     store = TaskStore(answer, Clock(ManualClock().now), max_seconds=60.0, poll_seconds=2.5)
     ids: list[str] = []
@@ -293,7 +296,9 @@ async def test_a_recorded_task_asked_for_twice_at_once_is_taken_up_by_one_poller
     (task_id,) = await _recorded_tasks(tmp_path, 1)
     rounds: list[str] = []
 
-    async def waiting(_tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float) -> CallToolResult:
+    async def waiting(
+        _tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float
+    ) -> tuple[CallToolResult, bool]:
         rounds.append(_tool)
         await anyio.sleep_forever()
         raise AssertionError("unreachable")
@@ -316,7 +321,9 @@ async def test_recorded_tasks_taken_up_past_the_bound_wait_for_a_place_instead_o
     ids = await _recorded_tasks(tmp_path, WORKING_MAX + 1)
     rounds: list[str] = []
 
-    async def waiting(_tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float) -> CallToolResult:
+    async def waiting(
+        _tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float
+    ) -> tuple[CallToolResult, bool]:
         rounds.append(_tool)
         await anyio.sleep_forever()
         raise AssertionError("unreachable")

@@ -18,9 +18,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, cast
 
-from cursor_cloud_agents.core.store import OLD_JOURNAL, OLD_LEDGER, Act, State, plausible, unreadable_creation
+from cursor_cloud_agents.core.acts import Act, State, plausible, unreadable_creation
 from cursor_cloud_agents.regularfile import json_value, read_lines
 
+OLD_JOURNAL = "creations.jsonl"
+OLD_LEDGER = "ledger.jsonl"
 _STATES = ("sent", "done", "failed")
 
 

@@ -19,10 +19,9 @@ from pydantic import AfterValidator, Field
 
 from cursor_cloud_agents.api import ids, text
 from cursor_cloud_agents.core import texts
+from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS
 from cursor_cloud_agents.server.arguments import Clamped
 
-MAX_WAIT_SECONDS = 50
-"""The longest wait of one call: inside every client's limit with the reads around it (55 s by default)."""
 CURSOR_MAX_CHARS = 2048
 """A page cursor goes into a URL: the API's own are a few hundred characters."""
 
