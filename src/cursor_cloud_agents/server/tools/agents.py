@@ -25,11 +25,17 @@ from cursor_cloud_agents.api import (
     Prompt,
     ids,
 )
-from cursor_cloud_agents.core import consent, creation, journal, scan
+from cursor_cloud_agents.core import (
+    RepoInput,
+    consent,
+    create_within_limits,
+    creation,
+    images_of,
+    journal,
+    limits_use_line,
+    scan,
+)
 from cursor_cloud_agents.core import models as model_check
-from cursor_cloud_agents.core.creation import RepoInput
-from cursor_cloud_agents.core.images import images_of
-from cursor_cloud_agents.core.paid import create_within_limits, limits_use_line
 from cursor_cloud_agents.core.timing import CREATE_BUDGET_SECONDS as CREATE_BUDGET
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.declaration import Access, Catalogue
