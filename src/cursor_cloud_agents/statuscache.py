@@ -31,8 +31,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from cursor_cloud_agents.config import ConfigError, Settings
-from cursor_cloud_agents.regularfile import open_regular
+from cursor_cloud_agents.regularfile import json_value, open_regular, read_lines
 
+MAX_BYTES = 64 * 1024
+"""The cached line is well under a kilobyte, its unread runs capped at MAX_UNREAD: anything larger is not ours."""
 REFRESH_SECONDS = 30.0
 """The line is read from Cursor at most this often. 30 s is the freshness of the running agents the slot check
 counts before a creation (`core.timing.SLOTS_SECONDS`), so the line shows what a creation would be judged
@@ -124,11 +126,13 @@ def ended_unread(
 
 
 def read(directory: Path) -> Snapshot | None:
-    """The cached line, or None when there is none (or it is torn, foreign or of another version)."""
+    """The cached line, or None when there is none (or it is torn, foreign, of another version, too large, or
+    holds a number out of range): the line is then read from Cursor anew and the file written over."""
     try:
-        with os.fdopen(open_regular(directory / FILE_NAME, os.O_RDONLY), "rb") as handle:
-            fields: Any = json.loads(handle.read().decode("utf-8"))
-    except (OSError, ValueError):  # a FIFO where the cache belongs is refused at once, not waited on
+        # A FIFO where the cache belongs is refused at once, not waited on; a huge file is not held whole.
+        found = read_lines(directory / FILE_NAME, max_bytes=MAX_BYTES, max_line_bytes=MAX_BYTES)
+        fields: Any = json_value("\n".join(found.lines))
+    except (OSError, ValueError, RecursionError):
         return None
     return _parsed(cast(dict[str, Any], fields)) if isinstance(fields, dict) else None
 

@@ -61,7 +61,9 @@ async def test_a_task_whose_answers_come_back_at_once_asks_again_no_faster_than_
     with anyio.fail_after(10):
         async with anyio.create_task_group() as group:
             store.group = group
-            ids.append(str((await store.start("cursor_wait", {}))["taskId"]))
+            created = await store.start("cursor_wait", {})
+            assert created is not None
+            ids.append(str(created["taskId"]))
     assert (await store.get(ids[0]))["status"] == "completed"
     assert len(calls) <= 25 and min(b - a for a, b in zip(calls, calls[1:], strict=False)) >= 2.5
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -21,10 +22,19 @@ from mcp_types import CallToolResult, jsonrpc_message_adapter
 
 from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.core.acts import Act
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_server
-from cursor_cloud_agents.server.tasks import EXTENSION, FINISHED_KEPT, MISSING_CAPABILITY, TASK_NOT_FOUND, TaskStore
+from cursor_cloud_agents.server.tasks import (
+    EXTENSION,
+    FINISHED_KEPT,
+    MISSING_CAPABILITY,
+    TASK_NOT_FOUND,
+    WORKING_MAX,
+    TaskStore,
+)
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, RunningSimulator, RunScript, World, serve
 
 pytestmark = pytest.mark.anyio
@@ -215,7 +225,11 @@ async def test_finished_tasks_beyond_the_kept_number_are_dropped_oldest_first() 
     ids: list[str] = []
     async with anyio.create_task_group() as group:
         store.group = group
-        ids += [str((await store.start("cursor_wait", {}))["taskId"]) for _ in range(FINISHED_KEPT + 1)]
+        for _ in range(FINISHED_KEPT + 1):
+            created = await store.start("cursor_wait", {})
+            assert created is not None
+            ids.append(str(created["taskId"]))
+            await anyio.wait_all_tasks_blocked()  # it ends before the next starts: finished, not working at once
     assert (await store.get(ids[-1]))["status"] == "completed"
     with pytest.raises(MCPError) as dropped:
         await store.get(ids[0])
@@ -238,3 +252,95 @@ async def test_a_wait_task_over_several_rounds_says_how_long_the_whole_wait_last
     assert done["status"] == "completed" and [row["run_id"] for row in answer["ended"]] == [run_id]
     assert 550 <= answer["waited_seconds"] <= waited
     assert 550 <= answer["ended"][0]["ended_after_seconds"] <= waited
+
+
+async def test_fifty_task_augmented_waits_sent_at_once_make_at_most_the_bound_of_tasks_and_all_are_answered(
+    tmp_path: Path,
+) -> None:
+    """SL-83 (issue 34): the bound was checked before the record's await and used after it, so 50 waits sent
+    together all saw room and all became tasks (50 pollers at 28.6 GETs a second); now the place is taken
+    before the await: at most WORKING_MAX tasks, the rest answered inline, every call answered."""
+    world, agent_id, run_id = long_run(24 * 60)
+    arguments = {"runs": [{"agent_id": agent_id, "run_id": run_id}], "wait_seconds": 1}
+    async with raw_client(world, state_dir=tmp_path, task_max_seconds=60) as raw:
+        for number in range(1, 51):
+            body = {"name": "cursor_wait", "arguments": arguments, "_meta": meta(tasks=True)}
+            message = {"jsonrpc": "2.0", "id": 1000 + number, "method": "tools/call", "params": body}
+            await raw.write.send(SessionMessage(jsonrpc_message_adapter.validate_python(message)))
+        answers: dict[int, Any] = {}
+        with anyio.fail_after(20):
+            while len(answers) < 50:
+                answer = (await raw.read.receive()).message.model_dump(by_alias=True, exclude_none=True, mode="json")
+                if isinstance(answer.get("id"), int) and answer["id"] > 1000:
+                    answers[answer["id"]] = answer.get("result", answer.get("error"))
+        created = [answer["taskId"] for answer in answers.values() if answer.get("resultType") == "task"]
+        for task_id in created:
+            await raw.request("tasks/cancel", {"taskId": task_id})
+    inline = [answer for answer in answers.values() if "taskId" not in answer]
+    assert len(answers) == 50 and 1 <= len(created) <= WORKING_MAX
+    assert all(answer["structuredContent"]["timed_out"] is True for answer in inline)
+
+
+async def _recorded_tasks(tmp_path: Path, count: int) -> list[str]:
+    """The ids of `count` working tasks recorded by an earlier process (then gone) in the store at `tmp_path`."""
+    ids = [f"earlier-{number}" for number in range(count)]
+    detail: dict[str, Any] = {"tool": "cursor_wait", "arguments": {}, "status": "working", "message": None}
+    acts = [Act(task_id, "task", 1000.0, "sent", detail=detail) for task_id in ids]
+    await Store(tmp_path).write(*acts, now=1000.0)
+    return ids
+
+
+async def test_a_recorded_task_asked_for_twice_at_once_is_taken_up_by_one_poller(tmp_path: Path) -> None:
+    """SL-84 (issue 34): take-up checked the tasks held, awaited the store, then started the task: two tasks/get
+    of the same recorded id at once both started it (two pollers for one task). Checked again after the read."""
+    (task_id,) = await _recorded_tasks(tmp_path, 1)
+    rounds: list[str] = []
+
+    async def waiting(
+        _tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float
+    ) -> tuple[CallToolResult, bool]:
+        rounds.append(_tool)
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    store = TaskStore(waiting, Clock(lambda: 1010.0), max_seconds=600.0, poll_seconds=2.5, records=Store(tmp_path))
+    with anyio.fail_after(10):
+        async with anyio.create_task_group() as group:
+            store.group = group
+            async with anyio.create_task_group() as asking:
+                asking.start_soon(store.get, task_id)
+                asking.start_soon(store.get, task_id)
+            await anyio.wait_all_tasks_blocked()
+            group.cancel_scope.cancel()
+    assert rounds == ["cursor_wait"]
+
+
+async def test_recorded_tasks_taken_up_past_the_bound_wait_for_a_place_instead_of_polling(tmp_path: Path) -> None:
+    """SL-84 (issue 34): take-up started every recorded task it was asked for, past WORKING_MAX; now one past
+    the bound answers working, not run, and is taken up by a later tasks/get once a place is free."""
+    ids = await _recorded_tasks(tmp_path, WORKING_MAX + 1)
+    rounds: list[str] = []
+
+    async def waiting(
+        _tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float
+    ) -> tuple[CallToolResult, bool]:
+        rounds.append(_tool)
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    store = TaskStore(waiting, Clock(lambda: 1010.0), max_seconds=600.0, poll_seconds=2.5, records=Store(tmp_path))
+    views: list[dict[str, Any]] = []
+    running, again = 0, {}
+    with anyio.fail_after(10):
+        async with anyio.create_task_group() as group:
+            store.group = group
+            views = [await store.get(task_id) for task_id in ids]
+            await anyio.wait_all_tasks_blocked()
+            running = len(rounds)
+            await store.cancel(ids[0])
+            again = await store.get(ids[-1])
+            await anyio.wait_all_tasks_blocked()
+            group.cancel_scope.cancel()
+    assert running == WORKING_MAX and len(rounds) == WORKING_MAX + 1
+    assert views[-1]["status"] == "working" and "waiting for a place" in views[-1]["statusMessage"]
+    assert again["status"] == "working" and "waiting for a place" not in again["statusMessage"]

@@ -17,7 +17,7 @@ import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from cursor_cloud_agents.core import consent, creation, failures, images, journal, models, scan, seen
+    from cursor_cloud_agents.core import consent, creation, failures, images, journal, models, scan, seen, texts
     from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays, ToolState, event_time
     from cursor_cloud_agents.core.acts import Act
     from cursor_cloud_agents.core.cache import Cache
@@ -116,6 +116,7 @@ __all__ = [
     "seen",
     "settled",
     "strip_hidden",
+    "texts",
     "use_of",
     "watch",
     "with_progress",
@@ -123,7 +124,8 @@ __all__ = [
 
 _HOMES: dict[str, str] = {
     **dict.fromkeys(
-        ["consent", "creation", "failures", "images", "journal", "models", "scan", "seen"], "cursor_cloud_agents.core"
+        ["consent", "creation", "failures", "images", "journal", "models", "scan", "seen", "texts"],
+        "cursor_cloud_agents.core",
     ),
     **dict.fromkeys(
         ["ActivityCache", "ActivitySummary", "Replays", "ToolState", "event_time"], "cursor_cloud_agents.core.activity"

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal, cast
 
 from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, KEPT_SECONDS
+from cursor_cloud_agents.regularfile import json_value
 
 Kind = Literal["create", "followup", "task", "seen"]
 State = Literal["sent", "done", "failed"]
@@ -63,8 +64,8 @@ _OPTIONAL_TEXT = ("fingerprint", "agent_id", "name", "run_id", "before_run_id")
 def _parsed(text: str) -> Act | None:
     """The act a line records, or None when the line is not one this version wrote."""
     try:
-        data: object = json.loads(text)
-    except ValueError:
+        data: object = json_value(text)  # a number out of range could not be written back: unreadable
+    except (ValueError, RecursionError):
         return None
     if not isinstance(data, dict):
         return None
@@ -85,7 +86,7 @@ def _parsed(text: str) -> Act | None:
     return Act(**values) if well_typed else None
 
 
-def _plausible(act: Act, now: float) -> Act:
+def plausible(act: Act, now: float) -> Act:
     """An act dated where no act can be (not a number, before 1970, ahead of the clock) is counted as made now."""
     if math.isfinite(act.at) and 0 <= act.at <= now + FUTURE_SLACK_SECONDS:
         return act
@@ -116,13 +117,18 @@ def read_lines(lines: Iterable[str], now: float, into: Reading | None = None) ->
             continue
         reading.lines += 1
         act = _parsed(text)
-        plausible = None if act is None else _plausible(act, now)
-        if plausible is None or plausible is not act:
+        dated = None if act is None else plausible(act, now)
+        if dated is None or dated is not act:
             reading.repaired += 1
-        if plausible is None:
-            plausible = Act(f"unreadable-{Act.new_id()}", "create", now, "done", counted=True, unreadable=True)
-        reading.acts[plausible.id] = plausible
+        if dated is None:
+            dated = unreadable_creation(now)
+        reading.acts[dated.id] = dated
     return reading
+
+
+def unreadable_creation(now: float) -> Act:
+    """What a line that cannot be read stands for: a creation made now, counted (the limits fail closed)."""
+    return Act(f"unreadable-{Act.new_id()}", "create", now, "done", counted=True, unreadable=True)
 
 
 def kept(act: Act, now: float) -> bool:

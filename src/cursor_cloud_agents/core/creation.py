@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cursor_cloud_agents.api import EnvSpec, RepoSpec, text
 from cursor_cloud_agents.config import Secret
-from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core import failures, texts
 from cursor_cloud_agents.core.failures import ToolFailure
 
 MAX_REPOS = 20
@@ -62,9 +62,18 @@ def _refuse(message: str) -> ToolFailure:
 
 
 def _hidden(value: str) -> bool:
-    """Whether `value` holds a control, invisible format (bidi, zero-width) or separator character, or a lone
-    surrogate (`api.text`): it would hide what it says where it is shown, or split a line where it is logged."""
-    return text.unsafe_character(value) is not None
+    """Whether `value` holds a control, invisible format (bidi, zero-width) or separator character, a lone
+    surrogate (`api.text`), or U+FFFD (a character lost on the way, `core.texts`): it would hide what it says
+    where it is shown, split a line where it is logged, or name something else than was meant."""
+    return text.unsafe_character(value) is not None or texts.LOST in value
+
+
+def _one_line(value: str, field: str, max_chars: int) -> str:
+    """`value` under the one-line rule of `core.texts`; VALIDATION naming the field and the rule."""
+    try:
+        return texts.one_line(value, field, max_chars)
+    except ValueError as exc:
+        raise _refuse(f"{field} must be one line without control characters: {exc}.") from None
 
 
 def starting_ref(ref: str) -> str:
@@ -98,10 +107,8 @@ def repository_url(url: str) -> str:
 
 
 def agent_name(name: str | None) -> str | None:
-    """The agent's name as given, unless it holds control, invisible or bidi characters (it is shown and logged)."""
-    if name is not None and _hidden(name):
-        raise _refuse("name must be one line without control characters.")
-    return name
+    """The agent's name as given, unless it breaks the one-line rule (it is shown, logged and matched later)."""
+    return None if name is None else _one_line(name, "name", texts.NAME_MAX_CHARS)
 
 
 def repos(repository: str | None, ref: str | None, repositories: Sequence[RepoInput] | None) -> list[RepoSpec]:
@@ -112,6 +119,12 @@ def repos(repository: str | None, ref: str | None, repositories: Sequence[RepoIn
         raise _refuse("starting_ref goes with repository; in repositories, give each entry its own starting_ref.")
     if repository is not None and not repository.strip():
         raise _refuse("repository is blank: pass a repository URL, or omit it for an agent without one.")
+    # Judged before they are held in a model, which cannot hold a lone surrogate (the terminal's argv can carry
+    # one): each refusal names its rule, as below.
+    if repository is not None and _hidden(repository):
+        repository_url(repository)
+    if ref is not None:
+        starting_ref(ref)
     given = [RepoInput(url=repository, starting_ref=ref)] if repository is not None else list(repositories or [])
     if len(given) > MAX_REPOS:
         raise _refuse(f"At most {MAX_REPOS} repositories.")
@@ -131,8 +144,8 @@ def environment(env_type: str | None, env_name: str | None, repo_count: int) -> 
         if env_name is not None:
             raise _refuse("env_name needs env_type (cloud for an environment, pool for a pool).")
         return None
-    if env_name is not None and _hidden(env_name):
-        raise _refuse("env_name must be one line without control characters.")
+    if env_name is not None:
+        _one_line(env_name, "env_name", texts.ENV_NAME_MAX_CHARS)
     if env_type == "cloud" and env_name is not None and repo_count:
         raise _refuse("A named cloud environment brings its own repositories: omit the repositories or env_name.")
     if repo_count > 1 and (env_type == "machine" or (env_type == "pool" and env_name is None)):
@@ -164,7 +177,10 @@ def variables(
                 "A variable name is letters, digits and underscores, not starting with a digit, at most 255 "
                 "characters, without the reserved CURSOR_ prefix; one given is not."
             )  # the name is not quoted: it may carry control characters
-        if len(value.encode()) > MAX_ENV_VALUE_BYTES:
+        if any(char == "\x00" or "\ud800" <= char <= "\udfff" for char in value):
+            # Not quoted (a value may be a secret): a NUL cannot be in an environment, a lone surrogate in UTF-8.
+            raise _refuse(f"The value of {name} holds a NUL or a lone surrogate; send whole characters.")
+        if len(value.encode("utf-8", "surrogatepass")) > MAX_ENV_VALUE_BYTES:
             raise _refuse(f"The value of {name} is over {MAX_ENV_VALUE_BYTES} bytes.")
     return Variables(values)
 

@@ -106,6 +106,10 @@ class Limits:
         self._clock = clock
         self._agents: Cache[str, Listing] = Cache(clock, 1, SLOTS_SECONDS)
         self._usage: Cache[str, Usage | None] = Cache(clock, 256, USAGE_SECONDS)
+        self._reading = anyio.Lock()
+        """Held while the listing is looked up, read and kept: checks at once read it once (SL-84)."""
+        self._spending = anyio.Lock()
+        """Held while the usage of the window's agents is read and kept: checks at once read each once."""
         self._checked: Listing | None = None
         """The listing the last slot check counted from, for the same count under the store's lock."""
 
@@ -213,15 +217,18 @@ class Limits:
         Raises:
             StoreUnusable: the store of paid acts cannot be read (the creations in flight are not known).
         """
-        listing, pages_read = self._agents.get(""), 0
-        if listing is None:
-            listing, pages_read = await self._listing(api)
-        reading = await self._store.read(self._clock.now())
-        if count(listing, reading).total >= self.max_active and not covers(listing, reading):
-            if not pages_read:  # a kept listing may show agents that ended since, or miss some just created
+        # Looked up, read and kept under one lock: checks arriving together would each find the cache empty
+        # and each read every page (the check, await, act shape); the ones after the first count from it.
+        async with self._reading:
+            listing, pages_read = self._agents.get(""), 0
+            if listing is None:
                 listing, pages_read = await self._listing(api)
-            listing = await confirmed(api, listing, reading, pages_read)
-            self._agents.put("", listing)  # the next checks within 30 s count from the confirmed runs
+            reading = await self._store.read(self._clock.now())
+            if count(listing, reading).total >= self.max_active and not covers(listing, reading):
+                if not pages_read:  # a kept listing may show agents that ended since, or miss some just created
+                    listing, pages_read = await self._listing(api)
+                listing = await confirmed(api, listing, reading, pages_read)
+                self._agents.put("", listing)  # the next checks within 30 s count from the confirmed runs
         self._checked = listing
         return self._slots(listing, reading)
 
@@ -258,6 +265,10 @@ class Limits:
         )
 
     async def spend(self, api: CursorClient) -> Spend:
+        async with self._spending:  # as the listing: checks at once would each read every agent's usage
+            return await self._spend(api)
+
+    async def _spend(self, api: CursorClient) -> Spend:
         now = self._clock.now()
         ids = ledger.agents_of(await self._store.read(now), now)
         charged: dict[str, float | None] = {}

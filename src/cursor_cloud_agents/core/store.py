@@ -11,7 +11,10 @@ What money depends on fails closed:
 - a store that cannot be written or read refuses the paid act (`StoreUnusable`): the caller answers
   `CONFIGURATION` naming `CURSOR_MCP_STATE_DIR`; reads of agents go on;
 - a path that is not a regular file (a FIFO, a device, a socket, a folder) is refused at once: it is
-  opened without blocking and checked by its descriptor before a byte is read;
+  opened without blocking and checked by its descriptor before a byte is read (`regularfile`);
+- a file over MAX_BYTES refuses the paid acts as one that cannot be read; a line over MAX_LINE_BYTES is
+  skipped without being held whole and counted as unreadable; a number out of range (`1e999999`, `NaN`)
+  makes its line unreadable;
 - a rewrite (compaction, migration) writes a new file aside, flushes it, renames it over the old one
   and flushes the folder: a process killed at any instant leaves the old store or the new, never less.
   The lock is a file of its own (`acts.lock`), so a rename never takes the lock away from a waiter.
@@ -22,6 +25,9 @@ changes and `flock` orders the machine's processes. `Store.memory()` keeps the a
 
 The previous version kept creations in `creations.jsonl` (the journal) and `ledger.jsonl` (the count):
 a state directory holding them is migrated once, on first use, so no count or pending creation is lost.
+Either one that cannot be read (not a regular file, a symlink loop, no permission, too large) is not
+skipped: it held counts, so the store is unusable (paid acts refused, said on stderr with the file and what
+to do) until it is moved aside; the server still starts and answers.
 """
 
 from __future__ import annotations
@@ -38,13 +44,17 @@ import anyio
 
 from cursor_cloud_agents.core.acts import Act, Reading, kept, read_lines
 from cursor_cloud_agents.core.migration import OLD_JOURNAL, OLD_LEDGER, acts_of_old_files
-from cursor_cloud_agents.regularfile import open_regular
+from cursor_cloud_agents.regularfile import lines_of, open_regular
 
 logger = logging.getLogger("cursor_cloud_agents.store")
 
 FILE_NAME = "acts.jsonl"
 LOCK_NAME = "acts.lock"
 MIGRATED_SUFFIX = ".migrated"
+MAX_BYTES = 64 * 1024 * 1024
+"""The largest store (and old file) read: a live store holds a few thousand lines of a few hundred bytes."""
+MAX_LINE_BYTES = 1024 * 1024
+"""The longest line read; a task's arguments are the largest act, a few kilobytes."""
 COMPACT_FACTOR = 4
 """The file is rewritten when it holds this many lines per live act (each act writes two or three)."""
 
@@ -147,12 +157,13 @@ class Store:
                 os.close(descriptor)
 
     def _open_once(self, now: float) -> None:
-        """On first use: migrate the previous version's files."""
+        """On first use: migrate the previous version's files. One that cannot be read leaves the store
+        unusable (it held counts), and is tried again at the next use, once it has been moved aside."""
         assert self.directory is not None
-        self._opened = True
-        old = [self.directory / name for name in (OLD_JOURNAL, OLD_LEDGER) if (self.directory / name).exists()]
+        old = [self.directory / name for name in (OLD_JOURNAL, OLD_LEDGER) if _present(self.directory / name)]
         if old:
             self._migrate(old, now)
+        self._opened = True
 
     def _load(self, now: float) -> Reading:
         """The acts on disk. Only what was appended since the last load is parsed: the file is appended to
@@ -165,14 +176,19 @@ class Store:
             return Reading()
         except OSError as exc:
             raise self._unusable("cannot be read", exc) from None
-        with os.fdopen(descriptor, "rb") as handle:
-            inode = os.fstat(handle.fileno()).st_ino
-            seen = self._seen if self._seen is not None and self._seen[0] == inode else (inode, 0, Reading())
-            handle.seek(seen[1])
-            data = handle.read()
+        try:
+            status = os.fstat(descriptor)
+            # A known inode that shrank was changed in place behind the lock: read whole again, never past its end.
+            known = self._seen is not None and self._seen[0] == status.st_ino and self._seen[1] <= status.st_size
+            seen = self._seen if known and self._seen is not None else (status.st_ino, 0, Reading())
+            found = lines_of(descriptor, path, offset=seen[1], max_bytes=MAX_BYTES, max_line_bytes=MAX_LINE_BYTES)
+        except OSError as exc:
+            raise self._unusable("cannot be read", exc) from None
+        finally:
+            os.close(descriptor)
         reading = seen[2].copy()
-        read_lines(data.decode("utf-8", "replace").splitlines(), now, into=reading)
-        self._seen = (inode, seen[1] + len(data), reading.copy())
+        read_lines(found.lines, now, into=reading)
+        self._seen = (status.st_ino, found.end, reading.copy())
         if reading.repaired:
             self._say_once(
                 "unreadable",
@@ -224,17 +240,28 @@ class Store:
         assert self.directory is not None
 
         reading = self._load(now)
-        migrated = acts_of_old_files(old, now)
-        fresh = [act for act in migrated if act.id not in reading.acts]
+        try:
+            migrated = acts_of_old_files(old, now, max_bytes=MAX_BYTES, max_line_bytes=MAX_LINE_BYTES)
+        except OSError as exc:
+            raise StoreUnusable(_old_unreadable(exc, self._path)) from None
+        fresh = [act for act in migrated.acts if act.id not in reading.acts]
         if fresh:
             self._append(fresh)
-        for path in old:
-            os.replace(path, path.with_name(path.name + MIGRATED_SUFFIX))
-        _flush_folder(self.directory)
+        try:
+            for path in old:
+                os.replace(path, path.with_name(path.name + MIGRATED_SUFFIX))
+            _flush_folder(self.directory)
+        except OSError as exc:  # the acts are written: their ids come from the old lines, so the next try adds none
+            raise StoreUnusable(_old_unreadable(exc, self._path)) from None
+        unreadable = (
+            f"; {migrated.unreadable} lines could not be read (each one of the ledger counts as a creation made now)"
+            if migrated.unreadable
+            else ""
+        )
         self._say_once(
             "migrated",
             f"state from the previous version ({', '.join(p.name for p in old)}) was moved into {self._path}: "
-            f"{len(fresh)} acts kept; the old files are kept beside it as *{MIGRATED_SUFFIX}",
+            f"{len(fresh)} acts kept{unreadable}; the old files are kept beside it as *{MIGRATED_SUFFIX}",
         )
 
     @property
@@ -249,6 +276,27 @@ class Store:
         if key not in self._said:
             self._said.add(key)
             logger.warning("%s", message)
+
+
+def _present(path: Path) -> bool:
+    """Whether anything stands at `path` (a symlink loop or a dangling link too: it is then refused, not
+    mistaken for no file)."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _old_unreadable(exc: OSError, store: Path) -> str:
+    where = exc.filename or "a file of the previous version"
+    return (
+        f"the previous version's file {where} cannot be migrated into {store} ({_named(exc)}): it holds "
+        "creations that count toward the limits; make it a readable regular file again, or move it out of "
+        "CURSOR_MCP_STATE_DIR (its creations then no longer count)"
+    )
 
 
 def _flush_folder(directory: Path) -> None:

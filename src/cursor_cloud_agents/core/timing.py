@@ -180,6 +180,11 @@ FINISHED_TASK_SECONDS = 3600.0
 """How long a finished task stays readable after it ended (also bounded by the number kept)."""
 
 # The call's own clock: its hard stop, its questions, its silences.
+WARM_UP_AFTER_LIST_SECONDS = 0.2
+"""After the first `tools/list` is answered, the server makes its toolkit and reads the store this much later,
+in the background: start-up stays at the SDK's floor (nothing but the listing loads before the answer leaves),
+the client's first call finds everything made, and what the state directory could not give is said on stderr
+right after start-up rather than at the first call."""
 HARD_STOP_GRACE = 1.5
 """Past the deadline the API client sees, the hard stop waits this much longer, so that the client's
 own timeout (which knows whether a mutation was sent) fires first."""

@@ -42,7 +42,7 @@ from mcp_types import (
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core import Store, StoreUnusable
-from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, WAIT_POLL_SECONDS
+from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, WAIT_POLL_SECONDS, WARM_UP_AFTER_LIST_SECONDS
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import listing as precomputed
 from cursor_cloud_agents.server import tasks
@@ -113,6 +113,7 @@ class _Deferred:
         self._lock: anyio.Lock | None = None
         self.group: TaskGroup | None = None
         """The server's task group while it runs: tasks and the client's keeper run in it."""
+        self._warming = False
 
     def kit(self) -> Toolkit:
         """The toolkit, made now if it was not yet."""
@@ -144,6 +145,22 @@ class _Deferred:
                 self._serving = _Serving(kit, store)
         return self._serving
 
+    def warm_up_soon(self) -> None:
+        """Make everything `WARM_UP_AFTER_LIST_SECONDS` from now, in the background, once: the answer being sent
+        leaves first. A failure is left for the first request, which tries again and answers it."""
+        if self._warming or self.group is None:
+            return
+        self._warming = True
+
+        async def warm_up() -> None:
+            await anyio.sleep(WARM_UP_AFTER_LIST_SECONDS)
+            try:
+                await self.ready()
+            except Exception:  # said again, and answered, by the first request that needs it
+                logger.warning("making the tools after start-up failed; the first call will try again", exc_info=True)
+
+        self.group.start_soon(warm_up)
+
     def stopped(self) -> None:
         self.group = None
         if self._serving is not None:
@@ -173,14 +190,18 @@ def _server(
     seal = Seal()
 
     async def list_tools(_ctx: ServerRequestContext[None], _params: PaginatedRequestParams | None) -> ListToolsResult:
-        return ListToolsResult(tools=listing())
+        tools = listing()
+        deferred.warm_up_soon()
+        return ListToolsResult(tools=tools)
 
     async def call_tool(ctx: ServerRequestContext[None], params: CallToolRequestParams) -> dict[str, Any]:
         serving = await deferred.ready()
         kit, store = serving.kit, serving.tasks
         arguments = params.arguments or {}
-        if tasks.declared(ctx.meta) and kit.may_become_task(params.name, arguments) and store.has_room():
-            return await store.start(params.name, arguments)
+        if tasks.declared(ctx.meta) and kit.may_become_task(params.name, arguments):
+            started = await store.start(params.name, arguments)  # None past the bound: answered inline
+            if started is not None:
+                return started
 
         async def report(progress: float, message: str) -> None:
             await ctx.session.report_progress(progress, None, message)
@@ -250,6 +271,8 @@ async def say_what_the_store_holds(store: Store, now: float) -> None:
         logger.warning(
             "%s: creations and follow-ups will be refused until CURSOR_MCP_STATE_DIR is usable", unusable.why
         )
+    except Exception:  # the server answers `initialize` whatever the state directory holds; the calls say the rest
+        logger.exception("the store of paid acts %s could not be read at start-up", store.where)
 
 
 def build_server(settings: Settings, redactor: Redactor, open_client: ClientFactory, **options: Any) -> Server[None]:

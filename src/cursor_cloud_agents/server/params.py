@@ -7,8 +7,9 @@ a `VALIDATION` error. A filter has one limit wherever it appears. Free text read
 its alphabet before anything is sent (`api.text`: a control or bidi character in a filter or a cursor would
 reach a URL or a model unseen): a page cursor, a pull request URL and a model
 id or value are visible ASCII; a name or URL filter is one line of any script, without control, invisible
-or bidi characters; a lone surrogate is refused in both. Waits are `Clamped`: above their maximum they are
-brought down to it, not refused.
+or bidi characters; a lone surrogate is refused in both. Prompts and one-line texts follow the rule set of
+`core.texts` (issue 34), shared with the terminal: the bounds are checked there, not in the schema. Waits
+are `Clamped`: above their maximum they are brought down to it, not refused.
 """
 
 from __future__ import annotations
@@ -18,22 +19,17 @@ from typing import Annotated
 from pydantic import AfterValidator, Field
 
 from cursor_cloud_agents.api import ids, text
+from cursor_cloud_agents.core import texts
 from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS
 from cursor_cloud_agents.server.arguments import Clamped
 
-PROMPT_MAX_BYTES = 256 * 1024
-"""The largest prompt sent (the API documents none): generous for instructions, far below a pasted dump."""
 CURSOR_MAX_CHARS = 2048
 """A page cursor goes into a URL: the API's own are a few hundred characters."""
 
 
-def prompt_text(text: str) -> str:
-    """A prompt worth paying for: not blank, and at most PROMPT_MAX_BYTES of UTF-8."""
-    if not text.strip():
-        raise ValueError("the prompt is blank")
-    if len(text.encode("utf-8", "surrogatepass")) > PROMPT_MAX_BYTES:
-        raise ValueError(f"the prompt is over {PROMPT_MAX_BYTES} bytes; put long material in the repository instead")
-    return text
+def prompt_text(value: str) -> str:
+    """A prompt worth paying for (`core.texts.prompt`)."""
+    return texts.prompt(value)
 
 
 def visible_ascii(value: str | None) -> str | None:
@@ -42,8 +38,9 @@ def visible_ascii(value: str | None) -> str | None:
 
 
 def one_line(value: str | None) -> str | None:
-    """Free text matched locally (a name, a URL filter): one line without control, invisible or bidi characters."""
-    return None if value is None else text.one_line(value, "the text")
+    """Free text matched locally (a name, a URL filter): one line without control, invisible or bidi characters,
+    at most `core.texts.QUERY_MAX_CHARS` (`core.texts.one_line`)."""
+    return None if value is None else texts.one_line(value, "the text", texts.QUERY_MAX_CHARS)
 
 
 def model_parameters(values: dict[str, str] | None) -> dict[str, str] | None:

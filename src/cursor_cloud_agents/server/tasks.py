@@ -102,12 +102,23 @@ class TaskStore:
         """Whether one more task may start waiting (WORKING_MAX)."""
         return sum(task.ended_at is None for task in self._tasks.values()) < WORKING_MAX
 
-    async def start(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """Create a task for this call, write its record and start its work; the `CreateTaskResult`."""
+    async def start(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Create a task for this call, write its record and start its work: the `CreateTaskResult`, or None
+        when WORKING_MAX tasks wait already (the call is then answered inline).
+
+        The place is checked and taken with no await between (the record is written after): calls that
+        arrive together each see the places the others took, never the room before their records."""
+        if not self.has_room():
+            return None
         now = self._clock.now()
         task = Task(secrets.token_urlsafe(24), tool, now, now, message=f"{tool}: waiting", arguments=dict(arguments))
-        await self._record(task)
-        self._run(task)
+        self._tasks[task.task_id] = task
+        try:
+            await self._record(task)
+            self._run(task)
+        except BaseException:  # not started (cancelled while its record was written): its place is given back
+            self._tasks.pop(task.task_id, None)
+            raise
         return {"resultType": "task", **self.view(task)}
 
     async def get(self, task_id: str) -> dict[str, Any]:
@@ -182,8 +193,15 @@ class TaskStore:
             or not isinstance(arguments, dict)
         ):
             raise MCPError(code=TASK_NOT_FOUND, message="Failed to retrieve task: Task has expired")
+        taken = self._tasks.get(task_id)
+        if taken is not None:  # another tasks/get took it up while this one read the store: one task, one poller
+            return taken
         taken_up = f"{tool}: waiting (taken up after a restart of the server)"
         task = Task(task_id, tool, act.at, now, message=taken_up, arguments=cast(dict[str, Any], arguments))
+        if not ended and not self.has_room():
+            # Not run and not kept: it is taken up by a later tasks/get, once a place is free (WORKING_MAX).
+            task.message = f"{tool}: waiting for a place to run (at most {WORKING_MAX} tasks wait at once)"
+            return task
         if ended:
             task.status, task.ended_at = cast(str, status), now
             task.message = str(detail.get("message") or f"The task was {status} before the server restarted.")

@@ -25,10 +25,15 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from cursor_cloud_agents.regularfile import TOO_LONG, read_lines
+
 from .timeline import encode_frame
 from .wire import dumps
 
 TRACE_VERSION = 1
+MAX_TRACE_FILE_BYTES = 256 * 1024 * 1024
+"""The recorder rotates its files at 16 MiB (one exchange may pass it): far larger is not a trace of ours."""
+MAX_TRACE_LINE_BYTES = 64 * 1024 * 1024
 _Key = tuple[str, str, tuple[tuple[str, str], ...]]
 
 
@@ -102,9 +107,19 @@ def load_trace(directory: Path) -> Trace:
 
 
 def _read_records(path: Path) -> Iterable[dict[str, Any]]:
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        # A FIFO or a folder named like a trace file is refused at once; a file or a line too large is not held.
+        lines = read_lines(path, max_bytes=MAX_TRACE_FILE_BYTES, max_line_bytes=MAX_TRACE_LINE_BYTES).lines
+    except OSError as exc:
+        raise TraceError(
+            f"{path} cannot be read ({exc.strerror or type(exc).__name__}): "
+            "replay a folder of trace files recorded with --record"
+        ) from None
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
+        if line == TOO_LONG:
+            raise TraceError(f"{path.name} line {number} is over {MAX_TRACE_LINE_BYTES} bytes")
         try:
             record = json.loads(line)
         except ValueError:

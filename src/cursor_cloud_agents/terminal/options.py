@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cursor_cloud_agents.api import ids, text
+from cursor_cloud_agents.core import texts
 
 SCENARIOS = ("demo", "fleet", "long-run", "huge", "failing", "images", "empty")
 """The simulator's worlds (`simulator.scenarios.NAMES`), repeated so that parsing loads no simulator."""
@@ -71,7 +72,16 @@ def _target(value: str) -> tuple[str, str | None]:
 
 def _one_line(value: str) -> str:
     try:
-        return text.one_line(value, "the text")
+        return texts.one_line(value, "the text", texts.QUERY_MAX_CHARS)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _prompt(value: str) -> str:
+    """A prompt under the rule set of the tools (`core.texts.prompt`): an argument that was not UTF-8 reaches
+    Python as lone surrogates, which are refused here instead of sent."""
+    try:
+        return texts.prompt(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -161,7 +171,7 @@ def _fleet(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
 
 def _run_command(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser = _add(commands, shared, "run")
-    parser.add_argument("prompt", help="what the agent should do")
+    parser.add_argument("prompt", type=_prompt, help="what the agent should do")
     parser.add_argument("--repo", help="repository URL (https://github.com/OWNER/REPO)", metavar="URL")
     parser.add_argument("--ref", help="branch or full commit SHA to start from (with --repo)", metavar="REF")
     parser.add_argument("--model", type=_token, help="model id (default: the account's default model)", metavar="ID")
@@ -177,7 +187,7 @@ def _run_command(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
 def _followup(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser = _add(commands, shared, "followup")
     parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
-    parser.add_argument("prompt", help="what the agent should do next")
+    parser.add_argument("prompt", type=_prompt, help="what the agent should do next")
     parser.add_argument("--yes", action="store_true", help="send without asking for confirmation")
 
 
