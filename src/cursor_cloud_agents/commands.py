@@ -167,7 +167,20 @@ def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
 
     where = Where(args.worktree, args.branch, args.remote)
     git_env = git_environment(env, interactive=sys.stdin.isatty())  # git's own environment, without the key
-    return partial(checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env)
+    return partial(checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env, check=args.check)
+
+
+def _diff(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.changes import diff_command
+
+    agent, run = args.agent
+    return partial(diff_command, agent_id=agent, run_id=run, paths=args.paths, cwd=Path.cwd(), env=env)
+
+
+def _apply(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.changes import apply_command
+
+    return partial(apply_command, agent_id=args.agent, mode=args.mode, remote=args.remote, cwd=Path.cwd(), env=env)
 
 
 def _status(_: argparse.Namespace) -> Command:
@@ -215,6 +228,8 @@ COMMANDS: dict[str, Run] = {
     "artifacts": _on_terminal(_artifacts),
     "wait": _on_terminal(_wait),
     "checkout": _on_terminal_with(_checkout),
+    "diff": _on_terminal_with(_diff),
+    "apply": _on_terminal_with(_apply),
     "status": _on_terminal(_status),
 }
 """Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""

@@ -14,9 +14,10 @@ and the starting ref are agent text and API data: checked (`git.branch_problem`)
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -195,8 +196,7 @@ def not_pushed(agent_id: str, run: Run | None) -> ToolFailure:
     if not run.is_terminal:
         return ToolFailure(
             Code.AGENT_BUSY,
-            f"Agent {agent_id} has not pushed its branch yet: run {run.id} is {run.status}. Wait for it "
-            f"(cursor_wait with agent_id and run_id {run.id}), then ask for the changes again.",
+            f"Agent {agent_id} has not pushed its branch yet: run {run.id} is {run.status}. {_wait_for(agent_id, run.id)}",
             agent_id=agent_id,
             run_id=run.id,
             run_status=run.status,
@@ -318,7 +318,7 @@ async def read_change(places: GitPlaces, target: Target, roots: Sequence[Path] =
     place = await locate(places, target.repo_url, roots)
     head = await fetch_ref(place, target.branch)
     if head is None:
-        raise _branch_missing(target)
+        raise branch_missing(target)
     start = (
         await fetch_ref(place, target.starting_ref)
         if target.starting_ref and _usable_ref(target.starting_ref)
@@ -342,12 +342,19 @@ def _usable_ref(ref: str) -> bool:
     return _FULL_SHA.fullmatch(ref.lower()) is not None or branch_problem(ref) is None
 
 
-def _branch_missing(target: Target) -> ToolFailure:
+def _wait_for(agent_id: str, run_id: str | None) -> str:
+    return (
+        f"Wait for run {run_id} to end (cursor_wait with agent_id and run_id; at a terminal "
+        f"`cursor-cloud-agents wait {agent_id}:{run_id}`), then ask for the changes again."
+    )
+
+
+def branch_missing(target: Target) -> ToolFailure:
     if target.run_active:
         return ToolFailure(
             Code.AGENT_BUSY,
             f"Agent {target.agent_id} has not pushed {target.branch} yet: run {target.run_id} is {target.run_status}. "
-            f"Wait for it (cursor_wait with agent_id and run_id {target.run_id}), then ask for the changes again.",
+            + _wait_for(target.agent_id, target.run_id),
             agent_id=target.agent_id,
             run_id=target.run_id,
             run_status=target.run_status,
@@ -394,13 +401,24 @@ async def files_between(git: Git, base: str, head: str) -> list[FileChange]:
     return files
 
 
-async def diff(git: Git, base: str, head: str, paths: Sequence[str] = ()) -> Diff:
-    """The unified diff from `base` to `head` (limited to `paths`), cleaned of hidden and bidi characters;
-    binary files are named, never dumped (git's `Binary files ... differ`)."""
+async def diff(
+    git: Git, base: str, head: str, paths: Sequence[str] = (), *, cleaner: Callable[[str], str] = strip_hidden
+) -> Diff:
+    """The unified diff from `base` to `head` (limited to `paths`), cleaned by `cleaner` (hidden and bidi
+    characters; a terminal's also removes escape sequences whole); binary files are named, never dumped
+    (git's `Binary files ... differ`)."""
     raw, cut = await git.output("diff", *_DIFF_OPTIONS, base, head, "--", *paths, limit=MAX_DIFF_BYTES)
     text = raw.decode(errors="replace")
-    cleaned = strip_hidden(text)
+    cleaned = cleaner(text)
     return Diff(cleaned, len(text) - len(cleaned), cut)
+
+
+def cache_dir_for(state_dir: Path | None) -> Path:
+    """Where the cache of repositories lives: `git/` in CURSOR_MCP_STATE_DIR, or a folder of this user in the
+    temporary directory when the state is kept in memory."""
+    if state_dir is not None:
+        return state_dir / "git"
+    return Path(tempfile.gettempdir()) / f"cursor-cloud-agents-git-{os.getuid()}"
 
 
 async def measure(places: GitPlaces, api: CursorClient, agent_id: str, run_id: str | None = None) -> ChangeSize:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core.cache import Cache
+from cursor_cloud_agents.core.changes import GitPlaces
 from cursor_cloud_agents.core.journal import CreationJournal
 from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.limits import Limits
@@ -36,6 +37,8 @@ class CoreState:
     redactor: Redactor
     clock: Clock = field(default_factory=Clock)
     client: CursorClient | None = None
+    git_places: GitPlaces | None = None
+    """Where git works on agents' repositories (the composition root's choice; None: nowhere, no change read)."""
     store: Store = field(init=False)
     journal: CreationJournal = field(init=False)
     ledger: CreationLedger = field(init=False)

@@ -8,9 +8,9 @@ raise `ApiError` with the documented codes. No I/O, no environment access.
 
 from __future__ import annotations
 
-import heapq
 import logging
 import random
+import subprocess
 import uuid
 from collections import deque
 from collections.abc import Iterable
@@ -88,8 +88,8 @@ class World:
         """Paging cursors handed out, with when (`Quirks.cursor_ttl_seconds`)."""
         self.remote: Remote | None = None
         """Where a FINISHED run's change is pushed once its end has come (None: nowhere, no git at all)."""
-        self._unpushed: list[tuple[float, int, str, str]] = []
-        """Runs whose change is pushed once they end: a heap of (end, order, agent id, run id)."""
+        self._pushed: set[str] = set()
+        """Runs whose change was pushed."""
 
     # -- keys, ids, notifications -------------------------------------------------------------
 
@@ -164,6 +164,7 @@ class World:
         agent = self.agents.get(normalise_id(agent_id))
         if agent is None:
             raise not_found("agent_not_found", f"Agent {agent_id} not found")
+        self.push_ended([agent])
         return agent
 
     def run(self, agent_id: str, run_id: str) -> tuple[Agent, Run]:
@@ -182,21 +183,22 @@ class World:
         """Every agent that exists now, by id (creations whose time has come land first)."""
         for creation in [c for c in self._landing.values() if c.ready_at <= self.now()]:
             self._land(creation)
-        self._push_ended()
         return self._agents
 
-    def _push_ended(self) -> None:
-        """Push the change of every run that ended FINISHED by now (lazily: the world moves with its clock)."""
-        if self.remote is None:
+    def push_ended(self, agents: Iterable[Agent] | None = None) -> None:
+        """Push the change of every run of `agents` (all by default) that ended FINISHED by now and was not
+        pushed yet. Lazy: reading an agent pushes its runs (`agent()`), so a world of hundreds costs nothing
+        until someone looks at one."""
+        remote = self.remote
+        if remote is None:
             return
         now = self.now()
-        while self._unpushed and self._unpushed[0][0] <= now:
-            _, _, agent_id, run_id = heapq.heappop(self._unpushed)
-            agent = self._agents.get(agent_id)
-            run = next((r for r in agent.runs if r.id == run_id), None) if agent is not None else None
-            if agent is None or run is None or run.outcome != "FINISHED" or run.script.change is None:
-                continue  # deleted, or cancelled before its end: nothing pushed
-            self._push(self.remote, agent, run)
+        for agent in list(self._agents.values()) if agents is None else agents:
+            for run in agent.runs:
+                ended = run.outcome == "FINISHED" and run.ended_at <= now and run.script.change is not None
+                if ended and run.id not in self._pushed and agent.branches:
+                    self._pushed.add(run.id)
+                    self._push(remote, agent, run)
 
     def _push(self, remote: Remote, agent: Agent, run: Run) -> None:
         change = CHANGES[run.script.change or "small"]
@@ -204,8 +206,8 @@ class World:
         for repo, branch in zip(agent.repos, agent.branches, strict=False):
             try:
                 remote.push(repo["url"], branch["branch"], repo.get("startingRef", "main"), change, message)
-            except (OSError, RuntimeError, ValueError) as exc:  # the API goes on; the branch is just not there
-                logger.warning("the simulator could not push %s: %s", branch["branch"], exc)
+            except (OSError, RuntimeError, ValueError, subprocess.SubprocessError) as exc:
+                logger.warning("the simulator could not push %s: %s", branch["branch"], exc)  # the API goes on
 
     def _land(self, creation: Creation) -> None:
         del self._landing[creation.agent_id]
@@ -326,8 +328,6 @@ class World:
         run.model = agent.model
         run.queued_until = at + min(self.quirks.queued_seconds, script.creating_seconds)
         agent.runs.append(run)
-        if agent.branches and script.outcome == "FINISHED" and script.change is not None:
-            heapq.heappush(self._unpushed, (ended_at, len(self._unpushed), agent.id, run_id))
         self._encode(agent, run)
         self.notify()
         return run

@@ -21,10 +21,12 @@ import anyio
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, GitBranch, Run
+from cursor_cloud_agents.core.checks import run_check
 from cursor_cloud_agents.core.git import Git, GitError, branch_problem, repository_key, toplevel
 from cursor_cloud_agents.core.git import remotes as remotes_of
+from cursor_cloud_agents.terminal.changes import check_document, print_check
 from cursor_cloud_agents.terminal.clean import agent_text
-from cursor_cloud_agents.terminal.exits import OK, UsageError
+from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.status import shown_ended
 from cursor_cloud_agents.terminal.term import Term
 
@@ -209,8 +211,12 @@ def _report(term: Term, agent: Agent, source: Source, folder: Path | None, base:
         term.out.print(Text("PR    ", style="dim").append_text(agent_text(source.pr_url, "bold")), soft_wrap=True)
 
 
-async def checkout(term: Term, *, agent_id: str, where: Where, cwd: Path, env: Mapping[str, str]) -> int:
-    """Put the agent's branch in a new worktree (or a local branch); refusals change nothing."""
+async def checkout(
+    term: Term, *, agent_id: str, where: Where, cwd: Path, env: Mapping[str, str], check: str | None = None
+) -> int:
+    """Put the agent's branch in a new worktree (or a local branch); refusals change nothing. With `check`, the
+    person's command runs first in a throwaway worktree of the branch (`core/checks.py`); the branch is checked
+    out either way, and a failed check makes the exit code 1."""
     git = Git.find(cwd, env)
     if git is None:
         raise UsageError("git is not on PATH: install git to check out an agent's branch")
@@ -234,6 +240,9 @@ async def checkout(term: Term, *, agent_id: str, where: Where, cwd: Path, env: M
             )
         )
     base = await _base(git, source)
+    checked = (
+        None if check is None else await run_check(git, commit, check, env=env, timeout=term.settings.check_seconds)
+    )
     try:
         await _create(git, source, commit, folder)
     except GitError as exc:
@@ -253,8 +262,11 @@ async def checkout(term: Term, *, agent_id: str, where: Where, cwd: Path, env: M
                 "base": base,
                 "diffstat": stat.rstrip() or None,
                 "pr_url": source.pr_url,
+                "check": None if checked is None else check_document(checked),
             }
         )
     else:
+        if checked is not None:
+            print_check(term, checked)
         _report(term, agent, source, folder, base, stat)
-    return OK
+    return OK if checked is None or checked.passed else REFUSED
