@@ -196,7 +196,8 @@ def not_pushed(agent_id: str, run: Run | None) -> ToolFailure:
     if not run.is_terminal:
         return ToolFailure(
             Code.AGENT_BUSY,
-            f"Agent {agent_id} has not pushed its branch yet: run {run.id} is {run.status}. {_wait_for(agent_id, run.id)}",
+            f"Agent {agent_id} has not pushed its branch yet: run {run.id} is {run.status}. "
+            + _wait_for(agent_id, run.id),
             agent_id=agent_id,
             run_id=run.id,
             run_status=run.status,
