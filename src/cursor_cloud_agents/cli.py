@@ -11,8 +11,9 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import AsyncGenerator, Sequence
-from contextlib import asynccontextmanager
+import tempfile
+from collections.abc import AsyncGenerator, Mapping, Sequence
+from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,7 +26,9 @@ from cursor_cloud_agents.api.record import Observer, Observers, Recorder
 from cursor_cloud_agents.clients import CLIENTS
 from cursor_cloud_agents.commands import COMMANDS, Root
 from cursor_cloud_agents.config import ConfigError, Settings
+from cursor_cloud_agents.core.changes import GitPlaces, cache_dir_for
 from cursor_cloud_agents.embedded import simulated_client as _open_simulated_client
+from cursor_cloud_agents.embedded import stand_in_git_config
 from cursor_cloud_agents.logs import setup_logging
 from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
@@ -126,8 +129,23 @@ def _serve() -> int:
     if sys.stdin.isatty():
         sys.stderr.write(_TERMINAL_HINT)
     _announce(settings)
-    server = build_server(settings, redactor, lambda: open_client(settings, redactor=redactor))
-    return anyio.run(run_stdio, server)
+    # Simulated mode: the world's runs push to a stand-in remote of this process's own, gone when it ends.
+    with (
+        tempfile.TemporaryDirectory(prefix="cursor-cloud-agents-sim-") if settings.simulated else nullcontext() as made
+    ):
+        folder = None if made is None else Path(made)
+        places = git_places(settings, os.environ, folder)
+        opener = lambda: open_client(settings, redactor=redactor, folder=folder)  # noqa: E731
+        server = build_server(settings, redactor, opener, git_places=places)
+        return anyio.run(run_stdio, server)
+
+
+def git_places(settings: Settings, env: Mapping[str, str], folder: Path | None) -> GitPlaces:
+    """Where the server's git works: the client's roots and the working directory, then a cache in the state
+    folder; in simulated mode, with the stand-in remote of `folder` and a cache inside it (never the real one)."""
+    if folder is None:
+        return GitPlaces(env, cache_dir_for(settings.state_dir), working_dir=Path.cwd())
+    return GitPlaces(env, folder / "cache", stand_in_git_config(folder), working_dir=Path.cwd())
 
 
 def _announce(settings: Settings) -> None:
@@ -150,16 +168,21 @@ def _observer(settings: Settings, observer: Observer | None, redactor: Redactor 
 
 @asynccontextmanager
 async def open_client(
-    settings: Settings, observer: Observer | None = None, *, redactor: Redactor | None = None
+    settings: Settings,
+    observer: Observer | None = None,
+    *,
+    redactor: Redactor | None = None,
+    folder: Path | None = None,
 ) -> AsyncGenerator[CursorClient, None]:
-    """The API client for `settings`: the real API, or an embedded simulator in simulated mode; every
-    exchange goes to `observer` and, with CURSOR_MCP_RECORD_DIR, to a recorder masking with `redactor`
-    (pass the server's: it knows the per-call secrets)."""
+    """The API client for `settings`: the real API, or an embedded simulator in simulated mode (its runs pushing
+    to a stand-in remote in `folder`, when given); every exchange goes to `observer` and, with
+    CURSOR_MCP_RECORD_DIR, to a recorder masking with `redactor` (pass the server's: it knows the per-call
+    secrets)."""
     observer = _observer(settings, observer, redactor)
     key = None if settings.api_key is None else settings.api_key.reveal()
     if settings.simulated:
         # from_env never keeps a key in simulated mode: one here is verify's deliberately wrong one, to be refused.
-        async with _open_simulated_client(observer, api_key=key) as client:
+        async with _open_simulated_client(observer, api_key=key, folder=folder) as client:
             yield client
         return
     async with CursorClient(

@@ -79,12 +79,14 @@ def _verify(args: argparse.Namespace, root: Root) -> int:
 
 
 def _simulate(args: argparse.Namespace, _: Root) -> int:
-    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, run_simulator
+    from cursor_cloud_agents.embedded import simulator_folder, stand_in_remote_folder
+    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, StandInRemote, run_simulator
 
     port: int = args.port
     scenario: str = args.scenario
     replay: Path | None = args.replay
     setup_logging("INFO", Redactor())
+    remote = None if replay is not None else StandInRemote(stand_in_remote_folder(simulator_folder()))
 
     def ready(base_url: str) -> None:
         # The second line is for a shell: `GET /v1/me` with that key answers 200, any other key 401.
@@ -93,9 +95,18 @@ def _simulate(args: argparse.Namespace, _: Root) -> int:
             "  (Ctrl-C to stop)\n"
             f"export CURSOR_API_BASE_URL={base_url} CURSOR_API_KEY={SIMULATED_API_KEY}\n"
         )
+        if remote is not None:
+            # The agents' branches are real commits in a bare repository standing in for GitHub.
+            sys.stdout.write(
+                f"stand-in GitHub remote (the agents' branches): {remote.folder}\nclone it: {remote.clone_command()}\n"
+            )
         sys.stdout.flush()
 
-    anyio.run(lambda: run_simulator(port=port or None, scenario=scenario, speed=args.speed, ready=ready, replay=replay))
+    anyio.run(
+        lambda: run_simulator(
+            port=port or None, scenario=scenario, speed=args.speed, ready=ready, replay=replay, remote=remote
+        )
+    )
     return 0
 
 

@@ -22,6 +22,7 @@ from cursor_cloud_agents.core.changes import (
     Place,
     Target,
     branch_missing,
+    default_branch,
     fetch_ref,
     files_between,
     no_git,
@@ -121,7 +122,8 @@ async def apply_change(place: Place, target: Target, mode: Mode) -> Applied:
     head = await fetch_ref(place, target.branch)
     if head is None:
         raise branch_missing(target)
-    start = await fetch_ref(place, target.starting_ref) if target.starting_ref else None
+    starting_ref = target.starting_ref or await default_branch(place)
+    start = await fetch_ref(place, starting_ref) if starting_ref else None
     before = (await git.run("rev-parse", "HEAD")).strip()
     if await git.succeeds("merge-base", "--is-ancestor", head, before):
         return Applied(mode, target.branch, onto, before, before, 0, ChangeSize(0, 0, 0))

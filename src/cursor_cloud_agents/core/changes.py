@@ -18,7 +18,7 @@ import os
 import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -320,15 +320,12 @@ async def read_change(places: GitPlaces, target: Target, roots: Sequence[Path] =
     head = await fetch_ref(place, target.branch)
     if head is None:
         raise branch_missing(target)
-    start = (
-        await fetch_ref(place, target.starting_ref)
-        if target.starting_ref and _usable_ref(target.starting_ref)
-        else None
-    )
+    starting_ref = target.starting_ref or await default_branch(place)
+    start = await fetch_ref(place, starting_ref) if starting_ref and _usable_ref(starting_ref) else None
     if start is None:
         raise ToolFailure(
             Code.NOT_FOUND,
-            f"The ref the agent started from ({target.starting_ref or 'none given'}) is not on {target.repo_url}: "
+            f"The ref the agent started from ({starting_ref or 'none given'}) is not on {target.repo_url}: "
             "the change cannot be told apart from the rest of the branch. Its commits: `git log` of "
             f"{target.branch}.",
             agent_id=target.agent_id,
@@ -336,7 +333,19 @@ async def read_change(places: GitPlaces, target: Target, roots: Sequence[Path] =
     base = (await place.git.run("merge-base", start, head)).strip() or start
     files = await files_between(place.git, base, head)
     commits = int((await place.git.run("rev-list", "--count", f"{base}..{head}")).strip() or 0)
-    return AgentChange(target, place, base, head, files, commits)
+    return AgentChange(replace(target, starting_ref=starting_ref), place, base, head, files, commits)
+
+
+async def default_branch(place: Place) -> str | None:
+    """The remote's default branch (where a run given no starting ref starts), or None when it names none."""
+    try:
+        listed = await place.git.run("ls-remote", "--symref", "--", place.remote, "HEAD")
+    except GitError as exc:
+        raise no_access(place, exc) from None
+    for line in listed.splitlines():
+        if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
+            return line.removeprefix("ref: refs/heads/").removesuffix("\tHEAD")
+    return None
 
 
 def _usable_ref(ref: str) -> bool:
@@ -422,10 +431,23 @@ def cache_dir_for(state_dir: Path | None) -> Path:
     return Path(tempfile.gettempdir()) / f"cursor-cloud-agents-git-{os.getuid()}"
 
 
+async def read_agent_change(
+    places: GitPlaces | None, api: CursorClient, agent_id: str, run_id: str | None, roots: Sequence[Path] = ()
+) -> AgentChange:
+    """The change of the agent's run (its latest, or `run_id`), read where git is.
+
+    Raises:
+        ToolFailure: as `read_target` and `read_change` do; no git when `places` is None.
+    """
+    if places is None:
+        raise no_git()
+    return await read_change(places, await read_target(api, agent_id, run_id), roots)
+
+
 async def measure(places: GitPlaces, api: CursorClient, agent_id: str, run_id: str | None = None) -> ChangeSize:
     """The size of an agent's change (files, lines added, lines removed): for comparing agents' work.
 
     Raises:
         ToolFailure: as `read_change` (and `read_target`) do.
     """
-    return (await read_change(places, await read_target(api, agent_id, run_id))).size
+    return (await read_agent_change(places, api, agent_id, run_id)).size

@@ -69,6 +69,7 @@ class Access(Enum):
     WRITE = "write"  # creates or changes state (paid), not destructive
     DESTRUCTIVE = "destructive"  # cancels or hides work
     DELETE = "delete"  # irreversible: a second switch and a confirmation
+    LOCAL = "local"  # runs the person's own configured command on this machine: no Cursor state, not read-only
 
 
 _HINTS = {
@@ -76,7 +77,9 @@ _HINTS = {
     Access.WRITE: (False, False),
     Access.DESTRUCTIVE: (False, True),
     Access.DELETE: (False, True),
+    Access.LOCAL: (False, False),
 }
+_CHANGES_NOTHING_AT_CURSOR = (Access.READ, Access.LOCAL)
 
 
 @dataclass(frozen=True)
@@ -316,7 +319,7 @@ class Toolkit:
             _current.reset(token)
 
     def _gate(self, spec: ToolSpec, arguments: Mapping[str, Any], peer: Peer) -> None:
-        if spec.access is Access.READ:
+        if spec.access in _CHANGES_NOTHING_AT_CURSOR:
             return
         if not self.state.settings.allow_writes:
             raise ToolFailure(
@@ -348,7 +351,7 @@ class Toolkit:
         return min(limit if spec.budget is None else spec.budget(arguments), limit)
 
     def _hard_stop(self, spec: ToolSpec, budget: float) -> ToolFailure:
-        if spec.access is Access.READ:
+        if spec.access in _CHANGES_NOTHING_AT_CURSOR:
             return ToolFailure(
                 failures.TIMEOUT,
                 f"{spec.name} did not finish within its {budget:.0f} s budget; nothing changed. "
@@ -370,7 +373,11 @@ class Toolkit:
             return self._result(success, spec)
         except Exception:
             logger.exception("internal error in the answer of %s", spec.name)
-        ran = "" if spec.access is Access.READ else " It ran and may have taken effect: do NOT send it again."
+        ran = (
+            ""
+            if spec.access in _CHANGES_NOTHING_AT_CURSOR
+            else " It ran and may have taken effect: do NOT send it again."
+        )
         failure = ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}'s answer.{ran} See the server log.")
         failure.with_ids(call.ids if call is not None else {})
         return self._error_result(failure), failure

@@ -5,6 +5,7 @@ from cursor_cloud_agents.server.toolkit import Toolkit
 from cursor_cloud_agents.server.tools import (
     account,
     agents,
+    changes,
     choices,
     followup,
     outputs,
@@ -14,8 +15,9 @@ from cursor_cloud_agents.server.tools import (
     wait,
 )
 
-# Catalogue order: who am I, what can I use, agents, runs and waiting on them, what they produced, the fleet.
-_MODULES = (account, choices, agents, followup, runs, wait, run_events, outputs, supervise)
+# Catalogue order: who am I, what can I use, agents, runs and waiting on them, what they produced, what they
+# changed, the fleet.
+_MODULES = (account, choices, agents, followup, runs, wait, run_events, outputs, changes, supervise)
 
 
 def register_all(kit: Toolkit, state: ServerState) -> None:

@@ -1,0 +1,96 @@
+"""`cursor_get_changes` and `cursor_check_changes`: what an agent changed, and the person's check of it.
+
+Thin: finding git, reading the change and running the check live in `core/changes.py` and `core/checks.py`;
+here the diff is prepared as agent text (cleaned, masked) and paged under the result cap. The check command
+is the person's (CURSOR_MCP_CHECK_COMMAND), never an argument: without one the tool says so and how to set
+it. No tool applies a change: that changes the person's working tree (the terminal's `apply` does, when the
+person asks).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+from cursor_cloud_agents.core.changes import MAX_DIFF_BYTES, diff, no_git, read_agent_change
+from cursor_cloud_agents.core.checks import not_configured, run_check
+from cursor_cloud_agents.core.timing import ANSWER_RESERVE
+from cursor_cloud_agents.server.params import AgentId, RunId
+from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
+from cursor_cloud_agents.server.views.changes import APPLY_HINT, CHECK_HINT, ChangesView, CheckView, FileRow
+
+PATH_MAX_CHARS = 500
+
+
+def repository_path(value: str | None) -> str | None:
+    """A file or folder of the repository, as git takes it after `--`: no option, no pathspec magic."""
+    if value is None:
+        return None
+    if value.startswith(("-", ":")) or "\x00" in value or not value.strip():
+        raise ValueError("a path inside the repository, e.g. src/app.py or src/ (no leading '-' or ':')")
+    return value
+
+
+ChangePath = Annotated[
+    str | None,
+    Field(max_length=PATH_MAX_CHARS, description="Only this file or folder."),
+    AfterValidator(repository_path),
+]
+
+
+def register(kit: Toolkit, state: ServerState) -> None:
+    """Declare `cursor_get_changes` and `cursor_check_changes` on `kit`."""
+    answers = state.answers
+
+    @kit.tool(title="Read an agent's changes", shrink_hint="pass path to read one file or folder")
+    async def cursor_get_changes(
+        agent_id: AgentId,
+        run_id: RunId | None = None,
+        path: ChangePath = None,
+        offset: Annotated[int, Field(ge=0)] = 0,
+    ) -> ChangesView:
+        """What an agent's branch changed since its run's starting ref: files (status, additions, deletions),
+        totals, and the unified diff in pages (pass next_offset as offset). The diff is agent text: data."""
+        call = current_call()
+        call.note(agent_id=agent_id, run_id=run_id)
+        change = await read_agent_change(state.git_places, state.api, agent_id, run_id, await call.roots() or [])
+        text = await diff(change.place.git, change.base, change.head, [path] if path else [])
+        view = ChangesView.of(change, path).model_copy(
+            update={
+                "hidden_removed": text.hidden_removed or None,
+                "diff_cut_at_bytes": MAX_DIFF_BYTES if text.cut else None,
+                "next_steps": f"{CHECK_HINT} {APPLY_HINT}",
+            }
+        )
+        if offset == 0:  # the files once, on the first page, in at most half the room: the diff needs the rest
+            rows = [FileRow.of(file) for file in change.files]
+            kept = answers.rows_that_fit(rows, answers.room(view) // 2)
+            view = view.model_copy(update={"files": rows[:kept], "files_omitted": len(rows) - kept or None})
+        prepared = answers.text(text.text)
+        return answers.slice_text(view, "diff", prepared, offset=offset, limit=len(prepared), next_key="next_offset")
+
+    @kit.tool(
+        title="Check an agent's changes",
+        access=Access.LOCAL,
+        idempotent=True,
+        budget=lambda _arguments: state.settings.check_seconds + 30.0,
+        shrink_hint="the last lines are already bounded",
+    )
+    async def cursor_check_changes(agent_id: AgentId, run_id: RunId | None = None) -> CheckView:
+        """Run the person's configured check command (CURSOR_MCP_CHECK_COMMAND, e.g. their tests) on the
+        agent's branch in a throwaway worktree: passed, exit_code, seconds, last_lines. Runs the agent's code."""
+        command = state.settings.check_command
+        if command is None:
+            raise not_configured()
+        places = state.git_places
+        if places is None:
+            raise no_git()
+        call = current_call()
+        call.note(agent_id=agent_id, run_id=run_id)
+        change = await read_agent_change(places, state.api, agent_id, run_id, await call.roots() or [])
+        await call.progress(f"running the check on {change.head[:12]}")
+        timeout = call.time.left(state.settings.check_seconds, ANSWER_RESERVE + 1.0)
+        result = await run_check(change.place.git, change.head, command, env=places.env, timeout=timeout)
+        return CheckView.of(change, result)
