@@ -67,7 +67,7 @@ async def run_check(git: Git, commit: str, command: str, *, env: Mapping[str, st
     Raises:
         ToolFailure: the worktree cannot be made.
     """
-    parent = Path(tempfile.mkdtemp(prefix="cursor-check-"))
+    parent = Path(tempfile.mkdtemp(prefix="agent-check-"))
     folder = parent / "tree"
     try:
         try:
