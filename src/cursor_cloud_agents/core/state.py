@@ -17,7 +17,7 @@ from cursor_cloud_agents.core.journal import CreationJournal
 from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.limits import Limits
 from cursor_cloud_agents.core.store import Store
-from cursor_cloud_agents.core.timing import ARTIFACT_TEXT_SECONDS, MODELS_SECONDS, Clock
+from cursor_cloud_agents.core.timing import ARTIFACT_TEXT_SECONDS, DIFF_TEXT_SECONDS, MODELS_SECONDS, Clock
 from cursor_cloud_agents.redact import Redactor
 
 if TYPE_CHECKING:
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 ACTIVITY_ENTRIES = 512
 """Complete activity summaries of ended runs kept (they never change: idle time is recomputed)."""
 ARTIFACT_TEXT_ENTRIES = 4
+DIFF_ENTRIES = 2
+"""Prepared diffs kept (one may be tens of megabytes)."""
 
 
 @dataclass
@@ -46,6 +48,8 @@ class CoreState:
     models: Cache[str, list[Model]] = field(init=False)
     activity: Cache[tuple[str, str], KnownActivity] = field(init=False)
     artifact_texts: Cache[tuple[str, str], str] = field(init=False)
+    diffs: Cache[tuple[str, str, str, str], tuple[str, int, bool]] = field(init=False)
+    """Prepared diffs by (repository, base, head, path): the text, hidden characters removed, cut or not."""
 
     def __post_init__(self) -> None:
         # Simulated agents never enter the store of real ones: in simulated mode it stays in memory.
@@ -56,6 +60,7 @@ class CoreState:
         self.models = Cache(self.clock, 1, MODELS_SECONDS)
         self.activity = Cache(self.clock, ACTIVITY_ENTRIES)
         self.artifact_texts = Cache(self.clock, ARTIFACT_TEXT_ENTRIES, ARTIFACT_TEXT_SECONDS)
+        self.diffs = Cache(self.clock, DIFF_ENTRIES, DIFF_TEXT_SECONDS)
 
     @property
     def api(self) -> CursorClient:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import anyio
 from pydantic import AfterValidator, Field
 
-from cursor_cloud_agents.core.changes import MAX_DIFF_BYTES, diff, no_git, read_agent_change
+from cursor_cloud_agents.core.changes import MAX_DIFF_BYTES, AgentChange, diff, no_git, read_agent_change
 from cursor_cloud_agents.core.checks import not_configured, run_check
 from cursor_cloud_agents.core.timing import ANSWER_RESERVE
 from cursor_cloud_agents.server.params import AgentId, RunId
@@ -56,11 +57,13 @@ def register(kit: Toolkit, state: ServerState) -> None:
         call = current_call()
         call.note(agent_id=agent_id, run_id=run_id)
         change = await read_agent_change(state.git_places, state.api, agent_id, run_id, await call.roots() or [])
-        text = await diff(change.place.git, change.base, change.head, [path] if path else [])
+        key = (str(change.place.git.cwd), change.base, change.head, path or "")
+        prepared, hidden, cut = state.diffs.get(key) or await prepared_diff(change, path)
+        state.diffs.put(key, (prepared, hidden, cut))
         view = ChangesView.of(change, path).model_copy(
             update={
-                "hidden_removed": text.hidden_removed or None,
-                "diff_cut_at_bytes": MAX_DIFF_BYTES if text.cut else None,
+                "hidden_removed": hidden or None,
+                "diff_cut_at_bytes": MAX_DIFF_BYTES if cut else None,
                 "next_steps": f"{CHECK_HINT} {APPLY_HINT}",
             }
         )
@@ -68,8 +71,13 @@ def register(kit: Toolkit, state: ServerState) -> None:
             rows = [FileRow.of(file) for file in change.files]
             kept = answers.rows_that_fit(rows, answers.room(view) // 2)
             view = view.model_copy(update={"files": rows[:kept], "files_omitted": len(rows) - kept or None})
-        prepared = answers.text(text.text)
         return answers.slice_text(view, "diff", prepared, offset=offset, limit=len(prepared), next_key="next_offset")
+
+    async def prepared_diff(change: AgentChange, path: str | None) -> tuple[str, int, bool]:
+        """The change's diff prepared whole as every answer's text is (cleaned, masked), then cut into pages."""
+        text = await diff(change.place.git, change.base, change.head, [path] if path else [])
+        prepared = await anyio.to_thread.run_sync(answers.text, text.text)  # megabytes: not on the event loop
+        return prepared, text.hidden_removed, text.cut
 
     @kit.tool(
         title="Check an agent's changes",
