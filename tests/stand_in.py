@@ -65,6 +65,7 @@ class Remote:
     def clone(self, name: str) -> Path:
         """A clone of the stand-in remote as the README makes one: its origin is the GitHub URL."""
         target = self.root / name
+        StandInRemote(self.folder).ensure(GITHUB_URL)
         key, value = StandInRemote(self.folder).rewrite()
         git(self.root, "clone", "--quiet", "-c", f"{key}={value}", GITHUB_URL, str(target), env=self.env)
         return target

@@ -62,7 +62,9 @@ async def test_the_files_and_totals_are_those_of_git_diff_stat(
     branch = f"origin/{targets[name].branch}"
     git(clone, "fetch", "--quiet", "origin", env=remote.env)
     stat = git(clone, "diff", "--stat", "-M", f"origin/main...{branch}", env=remote.env)
-    files, added, removed = _STAT_TOTALS.search(stat).groups()  # type: ignore[union-attr]
+    totals = _STAT_TOTALS.search(stat)
+    assert totals is not None, stat
+    files, added, removed = totals.groups()
     assert (change.size.files, change.size.additions, change.size.deletions) == (
         int(files),
         int(added or 0),
