@@ -83,6 +83,13 @@ class Walk:
         if len(lines) > DIFF_LINES:
             _say(f"    │ … {len(lines) - DIFF_LINES} more lines")
 
+    def show_check(self, answer: dict[str, Any]) -> None:
+        """Print the verdict of `cursor_check_changes` and the last line of its output."""
+        if "passed" in answer:
+            verdict = "passed" if answer["passed"] else "failed"
+            last = str(answer.get("last_lines", "")).splitlines()[-1:] or [""]
+            _say(f"    check {verdict} (exit {answer.get('exit_code')}, {answer.get('seconds')} s): {last[0]}")
+
     async def _progress(self, progress: float, total: float | None, message: str | None) -> None:
         del total
         _say(f"    … progress {progress:g}: {message or ''}")
@@ -109,7 +116,7 @@ async def story(walk: Walk, agent_id: str | None = None, *, changes: bool = True
     await walk.call("cursor_read_run_events", agent | {"run_id": created["run_id"], "tail": 5})
     if changes:
         walk.show_change(await walk.call("cursor_get_changes", agent))
-        await walk.call("cursor_check_changes", agent)
+        walk.show_check(await walk.call("cursor_check_changes", agent))
     await walk.call("cursor_get_usage", agent)
     await walk.call("cursor_create_run", agent | {"prompt": LONG_TASK})
     redirected = await walk.call("cursor_create_run", agent | {"prompt": REDIRECT, "replace_active": True})

@@ -38,3 +38,12 @@ def _wait_hints() -> tuple[str, str]:
 
 FOLLOW_THE_RUN, WAIT_FOR_SEVERAL = _wait_hints()
 """How to follow a new run; how to wait on several runs instead of polling them."""
+
+
+READ_THE_CHANGES = (
+    suggest("cursor_get_changes", "agent_id", "run_id")
+    + " shows what its branch changed (files, diff); "
+    + suggest("cursor_check_changes", "agent_id", "run_id")
+    + " runs the person's check command on it"
+)
+"""What to do once a run has pushed a branch: read the change, check it (the person applies it at a terminal)."""

@@ -78,7 +78,10 @@ def _header(term: Term, change: AgentChange) -> None:
     term.out.print(
         Text(f"{target.agent_id} run {target.run_id} ({target.run_status}): ", style="bold")
         .append_text(agent_text(target.branch, "bold"))
-        .append(f" against {target.starting_ref} ({change.base[:12]}..{change.head[:12]}), {change.commits} commits"),
+        .append(
+            f" against {target.starting_ref} ({change.base[:12]}..{change.head[:12]}), "
+            f"{change.commits} commit{'s' * (change.commits != 1)}"
+        ),
         soft_wrap=True,
     )
     for file in change.files:
