@@ -16,6 +16,7 @@ import io
 import os
 import re
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -59,7 +60,8 @@ async def record_changes(place: Path) -> str:
     console = Console(record=True, file=io.StringIO(), width=WIDTH, color_system=None)
     remote = StandInRemote(stand_in_remote_folder(simulator_folder()))
     remote.ensure("github.com/your-org/your-repo")
-    env = dict(os.environ)
+    # Git and the check command need only a PATH (this Python's folder first) and a HOME without settings.
+    env = {"PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.defpath}", "HOME": str(place)}
     clone = place / "your-repo"
     async with simulated_session("demo", SPEED) as session:
         term = Term(Settings(simulated=True), fixed_session(session), console, console, console.file.write)

@@ -8,7 +8,7 @@ instructions and in the answers and validates it against the tool's strict model
 
 from __future__ import annotations
 
-from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS
+from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS
 
 
 def suggest(tool: str, *placeholders: str, **values: object) -> str:
@@ -47,3 +47,6 @@ READ_THE_CHANGES = (
     + " runs the person's check command on it"
 )
 """What to do once a run has pushed a branch: read the change, check it (the person applies it at a terminal)."""
+
+TASK_CANCELLED = "Cancelled by the client; the agent's run goes on (read it with cursor_get_run)."
+"""A cancelled task's status: the run it waited on is Cursor's and goes on."""
