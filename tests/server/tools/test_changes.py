@@ -133,3 +133,14 @@ async def test_without_git_places_the_tools_say_git_is_missing(remote: Remote) -
     async with open_harness(world) as h:
         reply = await h.call("cursor_get_changes", {"agent_id": agent_named(world, "small").id})
     assert reply.code == "CONFIGURATION" and "install git" in reply.data["message"]
+
+
+async def test_get_run_and_wait_point_to_the_change_once_a_run_finished_with_a_branch(remote: Remote) -> None:
+    """The next steps: cursor_get_run's `next` and cursor_wait's `changes` name cursor_get_changes and the check."""
+    world = changes_world(remote)
+    agent = agent_named(world, "small")
+    async with open_harness(world, git_places=remote.places()) as h:
+        run = await h.call("cursor_get_run", {"agent_id": agent.id, "run_id": agent.runs[-1].id})
+        waited = await h.call("cursor_wait", {"runs": [{"agent_id": agent.id}]})
+    assert "cursor_get_changes(agent_id, run_id)" in run.data["next"]
+    assert "cursor_check_changes(agent_id, run_id)" in waited.data["changes"]
