@@ -82,7 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--port", type=int, default=0, help="port to listen on (default: any free port)")
     simulate.add_argument(
-        "--scenario", default="demo", help="world to start from: demo, fleet, long-run, huge, failing, images"
+        "--scenario",
+        default="demo",
+        help="world to start from: demo, fleet, long-run, huge, failing, images, changes (a change of each kind)",
     )
     simulate.add_argument("--speed", type=float, default=1.0, help="how many times faster than real time runs move")
     simulate.add_argument("--replay", type=Path, metavar="DIR", help="serve a trace recorded with --record instead")
