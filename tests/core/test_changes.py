@@ -184,3 +184,11 @@ def test_git_never_sees_a_cursor_variable_and_gets_the_stand_in_setting_after_th
     assert not any(name.upper().startswith("CURSOR_") for name in made)
     assert made["GIT_CONFIG_COUNT"] == "2" and made["GIT_CONFIG_KEY_1"] == "url.x.insteadOf"
     assert made["GIT_CONFIG_KEY_0"] == "a.b" and made["GIT_TERMINAL_PROMPT"] == "0"
+
+
+async def test_a_repository_url_that_would_leave_the_cache_folder_is_refused(remote: Remote, tmp_path: Path) -> None:
+    """F-53: `github.com/../../x` from the API never names a folder outside the cache; nothing is made."""
+    target = Target("bc-x", "run-x", "FINISHED", False, "github.com/../../escape", "cursor/x", "main", None)
+    with pytest.raises(ToolFailure) as raised:
+        await read_change(remote.places(cache=tmp_path.name), target)
+    assert raised.value.code == "VALIDATION" and not (remote.root / "escape").exists()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -47,6 +48,7 @@ _STATUS: dict[str, Status] = {
     "D": "deleted",
 }
 _FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_SAFE_PART = re.compile(r"[A-Za-z0-9._-]+")
 MAX_DIFF_BYTES = 64 * 1024 * 1024
 """The most of a diff git is asked for (a larger one is cut and said so: ask for a path instead)."""
 _DIFF_OPTIONS = ("-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/")
@@ -247,16 +249,25 @@ async def locate(places: GitPlaces, repo_url: str, roots: Sequence[Path] = ()) -
 
 
 async def _cache(git: Git, cache_dir: Path, key: str) -> Path:
-    """The bare cache of `key` (`host/owner/repo`), made in a temporary folder and renamed into place."""
-    path = cache_dir.joinpath(*key.split("/")).with_suffix(".git")
+    """The bare cache of `key` (`host/owner/repo`), made in a temporary folder and renamed into place (another
+    process making it at the same moment is fine: the first rename wins, the other folder is dropped)."""
+    parts = key.split("/")
+    if len(parts) < 2 or not all(_SAFE_PART.fullmatch(part) and part not in (".", "..") for part in parts):
+        raise ToolFailure(Code.VALIDATION, f"The agent's repository {key!r} is not a host/owner/repo git can cache.")
+    path = cache_dir.joinpath(*parts[:-1], f"{parts[-1]}.git")
     if (path / "HEAD").exists():
         return path
+    fresh: Path | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fresh = Path(tempfile.mkdtemp(prefix=".making-", dir=path.parent))
         await git.at(fresh).run("init", "--quiet", "--bare")
         fresh.rename(path)
     except (OSError, GitError) as exc:
+        if fresh is not None:
+            shutil.rmtree(fresh, ignore_errors=True)
+        if (path / "HEAD").exists():
+            return path  # made meanwhile by another call or process
         raise ToolFailure(
             Code.CONFIGURATION,
             f"The git cache {path} cannot be made ({exc}): make CURSOR_MCP_STATE_DIR writable, or share a clone of "
