@@ -13,8 +13,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursor_cloud_agents.core.changes import GitPlaces, Target
-from cursor_cloud_agents.simulator import Agent, ManualClock, StandInRemote, World, build_scenario
+from cursor_cloud_agents.core.changes import AgentBranch, GitPlaces
+from cursor_cloud_agents.simulator import AgentRecord, ManualClock, StandInRemote, World, build_scenario
 
 GITHUB_URL = "https://github.com/your-org/your-repo"
 
@@ -84,13 +84,13 @@ def changes_world(remote: Remote) -> World:
     return world
 
 
-def agent_named(world: World, change: str) -> Agent:
+def agent_named(world: World, change: str) -> AgentRecord:
     return next(agent for agent in world.agents.values() if agent.name == f"Make the {change} change")
 
 
-def target_of(agent: Agent, *, active: bool = False) -> Target:
+def target_of(agent: AgentRecord, *, active: bool = False) -> AgentBranch:
     """What the core reads for `agent` (as `changes.target_of` would make it from the API's answers)."""
     branch = agent.branches[0]
     run = agent.runs[-1]
     status = "RUNNING" if active else run.outcome
-    return Target(agent.id, run.id, status, active, branch["repoUrl"], branch["branch"], "main", None)
+    return AgentBranch(agent.id, run.id, status, active, branch["repoUrl"], branch["branch"], "main", None)

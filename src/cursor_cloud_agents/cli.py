@@ -26,7 +26,7 @@ from cursor_cloud_agents.api.record import Observer, Observers, Recorder
 from cursor_cloud_agents.clients import CLIENTS
 from cursor_cloud_agents.commands import COMMANDS, Root
 from cursor_cloud_agents.config import ConfigError, Settings
-from cursor_cloud_agents.core.changes import GitPlaces, cache_dir_for
+from cursor_cloud_agents.core import GitPlaces, cache_dir_for
 from cursor_cloud_agents.embedded import simulated_client as _open_simulated_client
 from cursor_cloud_agents.embedded import stand_in_git_config
 from cursor_cloud_agents.logs import setup_logging
@@ -123,7 +123,7 @@ def _stdout_to_devnull() -> None:
 
 def _serve() -> int:
     # Imported here: the MCP SDK is the server's alone, and the terminal commands start without it.
-    from cursor_cloud_agents.server.app import build_server, run_stdio
+    from cursor_cloud_agents.server import build_server, run_stdio
 
     settings = Settings.from_env(os.environ)
     redactor = Redactor(settings.secrets())

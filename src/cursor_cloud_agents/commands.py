@@ -71,7 +71,7 @@ def _config(args: argparse.Namespace, _: Root) -> int:
 
 def _verify(args: argparse.Namespace, root: Root) -> int:
     from cursor_cloud_agents.terminal.ask import ask_on_terminal
-    from cursor_cloud_agents.verify.command import Io, Options, run_verify  # loaded by verify alone
+    from cursor_cloud_agents.verify import Io, Options, run_verify  # loaded by verify alone
 
     options = Options(args.spend, args.yes, args.record, args.keep_text, args.show_identities)
     io = Io(write=lambda text: (sys.stdout.write(text), sys.stdout.flush()), ask=ask_on_terminal)
@@ -173,7 +173,7 @@ def _wait(args: argparse.Namespace) -> Command:
 
 
 def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
-    from cursor_cloud_agents.core.git import git_environment
+    from cursor_cloud_agents.core import git_environment
     from cursor_cloud_agents.terminal.checkout import Where, checkout
 
     where = Where(args.worktree, args.branch, args.remote)

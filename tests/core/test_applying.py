@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cursor_cloud_agents.core.applying import Mode, apply_change, clone_place
-from cursor_cloud_agents.core.changes import Target
+from cursor_cloud_agents.core.changes import AgentBranch
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.simulator import World
 from tests.stand_in import Remote, agent_named, changes_world, git, make_remote, target_of
@@ -36,7 +36,7 @@ def snapshot(clone: Path, remote: Remote) -> dict[str, object]:
     return {"files": files, "head": head, "index": git(clone, "ls-files", "-s", env=remote.env)}
 
 
-async def apply(remote: Remote, clone: Path, target: Target, mode: Mode) -> str:
+async def apply(remote: Remote, clone: Path, target: AgentBranch, mode: Mode) -> str:
     place = await clone_place(remote.places(), clone, target.repo_url)
     return (await apply_change(place, target, mode)).line()
 

@@ -7,11 +7,12 @@ the `changes` world pushes one finished agent per named change there.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.core.changes import GitPlaces, Target, diff, read_change
+from cursor_cloud_agents.core.changes import AgentBranch, GitPlaces, diff, read_change
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.git import git_environment
 from cursor_cloud_agents.simulator import CHANGES, World
@@ -34,7 +35,7 @@ def remote(pushed: tuple[Remote, World]) -> Remote:
 
 
 @pytest.fixture(scope="module")
-def targets(pushed: tuple[Remote, World]) -> dict[str, Target]:
+def targets(pushed: tuple[Remote, World]) -> dict[str, AgentBranch]:
     return {name: target_of(agent_named(pushed[1], name)) for name in CHANGES}
 
 
@@ -55,7 +56,7 @@ def repository_state(folder: Path, remote: Remote) -> dict[str, str]:
 
 @pytest.mark.parametrize("name", ["small", "many-files", "binary", "rename", "deletion", "large"])
 async def test_the_files_and_totals_are_those_of_git_diff_stat(
-    remote: Remote, targets: dict[str, Target], clone: Path, name: str
+    remote: Remote, targets: dict[str, AgentBranch], clone: Path, name: str
 ) -> None:
     """D-50: files, additions and deletions as `git diff --stat` of the branch counts them."""
     change = await read_change(remote.places(working_dir=clone), targets[name])
@@ -73,7 +74,7 @@ async def test_the_files_and_totals_are_those_of_git_diff_stat(
     assert change.commits == 1
 
 
-async def test_the_diff_is_git_diff_byte_for_byte(remote: Remote, targets: dict[str, Target], clone: Path) -> None:
+async def test_the_diff_is_git_diff_byte_for_byte(remote: Remote, targets: dict[str, AgentBranch], clone: Path) -> None:
     """D-50: the text is `git diff` of the starting ref against the branch, nothing added or lost."""
     change = await read_change(remote.places(working_dir=clone), targets["many-files"])
     text = await diff(change.place.git, change.base, change.head)
@@ -83,7 +84,7 @@ async def test_the_diff_is_git_diff_byte_for_byte(remote: Remote, targets: dict[
 
 
 async def test_a_binary_file_is_named_never_dumped_and_a_rename_is_a_rename(
-    remote: Remote, targets: dict[str, Target]
+    remote: Remote, targets: dict[str, AgentBranch]
 ) -> None:
     """D-50: binary files have no line counts and the diff says `Binary files ... differ`; a moved file is `renamed`."""
     binary = await read_change(remote.places(), targets["binary"])
@@ -101,7 +102,7 @@ async def test_a_binary_file_is_named_never_dumped_and_a_rename_is_a_rename(
 
 
 async def test_hidden_and_bidi_characters_in_the_diff_are_removed_and_counted(
-    remote: Remote, targets: dict[str, Target]
+    remote: Remote, targets: dict[str, AgentBranch]
 ) -> None:
     """P-52: the zero-width space, the right-to-left override and its pop, and the isolate planted in a line."""
     change = await read_change(remote.places(), targets["hidden-characters"])
@@ -111,14 +112,14 @@ async def test_hidden_and_bidi_characters_in_the_diff_are_removed_and_counted(
     assert not any(char in text.text for char in "\u200b\u202e\u202c\u2066")
 
 
-async def test_a_path_narrows_the_diff_to_that_file(remote: Remote, targets: dict[str, Target]) -> None:
+async def test_a_path_narrows_the_diff_to_that_file(remote: Remote, targets: dict[str, AgentBranch]) -> None:
     change = await read_change(remote.places(), targets["small"])
     text = await diff(change.place.git, change.base, change.head, ["src/app.py"])
     assert "a/src/app.py" in text.text and "README.md" not in text.text
 
 
 async def test_a_clone_among_the_roots_is_used_and_left_as_it_was(
-    remote: Remote, targets: dict[str, Target], clone: Path
+    remote: Remote, targets: dict[str, AgentBranch], clone: Path
 ) -> None:
     """F-53: the person's clone only gains objects: no ref, no FETCH_HEAD, no config, no file changed."""
     before = repository_state(clone, remote)
@@ -128,7 +129,7 @@ async def test_a_clone_among_the_roots_is_used_and_left_as_it_was(
     assert not (remote.root / "unused-cache").exists()
 
 
-async def test_without_a_clone_the_cache_is_made_and_fetched(remote: Remote, targets: dict[str, Target]) -> None:
+async def test_without_a_clone_the_cache_is_made_and_fetched(remote: Remote, targets: dict[str, AgentBranch]) -> None:
     """F-53: no clone shared: a bare cache under the state folder, made whole."""
     places = remote.places(cache="fresh-cache")
     change = await read_change(places, targets["small"], roots=[remote.root / "home"])
@@ -138,11 +139,11 @@ async def test_without_a_clone_the_cache_is_made_and_fetched(remote: Remote, tar
 
 
 async def test_a_branch_not_pushed_by_a_running_run_names_the_run_to_wait_for(
-    remote: Remote, targets: dict[str, Target]
+    remote: Remote, targets: dict[str, AgentBranch]
 ) -> None:
     """F-53: AGENT_BUSY with the run id and how to wait for it."""
     target = targets["small"]
-    running = Target(target.agent_id, target.run_id, "RUNNING", True, target.repo_url, "cursor/not-yet", "main", None)
+    running = replace(target, run_status="RUNNING", run_active=True, branch="cursor/not-yet")
     with pytest.raises(ToolFailure) as raised:
         await read_change(remote.places(), running)
     assert raised.value.code == "AGENT_BUSY"
@@ -150,7 +151,7 @@ async def test_a_branch_not_pushed_by_a_running_run_names_the_run_to_wait_for(
 
 
 async def test_a_repository_git_cannot_read_says_how_to_give_access_and_changes_nothing(
-    remote: Remote, targets: dict[str, Target], tmp_path: Path
+    remote: Remote, targets: dict[str, AgentBranch], tmp_path: Path
 ) -> None:
     """F-53: the clone's remote points where nothing answers: PERMISSION_DENIED, the clone as it was."""
     lost = remote.clone("lost-clone")
@@ -166,7 +167,7 @@ async def test_a_repository_git_cannot_read_says_how_to_give_access_and_changes_
 
 
 async def test_no_git_on_the_machine_is_said_plainly(
-    remote: Remote, targets: dict[str, Target], tmp_path: Path
+    remote: Remote, targets: dict[str, AgentBranch], tmp_path: Path
 ) -> None:
     """F-53: a PATH without git: CONFIGURATION, nothing made."""
     places = GitPlaces({"PATH": str(tmp_path)}, tmp_path / "cache")
@@ -188,7 +189,7 @@ def test_git_never_sees_a_cursor_variable_and_gets_the_stand_in_setting_after_th
 
 async def test_a_repository_url_that_would_leave_the_cache_folder_is_refused(remote: Remote, tmp_path: Path) -> None:
     """F-53: `github.com/../../x` from the API never names a folder outside the cache; nothing is made."""
-    target = Target("bc-x", "run-x", "FINISHED", False, "github.com/../../escape", "cursor/x", "main", None)
+    target = AgentBranch("bc-x", "run-x", "FINISHED", False, "github.com/../../escape", "cursor/x", "main", None)
     with pytest.raises(ToolFailure) as raised:
         await read_change(remote.places(cache=tmp_path.name), target)
     assert raised.value.code == "VALIDATION" and not (remote.root / "escape").exists()

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Literal
 
 from cursor_cloud_agents.core.changes import (
+    AgentBranch,
     ChangeSize,
     GitPlaces,
     Place,
-    Target,
     branch_missing,
     default_branch,
     fetch_ref,
@@ -110,7 +110,7 @@ async def ready_to_change(git: Git) -> str:
     return name or "HEAD"
 
 
-async def apply_change(place: Place, target: Target, mode: Mode) -> Applied:
+async def apply_change(place: Place, target: AgentBranch, mode: Mode) -> Applied:
     """The agent's commits onto the current branch of the clone at `place`, by `mode`.
 
     Raises:
@@ -135,7 +135,7 @@ async def apply_change(place: Place, target: Target, mode: Mode) -> Applied:
     return Applied(mode, target.branch, onto, before, after, commits, ChangeSize.of(files))
 
 
-async def _move(git: Git, mode: Mode, target: Target, own_base: str, head: str) -> None:
+async def _move(git: Git, mode: Mode, target: AgentBranch, own_base: str, head: str) -> None:
     if mode == "fast-forward":
         try:
             await git.run("merge", "--ff-only", "--quiet", head)

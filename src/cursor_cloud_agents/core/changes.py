@@ -76,7 +76,7 @@ class GitPlaces:
 
 
 @dataclass(frozen=True)
-class Target:
+class AgentBranch:
     """The change to read: an agent's branch, where it started, and the run that pushed it."""
 
     agent_id: str
@@ -129,7 +129,7 @@ class ChangeSize:
 class AgentChange:
     """An agent's change as git sees it in `place`: from `base` (where the run started) to `head` (the branch)."""
 
-    target: Target
+    target: AgentBranch
     place: Place
     base: str
     head: str
@@ -155,7 +155,7 @@ class Diff:
 # --- what to read ------------------------------------------------------------------------------------
 
 
-async def read_target(api: CursorClient, agent_id: str, run_id: str | None) -> Target:
+async def read_target(api: CursorClient, agent_id: str, run_id: str | None) -> AgentBranch:
     """The branch of the agent's run (its latest, or `run_id`), checked before it goes near git.
 
     Raises:
@@ -167,7 +167,7 @@ async def read_target(api: CursorClient, agent_id: str, run_id: str | None) -> T
     return target_of(agent, run)
 
 
-def target_of(agent: Agent, run: Run | None) -> Target:
+def target_of(agent: Agent, run: Run | None) -> AgentBranch:
     """The branch `run` reports for `agent` (the first with a name), and the ref it started from."""
     branches = [branch for branch in (run.git.branches if run and run.git else []) if branch.branch]
     if run is None or not branches:
@@ -179,7 +179,7 @@ def target_of(agent: Agent, run: Run | None) -> Target:
         raise ToolFailure(Code.VALIDATION, f"The agent's branch name is refused: {problem}.", agent_id=agent.id)
     key = repository_key(branch.repo_url)
     starts = [repo.starting_ref for repo in agent.repos or [] if repository_key(repo.url) == key]
-    return Target(
+    return AgentBranch(
         agent.id,
         run.id,
         run.status,
@@ -321,7 +321,7 @@ def no_access(place: Place, exc: GitError) -> ToolFailure:
     )
 
 
-async def read_change(places: GitPlaces, target: Target, roots: Sequence[Path] = ()) -> AgentChange:
+async def read_change(places: GitPlaces, target: AgentBranch, roots: Sequence[Path] = ()) -> AgentChange:
     """The agent's change: its branch and starting ref fetched where git is, and the files between them.
 
     Raises:
@@ -370,7 +370,7 @@ def _wait_for(agent_id: str, run_id: str | None) -> str:
     )
 
 
-def branch_missing(target: Target) -> ToolFailure:
+def branch_missing(target: AgentBranch) -> ToolFailure:
     if target.run_active:
         return ToolFailure(
             Code.AGENT_BUSY,

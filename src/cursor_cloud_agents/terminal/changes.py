@@ -14,11 +14,20 @@ from pathlib import Path
 
 from rich.text import Text
 
-from cursor_cloud_agents.core import applying
-from cursor_cloud_agents.core.applying import Mode
-from cursor_cloud_agents.core.changes import AgentChange, GitPlaces, cache_dir_for, diff, read_change, read_target
-from cursor_cloud_agents.core.checks import CheckResult
-from cursor_cloud_agents.core.git import toplevel
+from cursor_cloud_agents.core import (
+    AgentChange,
+    CheckResult,
+    GitPlaces,
+    Mode,
+    apply_change,
+    cache_dir_for,
+    clone_place,
+    diff,
+    read_change,
+    read_target,
+    ready_to_change,
+    toplevel,
+)
 from cursor_cloud_agents.terminal.clean import agent_text, for_terminal
 from cursor_cloud_agents.terminal.exits import OK, REFUSED
 from cursor_cloud_agents.terminal.term import Session, Term
@@ -132,10 +141,10 @@ async def apply_command(
         places = places_for(term, session, env, cwd)
         git = places.git(cwd)
         if git is not None and (top := await toplevel(git)) is not None:
-            await applying.ready_to_change(git.at(top))  # a dirty tree is refused before anything is read
+            await ready_to_change(git.at(top))  # a dirty tree is refused before anything is read
         target = await read_target(session.api, agent_id, None)
-        place = await applying.clone_place(places, cwd, target.repo_url, remote)
-        applied = await applying.apply_change(place, target, mode)
+        place = await clone_place(places, cwd, target.repo_url, remote)
+        applied = await apply_change(place, target, mode)
     if term.json:
         term.emit(
             {

@@ -25,11 +25,17 @@ from cursor_cloud_agents.api import (
     Prompt,
     ids,
 )
-from cursor_cloud_agents.core import consent, creation, scan
+from cursor_cloud_agents.core import (
+    RepoInput,
+    consent,
+    create_within_limits,
+    creation,
+    images_of,
+    journal,
+    limits_use_line,
+    scan,
+)
 from cursor_cloud_agents.core import models as model_check
-from cursor_cloud_agents.core.creation import RepoInput
-from cursor_cloud_agents.core.images import images_of
-from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
 from cursor_cloud_agents.core.timing import CREATE_BUDGET_SECONDS as CREATE_BUDGET
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.declaration import Access, Catalogue
@@ -144,7 +150,8 @@ async def cursor_get_agent(state: ServerState, agent_id: AgentId) -> AgentView |
     try:
         return AgentView.of(await state.api.get_agent(agent_id))
     except NotFoundError:
-        pending = await state.journal.pending(agent_id, state.clock.now())
+        now = state.clock.now()
+        pending = journal.pending(await state.store.read(now), agent_id, now)
         if pending is None:
             raise
         return PendingCreationView.of(pending)
@@ -201,12 +208,16 @@ async def cursor_create_agent(
         auto_create_pr=auto_create_pr,
         env_vars=variables.values or None,
     )
-    if "create" in state.settings.ask:
-        await refuse_before_asking(state, request)
-        use = await state.limits.use_line(state.api)
+
+    async def ask() -> None:  # the limits are checked before, so that a yes is never wasted on a refusal
+        use = await limits_use_line(state)
         question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
         await consent.ask_before(call, question, "no agent was created", state.settings.ask)
-    created = await create_within_limits(state, request, on_resend=lambda agent_id: call.note(agent_id=agent_id))
+
+    asking = ask if "create" in state.settings.ask else None
+    created = await create_within_limits(
+        state, request, ask=asking, on_resend=lambda agent_id: call.note(agent_id=agent_id)
+    )
     if isinstance(created, CreatedAgent):
         return CreatedAgentView.of(created, model)
     return ResumedAgentView.of(created)

@@ -14,8 +14,15 @@ from typing import Annotated
 import anyio
 from pydantic import AfterValidator, Field
 
-from cursor_cloud_agents.core.changes import MAX_DIFF_BYTES, AgentChange, diff, no_git, read_agent_change
-from cursor_cloud_agents.core.checks import not_configured, run_check
+from cursor_cloud_agents.core import (
+    MAX_DIFF_BYTES,
+    AgentChange,
+    diff,
+    no_git,
+    not_configured,
+    read_agent_change,
+    run_check,
+)
 from cursor_cloud_agents.core.timing import ANSWER_MARGIN_SECONDS, ANSWER_RESERVE
 from cursor_cloud_agents.server.declaration import Access, Catalogue
 from cursor_cloud_agents.server.params import AgentId, RunId

@@ -13,9 +13,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cursor_cloud_agents.core.seen import mark_seen
+from cursor_cloud_agents.core import MAX_RUNS, Until, Watched, mark_seen, watch
 from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS, WAIT_MARGIN_SECONDS
-from cursor_cloud_agents.core.watch import MAX_RUNS, Until, Watched, watch
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.declaration import Catalogue, TaskRule
 from cursor_cloud_agents.server.hints import suggest

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from cursor_cloud_agents.core.changes import AgentChange, FileChange
-from cursor_cloud_agents.core.checks import CheckResult
+from cursor_cloud_agents.core import AgentChange, CheckResult, FileChange
 
 APPLY_HINT = (
     "To bring it home the person runs, in their clone: cursor-cloud-agents apply AGENT (fast-forward; --merge or "
