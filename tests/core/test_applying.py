@@ -97,7 +97,7 @@ async def test_a_branch_that_moved_on_is_not_fast_forwarded_but_merges(
     """D-56: fast-forward refused with what to use instead, nothing changed; --merge then makes a merge commit."""
     remote, world = pushed
     clone = remote.clone(tmp_path.name)
-    commit(clone, remote, "docs/guide.md", "# Guide\n\nRewritten by the person.\n")
+    commit(clone, remote, "manual/guide.md", "# Guide\n\nRewritten by the person.\n")
     target = target_of(agent_named(world, "small"))
     before = snapshot(clone, remote)
     with pytest.raises(ToolFailure) as raised:
@@ -113,7 +113,7 @@ async def test_a_branch_that_moved_on_is_not_fast_forwarded_but_merges(
 async def test_cherry_pick_copies_only_the_agents_commits(pushed: tuple[Remote, World], tmp_path: Path) -> None:
     remote, world = pushed
     clone = remote.clone(tmp_path.name)
-    commit(clone, remote, "docs/guide.md", "# Guide\n\nRewritten by the person.\n")
+    commit(clone, remote, "manual/guide.md", "# Guide\n\nRewritten by the person.\n")
     line = await apply(remote, clone, target_of(agent_named(world, "rename")), "cherry-pick")
     assert " by cherry-pick: 2 files" in line
     assert (clone / "src" / "text.py").exists() and not (clone / "src" / "util.py").exists()

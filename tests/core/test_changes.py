@@ -98,7 +98,7 @@ async def test_a_binary_file_is_named_never_dumped_and_a_rename_is_a_rename(
     moved = next(f for f in renamed.files if f.status == "renamed")
     assert (moved.old_path, moved.path) == ("src/util.py", "src/text.py")
     deleted = await read_change(remote.places(), targets["deletion"])
-    assert ("docs/guide.md", "deleted") in {(f.path, f.status) for f in deleted.files}
+    assert ("manual/guide.md", "deleted") in {(f.path, f.status) for f in deleted.files}
 
 
 async def test_hidden_and_bidi_characters_in_the_diff_are_removed_and_counted(

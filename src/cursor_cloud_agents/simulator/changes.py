@@ -100,7 +100,7 @@ SEED: dict[str, bytes] = {
     "src/app.py": _APP,
     "src/util.py": _UTIL,
     "tests/test_app.py": _TESTS,
-    "docs/guide.md": _GUIDE,
+    "manual/guide.md": _GUIDE,
     "assets/logo.png": png(16, 16),
 }
 """The project on `main` of every stand-in repository."""
@@ -156,7 +156,7 @@ CHANGES: dict[str, Change] = {
             Write("src/app.py", _APP.replace(b"from util import", b"from text import")),
         )
     ),
-    "deletion": Change((Delete("docs/guide.md"), Write("README.md", _README.replace(b"A small", b"A tiny")))),
+    "deletion": Change((Delete("manual/guide.md"), Write("README.md", _README.replace(b"A small", b"A tiny")))),
     "hidden-characters": Change(
         (
             Write(
