@@ -15,7 +15,7 @@ import pytest
 
 from cursor_cloud_agents.api import LISTENING_STREAMS, AgentSummary, CursorClient, Run
 from cursor_cloud_agents.api.deadline import Deadline
-from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, ToolState
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays, ToolState
 from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.fleet import Fleet, Query, Row
 from cursor_cloud_agents.core.liveness import count_stuck, read_liveness
@@ -201,9 +201,9 @@ async def test_read_liveness_judges_many_runs_by_the_same_rule_all_at_once(harne
         runs = [(agent.id, await h.api.get_run(agent.id, agent.runs[-1].id)) for agent in h.world.agents.values()]
         cache: ActivityCache = Cache(Clock(h.clock.now), 10)
         started = anyio.current_time()
-        found = await read_liveness(h.api, cache, Clock(h.clock.now), runs)
+        found = await read_liveness(Replays(h.api, cache, Clock(h.clock.now)), runs)
         took = anyio.current_time() - started
-        cut = await read_liveness(h.api, cache, Clock(h.clock.now), runs[:1], max_seconds=0.5)
+        cut = await read_liveness(Replays(h.api, cache, Clock(h.clock.now)), runs[:1], max_seconds=0.5)
     assert [entry.stale for entry in found] == [True] * 4 + [False] * 2
     assert not any(entry.incomplete for entry in found)
     assert took < 3 * REPLAY_LISTEN_SECONDS  # four listens at once, not one after the other

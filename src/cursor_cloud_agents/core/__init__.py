@@ -11,7 +11,7 @@ besides it only `core.call` (the protocol a face implements) and `core.timing` (
 """
 
 from cursor_cloud_agents.core import consent, creation, failures, images, journal, models, scan, seen
-from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, ToolState, event_time
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays, ToolState, event_time
 from cursor_cloud_agents.core.acts import Act
 from cursor_cloud_agents.core.applying import Applied, Mode, apply_change, clone_place, ready_to_change
 from cursor_cloud_agents.core.cache import Cache
@@ -96,6 +96,7 @@ __all__ = [
     "Query",
     "Recognised",
     "RepoInput",
+    "Replays",
     "Row",
     "ScanPage",
     "Store",

@@ -4,7 +4,8 @@ Ids are checked by the API client's own id functions (exact `bc-<uuid>` / `run-<
 case, answered lowercase) before anything is sent. The check is not a schema `pattern`: a short
 description tells a model the shape for fewer catalogue bytes, and the guard refuses the rest with
 a `VALIDATION` error. A filter has one limit wherever it appears. Free text read by a tool is judged by
-its alphabet before anything is sent (`api.text`, issue 23): a page cursor, a pull request URL and a model
+its alphabet before anything is sent (`api.text`: a control or bidi character in a filter or a cursor would
+reach a URL or a model unseen): a page cursor, a pull request URL and a model
 id or value are visible ASCII; a name or URL filter is one line of any script, without control, invisible
 or bidi characters; a lone surrogate is refused in both. Waits are `Clamped`: above their maximum they are
 brought down to it, not refused.

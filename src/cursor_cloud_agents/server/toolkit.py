@@ -86,7 +86,7 @@ class Toolkit:
 
     def listed(self, *, cached: bool = True) -> list[Tool]:
         """Every tool as `tools/list` shows it; `cached=False` builds every schema afresh."""
-        schemas = schemacache.load() if cached else {}
+        schemas = schemacache.load(self.catalogue.specs) if cached else {}
         return [spec.listed(schemas.get(name)) for name, spec in self.specs.items()]
 
     async def run(
@@ -311,7 +311,7 @@ class Toolkit:
 def _with_images(result: CallToolResult, images: list[ImageContent]) -> CallToolResult:
     """The answer with its images after the JSON text, and without `structuredContent`: Codex hands its model only
     the structured content when there is one, so the image beside it never reached the model; without it, Codex,
-    Claude Code and OpenCode all pass the text and the image on (docs/clients.md, issue 22)."""
+    Claude Code and OpenCode all pass the text and the image on (docs/clients.md, as measured with each client)."""
     return CallToolResult(content=[*result.content, *images])
 
 

@@ -18,6 +18,7 @@ from cursor_cloud_agents.api import CursorClient, CursorError, Run, RunNotCancel
 from cursor_cloud_agents.core import (
     ActivityCache,
     ActivitySummary,
+    Replays,
     clean,
     consent,
     fold_liveness,
@@ -59,7 +60,7 @@ async def summarize(
     """
 
     async def work() -> ActivitySummary:
-        return await fold_liveness(api, cache, clock, agent_id, run_id, terminal=terminal)
+        return await fold_liveness(Replays(api, cache, clock), agent_id, run_id, terminal=terminal)
 
     return await with_progress(call, work, lambda: "reading the run's stream for its activity")
 
