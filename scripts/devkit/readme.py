@@ -19,6 +19,7 @@ _ACCESS_WORDS = {
     Access.WRITE: "write",
     Access.DESTRUCTIVE: "write, destructive",
     Access.DELETE: "delete",
+    Access.LOCAL: "runs your check command",
 }
 
 

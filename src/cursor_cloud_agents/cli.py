@@ -11,9 +11,11 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -21,11 +23,14 @@ from cursor_cloud_agents import __version__
 from cursor_cloud_agents.clients import CLIENTS
 from cursor_cloud_agents.commands import COMMANDS, Root
 from cursor_cloud_agents.config import ConfigError, Settings
-from cursor_cloud_agents.embedded import open_client
+from cursor_cloud_agents.embedded import open_client, stand_in_git_config
 from cursor_cloud_agents.logs import setup_logging
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.terminal import add_commands as add_terminal_commands
 from cursor_cloud_agents.terminal.options import subcommand as _command
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.core import GitPlaces
 
 logger = logging.getLogger("cursor_cloud_agents")
 
@@ -121,8 +126,25 @@ def _serve() -> int:
     if sys.stdin.isatty():
         sys.stderr.write(_TERMINAL_HINT)
     _announce(settings)
-    server = build_server(settings, redactor, lambda: open_client(settings, redactor=redactor))
-    return anyio.run(run_stdio, server)
+    # Simulated mode: the world's runs push to a stand-in remote of this process's own, gone when it ends.
+    with (
+        tempfile.TemporaryDirectory(prefix="cursor-cloud-agents-sim-") if settings.simulated else nullcontext() as made
+    ):
+        folder = None if made is None else Path(made)
+        places = git_places(settings, os.environ, folder)
+        opener = lambda: open_client(settings, redactor=redactor, folder=folder)  # noqa: E731
+        server = build_server(settings, redactor, opener, git_places=places)
+        return anyio.run(run_stdio, server)
+
+
+def git_places(settings: Settings, env: Mapping[str, str], folder: Path | None) -> GitPlaces:
+    """Where the server's git works: the client's roots and the working directory, then a cache in the state
+    folder; in simulated mode, with the stand-in remote of `folder` and a cache inside it (never the real one)."""
+    from cursor_cloud_agents.core import GitPlaces, cache_dir_for  # what the first change read needs, not start-up
+
+    if folder is None:
+        return GitPlaces(env, cache_dir_for(settings.state_dir), working_dir=Path.cwd())
+    return GitPlaces(env, folder / "cache", stand_in_git_config(folder), working_dir=Path.cwd())
 
 
 def _announce(settings: Settings) -> None:

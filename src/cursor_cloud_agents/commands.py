@@ -78,12 +78,14 @@ def _verify(args: argparse.Namespace, root: Root) -> int:
 
 
 def _simulate(args: argparse.Namespace, _: Root) -> int:
-    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, run_simulator
+    from cursor_cloud_agents.embedded import simulator_folder, stand_in_remote_folder
+    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, StandInRemote, run_simulator
 
     port: int = args.port
     scenario: str = args.scenario
     replay: Path | None = args.replay
     setup_logging("INFO", Redactor())
+    remote = None if replay is not None else StandInRemote(stand_in_remote_folder(simulator_folder()))
 
     def ready(base_url: str) -> None:
         # The second line is for a shell: `GET /v1/me` with that key answers 200, any other key 401.
@@ -92,9 +94,18 @@ def _simulate(args: argparse.Namespace, _: Root) -> int:
             "  (Ctrl-C to stop)\n"
             f"export CURSOR_API_BASE_URL={base_url} CURSOR_API_KEY={SIMULATED_API_KEY}\n"
         )
+        if remote is not None:
+            # The agents' branches are real commits in a bare repository standing in for GitHub.
+            sys.stdout.write(
+                f"stand-in GitHub remote (the agents' branches): {remote.folder}\nclone it: {remote.clone_command()}\n"
+            )
         sys.stdout.flush()
 
-    anyio.run(lambda: run_simulator(port=port or None, scenario=scenario, speed=args.speed, ready=ready, replay=replay))
+    anyio.run(
+        lambda: run_simulator(
+            port=port or None, scenario=scenario, speed=args.speed, ready=ready, replay=replay, remote=remote
+        )
+    )
     return 0
 
 
@@ -161,12 +172,25 @@ def _wait(args: argparse.Namespace) -> Command:
 
 
 def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.core import git_environment
     from cursor_cloud_agents.terminal.checkout import Where, checkout
-    from cursor_cloud_agents.terminal.git import git_environment
 
     where = Where(args.worktree, args.branch, args.remote)
     git_env = git_environment(env, interactive=sys.stdin.isatty())  # git's own environment, without the key
-    return partial(checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env)
+    return partial(checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env, check=args.check)
+
+
+def _diff(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.changes import diff_command
+
+    agent, run = args.agent
+    return partial(diff_command, agent_id=agent, run_id=run, paths=args.paths, cwd=Path.cwd(), env=env)
+
+
+def _apply(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.changes import apply_command
+
+    return partial(apply_command, agent_id=args.agent, mode=args.mode, remote=args.remote, cwd=Path.cwd(), env=env)
 
 
 def _status(_: argparse.Namespace) -> Command:
@@ -214,6 +238,8 @@ COMMANDS: dict[str, Run] = {
     "artifacts": _on_terminal(_artifacts),
     "wait": _on_terminal(_wait),
     "checkout": _on_terminal_with(_checkout),
+    "diff": _on_terminal_with(_diff),
+    "apply": _on_terminal_with(_apply),
     "status": _on_terminal(_status),
 }
 """Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""

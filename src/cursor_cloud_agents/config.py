@@ -462,6 +462,18 @@ class Settings:
         _switch_reader(),
         "`1` keeps prompts and agent text in the recording (secrets stay masked): a replay then answers word for word.",
     )
+    check_command: str | None = setting(
+        "CURSOR_MCP_CHECK_COMMAND",
+        VariableReader(lambda env, name: _present(env, name), lambda: None, "(none)"),
+        "A shell command (yours, never a model's) `cursor_check_changes` runs in a throwaway worktree of an agent's "
+        "branch, e.g. `python3 -m pytest -q`: it runs code the agent wrote, without any `CURSOR_*` variable.",
+    )
+    check_seconds: float = setting(
+        "CURSOR_MCP_CHECK_SECONDS",
+        _number_reader(300.0, low=1.0, high=3600.0),
+        "Longest run of the check command, in seconds (then it and what it started are killed; a tool call also "
+        "ends at CURSOR_MCP_MAX_CALL_SECONDS).",
+    )
 
     claude_plugin: bool = False
     """Whether Claude Code started this server as a plugin's: it sets `CLAUDE_PLUGIN_ROOT` in a plugin server's

@@ -8,6 +8,7 @@ client of the server, so printing to stdout is its job.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 import tempfile
 import time
@@ -22,11 +23,16 @@ from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY
 
 VIEW_CHARS = 160
+DIFF_LINES = 24
+"""Lines of the agent's diff the demo prints."""
+CHECK_COMMAND = f"{shlex.quote(sys.executable)} -m unittest discover -s tests -q"
 
 
 def _server(base_url: str | None, record: Path | None, state_dir: str) -> StdioServerParameters:
     """The server in simulated mode; with `base_url`, a client of that loopback simulator (`simulate`) instead."""
     env = {"CURSOR_MCP_ALLOW_WRITES": "1", "CURSOR_MCP_ALLOW_DELETE": "1", "CURSOR_MCP_LOG_LEVEL": "WARNING"}
+    # The person's check command: the seed project's tests, run on the agent's branch (code the agent wrote).
+    env["CURSOR_MCP_CHECK_COMMAND"] = CHECK_COMMAND
     if base_url is None:
         env["CURSOR_MCP_FIXTURE"] = "1"
     else:
@@ -66,6 +72,24 @@ class Walk:
         _say(f"  ← {_view(result)}")
         return dict(result.structured_content or {})
 
+    def show_change(self, answer: dict[str, Any]) -> None:
+        """Print an agent's change as `cursor_get_changes` answered it: its files, then its diff's first lines."""
+        for file in answer.get("files", []):
+            counts = "binary" if file.get("binary") else f"+{file.get('additions')} -{file.get('deletions')}"
+            _say(f"    {file['status']:>8} {file['path']}  {counts}")
+        lines = str(answer.get("diff", "")).splitlines()
+        for line in lines[:DIFF_LINES]:
+            _say(f"    │ {line}")
+        if len(lines) > DIFF_LINES:
+            _say(f"    │ … {len(lines) - DIFF_LINES} more lines")
+
+    def show_check(self, answer: dict[str, Any]) -> None:
+        """Print the verdict of `cursor_check_changes` and the last line of its output."""
+        if "passed" in answer:
+            verdict = "passed" if answer["passed"] else "failed"
+            last = str(answer.get("last_lines", "")).splitlines()[-1:] or [""]
+            _say(f"    check {verdict} (exit {answer.get('exit_code')}, {answer.get('seconds')} s): {last[0]}")
+
     async def _progress(self, progress: float, total: float | None, message: str | None) -> None:
         del total
         _say(f"    … progress {progress:g}: {message or ''}")
@@ -77,10 +101,12 @@ LONG_TASK = "Also write a CONTRIBUTING guide [sim:seconds=120]"
 REDIRECT = "Drop that; add a LICENSE file instead [sim:seconds=120]"
 
 
-async def story(walk: Walk, agent_id: str | None = None) -> None:
-    """Account, models, create, wait, result, usage, follow-up, replace, cancel, archive, delete.
+async def story(walk: Walk, agent_id: str | None = None, *, changes: bool = True) -> None:
+    """Account, models, create, wait, result, its change and its check, usage, follow-up, replace, cancel,
+    archive, delete.
 
-    `agent_id` names the agent to create (a replayed trace answers for the id it recorded)."""
+    `agent_id` names the agent to create (a replayed trace answers for the id it recorded); `changes=False`
+    leaves out the change and its check (a replayed trace has no git behind it)."""
     await walk.call("cursor_get_account")
     await walk.call("cursor_list_models")
     creation = {"prompt": FIRST_TASK, "repository": REPOSITORY} | ({"agent_id": agent_id} if agent_id else {})
@@ -88,6 +114,9 @@ async def story(walk: Walk, agent_id: str | None = None) -> None:
     agent = {"agent_id": created["agent_id"]}
     await walk.call("cursor_get_run", agent | {"run_id": created["run_id"], "wait_seconds": 30})
     await walk.call("cursor_read_run_events", agent | {"run_id": created["run_id"], "tail": 5})
+    if changes:
+        walk.show_change(await walk.call("cursor_get_changes", agent))
+        walk.show_check(await walk.call("cursor_check_changes", agent))
     await walk.call("cursor_get_usage", agent)
     await walk.call("cursor_create_run", agent | {"prompt": LONG_TASK})
     redirected = await walk.call("cursor_create_run", agent | {"prompt": REDIRECT, "replace_active": True})

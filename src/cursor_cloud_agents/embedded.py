@@ -9,8 +9,11 @@ with the simulated runs at any speed.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
@@ -26,6 +29,24 @@ if TYPE_CHECKING:
     from cursor_cloud_agents.simulator import InstantClock, WorldClock
 
 
+def simulator_folder() -> Path:
+    """The simulator's folder of `simulate` and `--simulated`, the same on every run of this user: a clone of its
+    stand-in remote made once keeps working, since a world gives the same commits every time it is built."""
+    return Path(tempfile.gettempdir()) / f"cursor-cloud-agents-simulator-{os.getuid()}"
+
+
+def stand_in_remote_folder(folder: Path) -> Path:
+    """Where, inside a simulator's folder, the bare repositories standing in for GitHub are."""
+    return folder / "remote"
+
+
+def stand_in_git_config(folder: Path) -> tuple[tuple[str, str], ...]:
+    """The git settings that send the agents' repository URLs to the stand-in remote of `folder`."""
+    from cursor_cloud_agents.simulator import StandInRemote
+
+    return (StandInRemote(stand_in_remote_folder(folder)).rewrite(),)
+
+
 @asynccontextmanager
 async def simulated_client(
     observer: Observer | None = None,
@@ -33,17 +54,22 @@ async def simulated_client(
     scenario: str = "demo",
     clock: WorldClock | None = None,
     api_key: str | None = None,
+    folder: Path | None = None,
 ) -> AsyncGenerator[CursorClient, None]:
     """A client of a fresh simulated world of `scenario`, on `clock` (real time by default; the SDK's instant
     time, a test's manual clock), with the key the
-    simulator accepts, or `api_key` (which it refuses: `verify` checks that a wrong key answers 401)."""
+    simulator accepts, or `api_key` (which it refuses: `verify` checks that a wrong key answers 401). With
+    `folder`, the world's runs push their branches to a stand-in remote there (`stand_in_git_config`)."""
     from cursor_cloud_agents.api.client import CursorClient
-    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, build_scenario, serve
+    from cursor_cloud_agents.simulator import SIMULATED_API_KEY, RealClock, StandInRemote, build_scenario, serve
 
     clock = clock or RealClock()
+    world = build_scenario(scenario, clock)
+    if folder is not None:
+        world.remote = StandInRemote(stand_in_remote_folder(folder))
     try:
         async with (
-            serve(build_scenario(scenario, clock)) as sim,
+            serve(world) as sim,
             CursorClient(
                 sim.base_url,
                 api_key or SIMULATED_API_KEY,
@@ -88,17 +114,19 @@ async def open_client(
     redactor: Redactor | None = None,
     scenario: str = "demo",
     clock: WorldClock | None = None,
+    folder: Path | None = None,
 ) -> AsyncGenerator[CursorClient, None]:
     """The API client for `settings`: the real API, or an embedded simulator of `scenario` on `clock` in simulated
-    mode; every exchange goes to `observer` and, with CURSOR_MCP_RECORD_DIR, to a recorder masking with `redactor`
-    (pass the server's: it knows the per-call secrets)."""
+    mode (its runs pushing to a stand-in remote in `folder`, when given); every exchange goes to `observer` and,
+    with CURSOR_MCP_RECORD_DIR, to a recorder masking with `redactor` (pass the server's: it knows the per-call
+    secrets)."""
     from cursor_cloud_agents.api.client import CursorClient
 
     observer = _observer(settings, observer, redactor)
     key = None if settings.api_key is None else settings.api_key.reveal()
     if settings.simulated:
         # from_env never keeps a key in simulated mode: one here is verify's deliberately wrong one, to be refused.
-        async with simulated_client(observer, api_key=key, scenario=scenario, clock=clock) as client:
+        async with simulated_client(observer, api_key=key, scenario=scenario, clock=clock, folder=folder) as client:
             yield client
         return
     async with CursorClient(

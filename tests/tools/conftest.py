@@ -20,6 +20,7 @@ from mcp_types import CallToolResult, ImageContent
 
 from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.core.changes import GitPlaces
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_server
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Faults, ManualClock, RunningSimulator, World, serve
@@ -89,6 +90,7 @@ async def open_harness(
     api_key: str = SIMULATED_API_KEY,
     client_options: dict[str, Any] | None = None,
     silence_scale: float = 1.0,
+    git_places: GitPlaces | None = None,
     **settings: Any,
 ) -> AsyncGenerator[Harness, None]:
     """A harness over `world` (a fresh one by default); `settings` override Settings fields.
@@ -97,7 +99,8 @@ async def open_harness(
     running at once is out of the way (tests of it set `max_active_agents`). `api_key` must be one the
     world accepts (`world.add_api_key`). `client_options` go to the MCP client (an elicitation callback,
     the protocol `mode`). `silence_scale`: the replay walks' silences in real time (`CursorClient`), for
-    tests that listen to quiet replays without waiting 1.5 s each.
+    tests that listen to quiet replays without waiting 1.5 s each. `git_places`: where the changes tools find
+    git (none by default).
     """
     clock = world.clock if world is not None else ManualClock()
     assert isinstance(clock, ManualClock)
@@ -127,7 +130,9 @@ async def open_harness(
             yield api
 
         redactor = Redactor(config.secrets())
-        server = build_server(config, redactor, borrow, clock=clock.now, sleep=advance, hard_stop_grace=0.5)
+        server = build_server(
+            config, redactor, borrow, clock=clock.now, sleep=advance, hard_stop_grace=0.5, git_places=git_places
+        )
         client_settings: dict[str, Any] = {"mode": "legacy"} | (client_options or {})
         async with api, Client(server, **client_settings) as client:
             yield Harness(clock, world, sim, api, client, redactor)

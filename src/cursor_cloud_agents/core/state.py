@@ -14,9 +14,10 @@ import anyio
 
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core.cache import Cache
+from cursor_cloud_agents.core.changes import GitPlaces
 from cursor_cloud_agents.core.limits import Limits
 from cursor_cloud_agents.core.store import Store
-from cursor_cloud_agents.core.timing import ARTIFACT_TEXT_SECONDS, MODELS_SECONDS, Clock
+from cursor_cloud_agents.core.timing import ARTIFACT_TEXT_SECONDS, DIFF_TEXT_SECONDS, MODELS_SECONDS, Clock
 from cursor_cloud_agents.redact import Redactor
 
 if TYPE_CHECKING:
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 ACTIVITY_ENTRIES = 512
 """Complete activity summaries of ended runs kept (they never change: idle time is recomputed)."""
 ARTIFACT_TEXT_ENTRIES = 4
+DIFF_ENTRIES = 2
+"""Prepared diffs kept (one may be tens of megabytes)."""
 
 
 @dataclass
@@ -36,6 +39,8 @@ class CoreState:
     redactor: Redactor
     clock: Clock = field(default_factory=Clock)
     client: CursorClient | None = None
+    git_places: GitPlaces | None = None
+    """Where git works on agents' repositories (the composition root's choice; None: nowhere, no change read)."""
     store: Store = field(init=False)
     """The store of paid acts, the one handle on its file: the journal and the ledger are rules over its readings."""
     deciding: anyio.Lock = field(init=False)
@@ -45,6 +50,8 @@ class CoreState:
     models: Cache[str, list[Model]] = field(init=False)
     activity: Cache[tuple[str, str], KnownActivity] = field(init=False)
     artifact_texts: Cache[tuple[str, str], str] = field(init=False)
+    diffs: Cache[tuple[str, str, str, str], tuple[str, int, bool]] = field(init=False)
+    """Prepared diffs by (repository, base, head, path): the text, hidden characters removed, cut or not."""
 
     def __post_init__(self) -> None:
         # Simulated agents never enter the store of real ones: in simulated mode it stays in memory.
@@ -54,6 +61,7 @@ class CoreState:
         self.models = Cache(self.clock, 1, MODELS_SECONDS)
         self.activity = Cache(self.clock, ACTIVITY_ENTRIES)
         self.artifact_texts = Cache(self.clock, ARTIFACT_TEXT_ENTRIES, ARTIFACT_TEXT_SECONDS)
+        self.diffs = Cache(self.clock, DIFF_ENTRIES, DIFF_TEXT_SECONDS)
 
     @property
     def api(self) -> CursorClient:

@@ -174,6 +174,9 @@ MODELS_SECONDS = 600.0
 ARTIFACT_TEXT_SECONDS = 300.0
 """The last few artifact texts read are kept five minutes (a presigned link lasts 15), so a text read
 page by page is downloaded once, and its pages are cut from one copy."""
+DIFF_TEXT_SECONDS = 600.0
+"""An agent's diff, prepared for answers, is kept ten minutes: read page by page, it is made once (a commit's diff
+never changes, so the time only bounds the memory held for a model that stopped reading)."""
 SEALED_QUESTION_SECONDS = 600.0
 """How long a sealed question stays answerable: the person may take a while, not forever."""
 FINISHED_TASK_SECONDS = 3600.0

@@ -53,6 +53,7 @@ from cursor_cloud_agents.server.wire import Reader, Writer
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.api.client import CursorClient
+    from cursor_cloud_agents.core import GitPlaces
     from cursor_cloud_agents.server.toolkit import Toolkit
 
 NAME = "cursor-cloud-agents"
@@ -71,8 +72,10 @@ def build_toolkit(
     clock: Callable[[], float] = time.time,
     sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
     hard_stop_grace: float = HARD_STOP_GRACE,
+    git_places: GitPlaces | None = None,
 ) -> Toolkit:
-    """A toolkit over a new server state, with every tool declared (no client attached yet)."""
+    """A toolkit over a new server state, with every tool declared (no client attached yet); `git_places`: where
+    its git works on agents' repositories (the composition root's choice)."""
     # Imported here, not at the top: the tools and all they stand on load at the first call (issue 35).
     from cursor_cloud_agents.core.timing import Clock
     from cursor_cloud_agents.server.declaration import Catalogue
@@ -80,7 +83,7 @@ def build_toolkit(
     from cursor_cloud_agents.server.toolkit import Toolkit
     from cursor_cloud_agents.server.tools import CATALOGUE
 
-    state = ServerState(settings, redactor, Clock(clock, sleep))
+    state = ServerState(settings, redactor, Clock(clock, sleep), git_places=git_places)
     return Toolkit(state, Catalogue(CATALOGUE), hard_stop_grace=hard_stop_grace)
 
 

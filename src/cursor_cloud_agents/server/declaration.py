@@ -38,6 +38,7 @@ class Access(Enum):
     WRITE = "write"  # creates or changes state (paid), not destructive
     DESTRUCTIVE = "destructive"  # cancels or hides work
     DELETE = "delete"  # irreversible: a second switch and a confirmation
+    LOCAL = "local"  # runs the person's own configured command on this machine: no Cursor state, not read-only
 
 
 _HINTS = {
@@ -45,7 +46,10 @@ _HINTS = {
     Access.WRITE: (False, False),
     Access.DESTRUCTIVE: (False, True),
     Access.DELETE: (False, True),
+    Access.LOCAL: (False, False),
 }
+CHANGES_NOTHING_AT_CURSOR = (Access.READ, Access.LOCAL)
+"""Tools without a write gate, whose stop at the budget is a plain `TIMEOUT` (nothing sent that could land)."""
 
 
 @dataclass(frozen=True)

@@ -40,5 +40,13 @@ FOLLOW_THE_RUN, WAIT_FOR_SEVERAL = _wait_hints()
 """How to follow a new run; how to wait on several runs instead of polling them."""
 
 
+READ_THE_CHANGES = (
+    suggest("cursor_get_changes", "agent_id", "run_id")
+    + " shows what its branch changed (files, diff); "
+    + suggest("cursor_check_changes", "agent_id", "run_id")
+    + " runs the person's check command on it"
+)
+"""What to do once a run has pushed a branch: read the change, check it (the person applies it at a terminal)."""
+
 TASK_CANCELLED = "Cancelled by the client; the agent's run goes on (read it with cursor_get_run)."
 """A cancelled task's status: the run it waited on is Cursor's and goes on."""

@@ -45,7 +45,7 @@ from cursor_cloud_agents.server import schemacache
 from cursor_cloud_agents.server.answers import size as answer_size
 from cursor_cloud_agents.server.arguments import Judged
 from cursor_cloud_agents.server.asking import InputNeeded, NoPeer, Peer
-from cursor_cloud_agents.server.declaration import Access, Catalogue, ToolSpec
+from cursor_cloud_agents.server.declaration import CHANGES_NOTHING_AT_CURSOR, Access, Catalogue, ToolSpec
 from cursor_cloud_agents.server.heartbeat import beating
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolcall import Report, ToolCall
@@ -209,7 +209,7 @@ class Toolkit:
             return ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}; see the server log.")
 
     def _gate(self, spec: ToolSpec, arguments: Mapping[str, Any], peer: Peer) -> None:
-        if spec.access is Access.READ:
+        if spec.access in CHANGES_NOTHING_AT_CURSOR:
             return
         if not self.state.settings.allow_writes:
             raise ToolFailure(
@@ -241,7 +241,7 @@ class Toolkit:
         return min(limit if spec.budget is None else spec.budget(arguments), limit)
 
     def _hard_stop(self, spec: ToolSpec, budget: float) -> ToolFailure:
-        if spec.access is Access.READ:
+        if spec.access in CHANGES_NOTHING_AT_CURSOR:
             return ToolFailure(
                 failures.TIMEOUT,
                 f"{spec.name} did not finish within its {budget:.0f} s budget; nothing changed. "
@@ -263,7 +263,11 @@ class Toolkit:
             return self._result(success, spec)
         except Exception:
             logger.exception("internal error in the answer of %s", spec.name)
-        ran = "" if spec.access is Access.READ else " It ran and may have taken effect: do NOT send it again."
+        ran = (
+            ""
+            if spec.access in CHANGES_NOTHING_AT_CURSOR
+            else " It ran and may have taken effect: do NOT send it again."
+        )
         failure = ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}'s answer.{ran} See the server log.")
         failure.with_ids(call.ids if call is not None else {})
         return self._error_result(failure), failure

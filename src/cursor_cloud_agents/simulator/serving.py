@@ -23,6 +23,7 @@ from starlette.types import ASGIApp
 from .app import build_app
 from .clock import RealClock
 from .faults import Faults, RequestRecord
+from .gitremote import StandInRemote
 from .httpserver import handle_connection
 from .replay import build_replay_app, load_trace
 from .scenarios import build
@@ -100,6 +101,7 @@ async def run_simulator(
     ready: Callable[[str], None],
     host: str = "127.0.0.1",
     replay: Path | None = None,
+    remote: StandInRemote | None = None,
 ) -> None:
     """Serve a scenario on real (optionally accelerated) time under uvicorn until cancelled or interrupted.
 
@@ -109,13 +111,16 @@ async def run_simulator(
     once uvicorn accepts connections; clients authenticate with `SIMULATED_API_KEY`, which every
     scenario's world accepts. Raises `ValueError` for an unknown scenario (`scenarios.NAMES`).
     With `replay`, a recorded trace folder is served instead of a scenario (see `replay.py`); `speed`
-    then divides the recorded stream timing.
+    then divides the recorded stream timing. With `remote`, the world's runs push their branches there (those
+    ended already before `ready` is called).
     """
-    app = (
-        build_replay_app(load_trace(replay), speed=speed)
-        if replay is not None
-        else build_app(build(scenario, RealClock(speed)))
-    )
+    if replay is not None:
+        app = build_replay_app(load_trace(replay), speed=speed)
+    else:
+        world = build(scenario, RealClock(speed))
+        world.remote = remote
+        world.push_ended()
+        app = build_app(world)
     server = uvicorn.Server(_uvicorn_config(app, host))
     # Bound here, not by uvicorn, so the real port is known before serving (port 0 = ephemeral).
     with socket.create_server((host, port or 0)) as sock:

@@ -8,16 +8,19 @@ raise `ApiError` with the documented codes. No I/O, no environment access.
 
 from __future__ import annotations
 
+import logging
 import random
+import subprocess
 import uuid
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 
 from .catalog import POOLS
+from .changes import CHANGES, Change
 from .clock import WorldClock
 from .environments import environment_names
 from .errors import ApiError, bad_request, conflict, forbidden, integration_not_connected, not_found
@@ -35,6 +38,15 @@ REPOSITORY_SCOPED_KEY = "sim-repo-scoped-key-00000000000000000000"
 UNSUPPORTED_KEY = "sim-admin-api-key-000000000000000000000000"
 """A key of another Cursor API: every request answers 403 `key_not_supported`."""
 TERMINAL = frozenset({"FINISHED", "ERROR", "CANCELLED", "EXPIRED"})
+logger = logging.getLogger("cursor_cloud_agents.simulator")
+
+
+class Remote(Protocol):
+    """Where runs push their branches (`gitremote.StandInRemote`); the world itself does no I/O."""
+
+    def push(self, repo_url: str, branch: str, starting_ref: str, change: Change, message: str) -> None:
+        """Commit `change` on `branch` of `repo_url`, from `starting_ref` the first time."""
+        ...
 
 
 class World:
@@ -74,6 +86,10 @@ class World:
         is no admin answers 403 `team_admin_required` (codes seen since the contract; statuses inferred)."""
         self.cursors: dict[str, float] = {}
         """Paging cursors handed out, with when (`Quirks.cursor_ttl_seconds`)."""
+        self.remote: Remote | None = None
+        """Where a FINISHED run's change is pushed once its end has come (None: nowhere, no git at all)."""
+        self._pushed: set[str] = set()
+        """Runs whose change was pushed."""
 
     # -- keys, ids, notifications -------------------------------------------------------------
 
@@ -148,6 +164,7 @@ class World:
         agent = self.agents.get(normalise_id(agent_id))
         if agent is None:
             raise not_found("agent_not_found", f"Agent {agent_id} not found")
+        self.push_ended([agent])
         return agent
 
     def run(self, agent_id: str, run_id: str) -> tuple[AgentRecord, RunRecord]:
@@ -167,6 +184,30 @@ class World:
         for creation in [c for c in self._landing.values() if c.ready_at <= self.now()]:
             self._land(creation)
         return self._agents
+
+    def push_ended(self, agents: Iterable[AgentRecord] | None = None) -> None:
+        """Push the change of every run of `agents` (all by default) that ended FINISHED by now and was not
+        pushed yet. Lazy: reading an agent pushes its runs (`agent()`), so a world of hundreds costs nothing
+        until someone looks at one."""
+        remote = self.remote
+        if remote is None:
+            return
+        now = self.now()
+        for agent in list(self._agents.values()) if agents is None else agents:
+            for run in agent.runs:
+                ended = run.outcome == "FINISHED" and run.ended_at <= now and run.script.change is not None
+                if ended and run.id not in self._pushed and agent.branches:
+                    self._pushed.add(run.id)
+                    self._push(remote, agent, run)
+
+    def _push(self, remote: Remote, agent: AgentRecord, run: RunRecord) -> None:
+        change = CHANGES[run.script.change or "small"]
+        message = run.prompt.strip().splitlines()[0][:200] if run.prompt.strip() else "Change"
+        for repo, branch in zip(agent.repos, agent.branches, strict=False):
+            try:
+                remote.push(repo["url"], branch["branch"], repo.get("startingRef", "main"), change, message)
+            except (OSError, RuntimeError, ValueError, subprocess.SubprocessError) as exc:
+                logger.warning("the simulator could not push %s: %s", branch["branch"], exc)  # the API goes on
 
     def _land(self, creation: Creation) -> None:
         del self._landing[creation.agent_id]

@@ -21,9 +21,11 @@ import anyio
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, GitBranch, Run
+from cursor_cloud_agents.core import Git, GitError, branch_problem, repository_key, run_check, toplevel
+from cursor_cloud_agents.core import remotes as remotes_of
+from cursor_cloud_agents.terminal.changes import check_document, print_check
 from cursor_cloud_agents.terminal.clean import agent_text
-from cursor_cloud_agents.terminal.exits import OK, UsageError
-from cursor_cloud_agents.terminal.git import Git, GitError, branch_problem, repository_key
+from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.status import shown_ended
 from cursor_cloud_agents.terminal.term import Term
 
@@ -51,31 +53,16 @@ class BranchSource:
 
 
 async def _toplevel(git: Git) -> Path:
-    try:
-        return Path((await git.run("rev-parse", "--show-toplevel")).strip())
-    except GitError:
-        raise UsageError(
-            f"{git.cwd} is not in a git repository: run checkout inside a clone of the agent's repository"
-        ) from None
-
-
-async def _remotes(git: Git) -> dict[str, str]:
-    """Each remote's URL as configured (before `url.*.insteadOf` rewrites it: the name the person gave)."""
-    try:
-        listed = await git.run("config", "--get-regexp", r"^remote\..*\.url$")
-    except GitError:
-        return {}  # exit 1: no remote at all
-    remotes: dict[str, str] = {}
-    for line in listed.splitlines():
-        key, _, url = line.partition(" ")
-        remotes[key.removeprefix("remote.").removesuffix(".url")] = url
-    return remotes
+    top = await toplevel(git)
+    if top is None:
+        raise UsageError(f"{git.cwd} is not in a git repository: run checkout inside a clone of the agent's repository")
+    return top
 
 
 async def _local_checks(git: Git, where: Where) -> tuple[Path, dict[str, str]]:
     """What git can tell before anything is read at Cursor: the repository, its remotes, the target."""
     top = await _toplevel(git)
-    remotes = await _remotes(git)
+    remotes = await remotes_of(git)
     if where.remote is not None and where.remote not in remotes:
         raise UsageError(f"no remote named {where.remote!r} here (remotes: {', '.join(remotes) or 'none'})")
     if where.worktree is not None and (git.cwd / where.worktree).exists():
@@ -223,8 +210,12 @@ def _report(term: Term, agent: Agent, source: BranchSource, folder: Path | None,
         term.out.print(Text("PR    ", style="dim").append_text(agent_text(source.pr_url, "bold")), soft_wrap=True)
 
 
-async def checkout(term: Term, *, agent_id: str, where: Where, cwd: Path, env: Mapping[str, str]) -> int:
-    """Put the agent's branch in a new worktree (or a local branch); refusals change nothing."""
+async def checkout(
+    term: Term, *, agent_id: str, where: Where, cwd: Path, env: Mapping[str, str], check: str | None = None
+) -> int:
+    """Put the agent's branch in a new worktree (or a local branch); refusals change nothing. With `check`, the
+    person's command runs first in a throwaway worktree of the branch (`core/checks.py`); the branch is checked
+    out either way, and a failed check makes the exit code 1."""
     git = Git.find(cwd, env)
     if git is None:
         raise UsageError("git is not on PATH: install git to check out an agent's branch")
@@ -248,6 +239,9 @@ async def checkout(term: Term, *, agent_id: str, where: Where, cwd: Path, env: M
             )
         )
     base = await _base(git, source)
+    checked = (
+        None if check is None else await run_check(git, commit, check, env=env, timeout=term.settings.check_seconds)
+    )
     try:
         await _create(git, source, commit, folder)
     except GitError as exc:
@@ -267,8 +261,11 @@ async def checkout(term: Term, *, agent_id: str, where: Where, cwd: Path, env: M
                 "base": base,
                 "diffstat": stat.rstrip() or None,
                 "pr_url": source.pr_url,
+                "check": None if checked is None else check_document(checked),
             }
         )
     else:
+        if checked is not None:
+            print_check(term, checked)
         _report(term, agent, source, folder, base, stat)
-    return OK
+    return OK if checked is None or checked.passed else REFUSED

@@ -15,7 +15,7 @@ from typing import Any
 from cursor_cloud_agents.api import ids, text
 from cursor_cloud_agents.core import texts
 
-SCENARIOS = ("demo", "fleet", "long-run", "huge", "failing", "images", "empty")
+SCENARIOS = ("demo", "fleet", "long-run", "huge", "failing", "images", "changes", "empty")
 """The simulator's worlds (`simulator.scenarios.NAMES`), repeated so that parsing loads no simulator."""
 
 Subparsers = Any  # argparse's `_SubParsersAction` is private; its `add_parser` is all we use
@@ -46,7 +46,15 @@ _HELP: dict[str, tuple[str, str]] = {
         "block until any (or all) of the runs end, then report each: for a coding agent's background shell",
         f"{_EXAMPLE_AGENT} --timeout 3600",
     ),
-    "checkout": ("put an agent's branch in a new worktree of this repository (or a local branch)", _EXAMPLE_AGENT),
+    "checkout": (
+        "put an agent's branch in a new worktree of this repository (or a local branch)",
+        f"{_EXAMPLE_AGENT} --check 'python3 -m pytest -q'",
+    ),
+    "diff": ("show what an agent changed: its files and the diff against where its run started", _EXAMPLE_AGENT),
+    "apply": (
+        "apply an agent's commits onto the current branch (fast-forward, --merge or --cherry-pick)",
+        _EXAMPLE_AGENT,
+    ),
     "status": ("one line for a status bar: agents running, ended unread, cents today, new agents", "--json"),
 }
 
@@ -229,6 +237,29 @@ def _checkout(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--remote", metavar="NAME", help="the remote to fetch from (default: the one of the agent's repository)"
     )
+    parser.add_argument(
+        "--check",
+        metavar="CMD",
+        help="first run CMD (your tests: code the agent wrote) in a throwaway worktree of the branch, without any "
+        "CURSOR_* variable; exit 1 if it fails (default: CURSOR_MCP_CHECK_COMMAND is not used here)",
+    )
+
+
+def _changes(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    diff = _add(commands, shared, "diff")
+    diff.add_argument("agent", type=_target, metavar="AGENT[:RUN]", help="the agent (its latest run), or one run")
+    diff.add_argument("paths", nargs="*", metavar="PATH", help="only these files or folders")
+    apply = _add(commands, shared, "apply")
+    apply.add_argument("agent", type=_agent, help="the agent (bc-<uuid>): its latest run's branch")
+    mode = apply.add_mutually_exclusive_group()
+    mode.add_argument("--merge", dest="mode", action="store_const", const="merge", help="make a merge commit")
+    mode.add_argument(
+        "--cherry-pick", dest="mode", action="store_const", const="cherry-pick", help="copy the agent's commits"
+    )
+    apply.set_defaults(mode="fast-forward")
+    apply.add_argument(
+        "--remote", metavar="NAME", help="the remote to fetch from (default: the one of the agent's repository)"
+    )
 
 
 def _status(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
@@ -241,5 +272,5 @@ COMMANDS = tuple(_HELP)
 def add_commands(commands: Subparsers) -> None:
     """Add every terminal command to the `cursor-cloud-agents` subparsers."""
     shared = _shared()
-    for add in (_agents, _watch, _fleet, _run_command, _followup, _simple, _wait, _checkout, _status):
+    for add in (_agents, _watch, _fleet, _run_command, _followup, _simple, _wait, _checkout, _changes, _status):
         add(commands, shared)

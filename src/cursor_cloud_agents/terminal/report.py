@@ -70,6 +70,11 @@ def row_document(row: Watched, now: float) -> dict[str, Any]:
     return document | ({"read_rest": read_rest(row)} if left_out else {})
 
 
+def changes_hint(agent_id: str) -> str:
+    """What the person can do with a pushed branch: see it, check it, bring it home."""
+    return f"cursor-cloud-agents diff {agent_id} · checkout {agent_id} --check CMD · apply {agent_id} (in your clone)"
+
+
 def _whole(seconds: float | None) -> int | None:
     return None if seconds is None else round(seconds)
 
@@ -116,6 +121,8 @@ def _ended_lines(row: Watched, run: Run, now: float) -> Iterator[Text]:
         yield Text("  branch ", style="dim").append_text(where)
         if branch["pr_url"]:
             yield Text("  PR     ", style="dim").append_text(agent_text(branch["pr_url"], "bold"))
+    if run.status == "FINISHED" and any(branch["branch"] for branch in _branches(run)):
+        yield Text(f"  next   {changes_hint(row.agent_id)}", style="dim")
     head, left_out = result_head(run.result)
     for text in head.splitlines():
         yield Text("  │ ", style="dim").append_text(agent_text(text))

@@ -15,6 +15,7 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Any, cast
 
 import anyio
@@ -34,6 +35,10 @@ class Session:
     api: CursorClient
     now: Callable[[], float] = time.time
     sleep: Callable[[float], Awaitable[None]] = anyio.sleep
+    git_config: tuple[tuple[str, str], ...] = ()
+    """Git settings for this session's git only (simulated: the stand-in remote's)."""
+    git_cache: Path | None = None
+    """Where this session caches repositories (None: under CURSOR_MCP_STATE_DIR)."""
 
 
 OpenSession = Callable[[], AbstractAsyncContextManager[Session]]

@@ -4,6 +4,7 @@ from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.tools import (
     account,
     agents,
+    changes,
     choices,
     followup,
     outputs,
@@ -13,7 +14,8 @@ from cursor_cloud_agents.server.tools import (
     wait,
 )
 
-# Catalogue order: who am I, what can I use, agents, runs and waiting on them, what they produced, the fleet.
+# Catalogue order: who am I, what can I use, agents, runs and waiting on them, what they produced, what they
+# changed, the fleet.
 CATALOGUE = Catalogue(
     account.catalogue,
     choices.catalogue,
@@ -23,6 +25,7 @@ CATALOGUE = Catalogue(
     wait.catalogue,
     run_events.catalogue,
     outputs.catalogue,
+    changes.catalogue,
     supervise.catalogue,
 )
 """Every tool of the server, in the order `tools/list` shows them."""

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from cursor_cloud_agents.api import GitBranch, Page, Run
 from cursor_cloud_agents.core import ActivitySummary
 from cursor_cloud_agents.server.answers import size
-from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
+from cursor_cloud_agents.server.hints import READ_THE_CHANGES, WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View
 
 GIT_NOTE = "the agent's current branches (the same on every run), not a snapshot of this run; no SHA"
@@ -160,8 +160,13 @@ class RunView(RunOutcome):
             git_note=GIT_NOTE if fields["branches"] else None,
             timed_out=timed_out or None,
             activity=activity,
-            next=WAIT_FOR_SEVERAL if timed_out else None,
+            next=WAIT_FOR_SEVERAL if timed_out else READ_THE_CHANGES if pushed(run) else None,
         )
+
+
+def pushed(run: Run) -> bool:
+    """Whether `run` finished with a branch to read."""
+    return run.status == "FINISHED" and any(branch.branch for branch in (run.git.branches if run.git else []))
 
 
 CancelOutcome = Literal["cancelled", "ended_without_cancel", "still_running", "unknown"]

@@ -4,7 +4,8 @@ those that could not be read."""
 from __future__ import annotations
 
 from cursor_cloud_agents.core import Until, Watched
-from cursor_cloud_agents.server.views.runs import RunOutcome
+from cursor_cloud_agents.server.hints import READ_THE_CHANGES
+from cursor_cloud_agents.server.views.runs import RunOutcome, pushed
 from cursor_cloud_agents.server.views.view import View
 
 
@@ -51,6 +52,8 @@ class WaitView(View):
     running: list[RunningRun] | None
     unread: list[UnreadRun] | None
     next: str | None
+    changes: str | None = None
+    """When a run that ended pushed a branch: how to read and check its change."""
     read_on: str | None = None
 
     @classmethod
@@ -73,4 +76,5 @@ class WaitView(View):
             running=running or None,
             unread=unread or None,
             next=next_step if running else None,
+            changes=READ_THE_CHANGES if any(row.ended and row.run and pushed(row.run) for row in rows) else None,
         )

@@ -1,0 +1,146 @@
+"""`cursor_get_changes` and `cursor_check_changes` (issue 30) through the MCP server, against the simulator's
+stand-in remote and real git. The remote folder is shared by the module; each test's world pushes to it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from cursor_cloud_agents.simulator import ManualClock, World, build_scenario
+from tests.stand_in import Remote, agent_named, changes_world, git, make_remote
+from tests.tools.conftest import open_harness
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(scope="module")
+def remote(tmp_path_factory: pytest.TempPathFactory) -> Remote:
+    made = make_remote(tmp_path_factory.mktemp("tools"))
+    changes_world(made)
+    return made
+
+
+def demo_world(remote: Remote) -> World:
+    return remote.attach(build_scenario("demo", ManualClock()))
+
+
+def agent_called(world: World, name: str) -> str:
+    return next(agent.id for agent in world.agents.values() if agent.name == name)
+
+
+async def test_a_finished_agent_of_the_demo_world_answers_its_files_and_a_diff(remote: Remote) -> None:
+    """Issue 30 acceptance: files with additions and deletions, totals, and a diff holding `@@`."""
+    world = demo_world(remote)
+    async with open_harness(world, git_places=remote.places()) as h:
+        reply = await h.call("cursor_get_changes", {"agent_id": agent_called(world, "Run the nightly benchmark")})
+    assert not reply.is_error, reply.data
+    files = reply.data["files"]
+    assert len(files) == reply.data["files_changed"] == 42
+    assert all("additions" in row and "deletions" in row for row in files)
+    assert reply.data["additions"] == sum(row["additions"] for row in files)
+    assert "@@" in reply.data["diff"] and "cursor_check_changes" in reply.data["next_steps"]
+
+
+async def test_a_running_agent_that_has_not_pushed_names_the_run_to_wait_for(remote: Remote) -> None:
+    """Issue 30 acceptance, F-53: an error naming the run to wait for."""
+    world = demo_world(remote)
+    async with open_harness(world, git_places=remote.places()) as h:
+        agent_id = agent_called(world, "Fix the flaky login test")
+        run_id = world.agent(agent_id).runs[-1].id
+        reply = await h.call("cursor_get_changes", {"agent_id": agent_id})
+    assert reply.code == "AGENT_BUSY" and reply.data["run_id"] == run_id
+    assert f"run {run_id}" in reply.data["message"] and "cursor_wait" in reply.data["message"]
+
+
+async def test_the_pages_concatenate_to_exactly_git_diff_each_under_the_cap(remote: Remote) -> None:
+    """D-50, SL-51: at the smallest cap (4,000 bytes) a 9 KB diff comes in pages; joined, they are `git diff`."""
+    world = changes_world(remote)
+    agent = agent_named(world, "many-files")
+    async with open_harness(world, git_places=remote.places(), max_result_bytes=4000) as h:
+        pages = [await h.call("cursor_get_changes", {"agent_id": agent.id})]
+        while (offset := pages[-1].data.get("next_offset")) is not None and len(pages) < 20:
+            pages.append(await h.call("cursor_get_changes", {"agent_id": agent.id, "offset": offset}))
+    assert len(pages) >= 3 and all(not page.is_error and page.size <= 4000 for page in pages)
+    assert pages[0].data.get("files_omitted", 0) > 0 and all("files" not in page.data for page in pages[1:])
+    first = pages[0].data
+    expected = git(remote.root, "--git-dir", str(remote.folder / "github.com/your-org/your-repo.git"), "diff",
+                   f"{first['base']}...{first['head']}", env=remote.env)  # fmt: skip
+    assert "".join(page.data["diff"] for page in pages) == expected
+
+
+async def test_a_diff_of_several_megabytes_never_answers_over_the_cap(remote: Remote) -> None:
+    """SL-51: the first page, one from the middle and the last: each under 38,000 bytes, the offsets going on.
+
+    Over 1 s (1 s idle, up to 4 s on a loaded machine): the 3.6 MB diff is cleaned and masked once, on the first page.
+    """
+    world = changes_world(remote)
+    agent_id = agent_named(world, "large").id
+    async with open_harness(world, git_places=remote.places()) as h:
+        first = await h.call("cursor_get_changes", {"agent_id": agent_id})
+        total = first.data["diff_chars"]
+        middle = await h.call("cursor_get_changes", {"agent_id": agent_id, "offset": total // 2})
+        last = await h.call("cursor_get_changes", {"agent_id": agent_id, "offset": total - 100})
+    assert total > 3_000_000
+    assert all(reply.size <= 38_000 and not reply.is_error for reply in (first, middle, last))
+    assert first.data["next_offset"] > 30_000 and middle.data["next_offset"] > total // 2
+    assert "next_offset" not in last.data
+
+
+async def test_hidden_characters_of_the_diff_are_removed_and_counted_in_the_answer(remote: Remote) -> None:
+    """P-52."""
+    world = changes_world(remote)
+    async with open_harness(world, git_places=remote.places()) as h:
+        reply = await h.call("cursor_get_changes", {"agent_id": agent_named(world, "hidden-characters").id})
+    assert reply.data["hidden_removed"] == 4 and "\u202e" not in reply.data["diff"]
+
+
+async def test_the_path_filter_keeps_one_file_and_refuses_an_option(remote: Remote) -> None:
+    world = changes_world(remote)
+    agent_id = agent_named(world, "small").id
+    async with open_harness(world, git_places=remote.places()) as h:
+        reply = await h.call("cursor_get_changes", {"agent_id": agent_id, "path": "src/app.py"})
+        refused = await h.call("cursor_get_changes", {"agent_id": agent_id, "path": "--output=/tmp/x"})
+    assert "a/src/app.py" in reply.data["diff"] and "README" not in reply.data["diff"]
+    assert refused.code == "VALIDATION"
+
+
+async def test_the_check_tool_is_listed_and_says_honestly_that_no_command_is_configured(remote: Remote) -> None:
+    world = changes_world(remote)
+    async with open_harness(world, git_places=remote.places()) as h:
+        listed = {tool.name: tool for tool in (await h.mcp.list_tools()).tools}
+        reply = await h.call("cursor_check_changes", {"agent_id": agent_named(world, "small").id})
+    annotations = listed["cursor_check_changes"].annotations
+    assert annotations is not None and annotations.read_only_hint is False and annotations.destructive_hint is False
+    assert reply.code == "CONFIGURATION" and "CURSOR_MCP_CHECK_COMMAND" in reply.data["message"]
+
+
+async def test_the_configured_check_runs_on_the_agents_branch(remote: Remote, tmp_path: Path) -> None:
+    """R-55 through the tool: the seed project's tests pass on the small change and fail on the failing one."""
+    world = changes_world(remote)
+    command = f"{sys.executable} -m unittest discover -s tests"
+    async with open_harness(world, git_places=remote.places(cache=tmp_path.name), check_command=command) as h:
+        passing = await h.call("cursor_check_changes", {"agent_id": agent_named(world, "small").id})
+        failing = await h.call("cursor_check_changes", {"agent_id": agent_named(world, "failing").id})
+    assert passing.data["passed"] is True and passing.data["exit_code"] == 0 and "OK" in passing.data["last_lines"]
+    assert failing.data["passed"] is False and failing.data["exit_code"] == 1
+    assert "cursor-cloud-agents apply" in passing.data["next_steps"]
+
+
+async def test_without_git_places_the_tools_say_git_is_missing(remote: Remote) -> None:
+    world = changes_world(remote)
+    async with open_harness(world) as h:
+        reply = await h.call("cursor_get_changes", {"agent_id": agent_named(world, "small").id})
+    assert reply.code == "CONFIGURATION" and "install git" in reply.data["message"]
+
+
+async def test_get_run_and_wait_point_to_the_change_once_a_run_finished_with_a_branch(remote: Remote) -> None:
+    """The next steps: cursor_get_run's `next` and cursor_wait's `changes` name cursor_get_changes and the check."""
+    world = changes_world(remote)
+    agent = agent_named(world, "small")
+    async with open_harness(world, git_places=remote.places()) as h:
+        run = await h.call("cursor_get_run", {"agent_id": agent.id, "run_id": agent.runs[-1].id})
+        waited = await h.call("cursor_wait", {"runs": [{"agent_id": agent.id}]})
+    assert "cursor_get_changes(agent_id, run_id)" in run.data["next"]
+    assert "cursor_check_changes(agent_id, run_id)" in waited.data["changes"]
