@@ -13,7 +13,7 @@ store cannot read is counted (`core/store.py`), and a store that cannot be used 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from cursor_cloud_agents.core.store import Act, Reading, Store
 from cursor_cloud_agents.core.timing import CREATION_WINDOW_SECONDS
@@ -22,13 +22,16 @@ WINDOW_SECONDS = CREATION_WINDOW_SECONDS
 
 
 class LimitReached(Exception):
-    """No creation may be sent now: `count` creations in the window, the oldest leaving it at `frees_at`."""
+    """No creation may be sent now: `count` creations in the window (`asked` more would pass `limit`), the oldest
+    leaving it at `frees_at`."""
 
-    def __init__(self, count: int, limit: int, frees_at: float | None) -> None:
-        super().__init__(f"{count} of {limit} creations in the last 24 hours")
+    def __init__(self, count: int, limit: int, frees_at: float | None, asked: int = 1) -> None:
+        super().__init__(f"{count} of {limit} creations in the last 24 hours, {asked} more asked")
         self.count = count
         self.limit = limit
         self.frees_at = frees_at
+        self.asked = asked
+        """How many creations were asked at once (a set of attempts takes all its places or none)."""
 
 
 def counted(reading: Reading, now: float) -> list[Act]:
@@ -48,9 +51,10 @@ class CreationLedger:
     def __init__(self, store: Store, limit: int) -> None:
         self.store = store
         self.limit = limit
-        self.rules: list[Callable[[Reading, float], None]] = []
-        """Further checks a new creation passes under the same lock, on the acts as they are then (the slot
-        limit: a creation another process wrote since its check counts); each raises to refuse."""
+        self.rules: list[Callable[[Reading, float, int], None]] = []
+        """Further checks new creations pass under the same lock, on the acts as they are then, with how many
+        places they take (the slot limit: a creation another process wrote since its check counts); each raises
+        to refuse."""
 
     async def use(self, now: float) -> tuple[int, float | None]:
         """How many creations are in the window, and when the oldest leaves it.
@@ -65,24 +69,27 @@ class CreationLedger:
         only from the answer)."""
         return [act.agent_id for act in counted(await self.store.read(now), now) if act.agent_id is not None]
 
-    def admit(self, reading: Reading, act: Act, now: float) -> list[Act]:
-        """`act`, to be written, if the window has room for it (for `Store.change`, under its lock).
+    def admit(self, reading: Reading, acts: Sequence[Act], now: float) -> list[Act]:
+        """`acts` (new creations), to be written, if the window has room for all of them (for `Store.change`,
+        under its lock): a set of attempts takes its places together or not at all.
 
         Raises:
-            LimitReached: the window already holds `limit` creations; nothing is written.
+            LimitReached: the window has fewer than `len(acts)` places left; nothing is written.
         """
         held = counted(reading, now)
-        if len(held) >= self.limit:
-            raise LimitReached(len(held), self.limit, min(a.at for a in held) + WINDOW_SECONDS if held else None)
+        if len(held) + len(acts) > self.limit:
+            frees_at = min(a.at for a in held) + WINDOW_SECONDS if held else None
+            raise LimitReached(len(held), self.limit, frees_at, asked=len(acts))
         for rule in self.rules:
-            rule(reading, now)
-        return [act]
+            rule(reading, now, len(acts))
+        return list(acts)
 
-    async def take(self, act: Act) -> None:
-        """Write `act` (a new creation, counted) unless the limit is reached.
+    async def take(self, *acts: Act) -> None:
+        """Write `acts` (new creations, counted, decided at the same time) unless the limit has no room for all.
 
         Raises:
             LimitReached: nothing was written.
             StoreUnusable: the store cannot be used; nothing was written.
         """
-        await self.store.change(lambda reading: self.admit(reading, act, act.at), act.at)
+        at = acts[0].at
+        await self.store.change(lambda reading: self.admit(reading, acts, at), at)

@@ -109,43 +109,45 @@ class Limits:
         """The listing the last slot check counted from, for the same count under the store's lock."""
         ledger.rules.append(self._room_still_left)
 
-    async def before_create(self, api: CursorClient) -> None:
-        """Refuse a creation over either limit (`LIMIT_REACHED`, `CAPACITY`); nothing is sent then.
+    async def before_create(self, api: CursorClient, places: int = 1) -> None:
+        """Refuse a creation (or a set of `places` creations) over either limit (`LIMIT_REACHED`, `CAPACITY`);
+        nothing is sent then.
 
         It runs under the journal's lock, right before the creation is written to the store as sent: the next
         check (of this process or another) counts it from there, so creations at once cannot all take the
         last slot."""
-        await self.check_room(api)
+        await self.check_room(api, places)
 
-    async def check_room(self, api: CursorClient) -> None:
+    async def check_room(self, api: CursorClient, places: int = 1) -> None:
         """Refuse as `before_create` would now: also to say so before the person is asked."""
         await self.before_spending(api)
         try:
             slots = await self.slots(api)
         except StoreUnusable as unusable:
             raise failures.store_unusable(unusable.why) from None
-        self._refuse_when_full(slots)
+        self._refuse_when_full(slots, places)
 
-    def _refuse_when_full(self, slots: Slots) -> None:
-        if not slots.full:
+    def _refuse_when_full(self, slots: Slots, places: int = 1) -> None:
+        if slots.active + places <= slots.limit:
             return
         starting = f" ({slots.creating} of them created through this machine, not listed yet)" if slots.creating else ""
         confirmed_by = (
             f", confirmed by their latest runs ({slots.confirm_requests} requests)" if slots.confirm_requests else ""
         )
+        asked = f" and {places} more were asked for at once (all or none)" if places > 1 else ""
         raise self.capacity(
             slots,
-            f"{slots.active} agents of this key are running{starting}{confirmed_by}, the limit "
+            f"{slots.active} agents of this key are running{starting}{confirmed_by}{asked}, the limit "
             f"CURSOR_MCP_MAX_ACTIVE_AGENTS={slots.limit} set by the user",
         )
 
-    def _room_still_left(self, reading: Reading, now: float) -> None:
-        """The slot check again, under the store's lock as the creation is written (`CreationLedger.rules`), on
+    def _room_still_left(self, reading: Reading, now: float, places: int) -> None:
+        """The slot check again, under the store's lock as the creations are written (`CreationLedger.rules`), on
         the listing it counted from: a creation another process wrote since then takes its slot first."""
         del now
-        checked, self._checked = self._checked, None  # one check, one creation
+        checked, self._checked = self._checked, None  # one check, one creation (or one set)
         if checked is not None:
-            self._refuse_when_full(self._slots(checked, reading))
+            self._refuse_when_full(self._slots(checked, reading), places)
 
     async def before_spending(self, api: CursorClient) -> None:
         """Refuse a paid call (creation or follow-up) once the spend limit is reached."""

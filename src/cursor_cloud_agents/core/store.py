@@ -41,7 +41,7 @@ from typing import Any, Literal, cast
 
 import anyio
 
-from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, KEPT_SECONDS
+from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, GROUP_KEPT_SECONDS, KEPT_SECONDS
 from cursor_cloud_agents.regularfile import open_regular
 
 logger = logging.getLogger("cursor_cloud_agents.store")
@@ -170,8 +170,10 @@ def read_lines(lines: Iterable[str], now: float, into: Reading | None = None) ->
 
 
 def kept(act: Act, now: float) -> bool:
-    """Whether a rewrite keeps `act`: each kind is remembered as long as a rule reads it (`KEPT_SECONDS`)."""
-    return now - act.at < KEPT_SECONDS[act.kind]
+    """Whether a rewrite keeps `act`: each kind is remembered as long as a rule reads it (`KEPT_SECONDS`); the
+    creations of a set of attempts are its group's record (core/groups.py), kept longer."""
+    grouped = act.kind == "create" and act.detail is not None and "group" in act.detail
+    return now - act.at < (GROUP_KEPT_SECONDS if grouped else KEPT_SECONDS[act.kind])
 
 
 class Store:

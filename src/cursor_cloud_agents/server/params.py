@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from cursor_cloud_agents.api import ids, text
+from cursor_cloud_agents.core import groups
 from cursor_cloud_agents.server.arguments import Clamped
 
 MAX_WAIT_SECONDS = 50
@@ -107,3 +108,16 @@ ArtifactPath = Annotated[
 ]
 # The rules (count, roots, types, size) are in the VALIDATION messages (domain/images.py), not in catalogue bytes.
 Images = Annotated[list[str] | None, Field(description="Up to 5: file paths, data: or https URLs.")]
+
+
+class AttemptInput(BaseModel):
+    # No docstring: pydantic would publish it in the input schema, costing catalogue bytes.
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    model_id: Annotated[str, AfterValidator(visible_ascii)]
+    reasoning_level: Reasoning = None
+    model_params: ModelParams = None
+
+
+GroupId = Annotated[str, AfterValidator(groups.group_id), Field(description="Group id, grp-<uuid>.")]

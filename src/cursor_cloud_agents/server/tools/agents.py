@@ -27,6 +27,7 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.core import consent, creation, scan
 from cursor_cloud_agents.core import models as model_check
+from cursor_cloud_agents.core.attempts import MAX_ATTEMPTS, MIN_ATTEMPTS, ModelChoice, create_attempts, plan_set
 from cursor_cloud_agents.core.creation import RepoInput
 from cursor_cloud_agents.core.images import images_of
 from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
@@ -34,6 +35,7 @@ from cursor_cloud_agents.core.timing import CREATE_BUDGET_SECONDS as CREATE_BUDG
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.params import (
     AgentId,
+    AttemptInput,
     Images,
     ModelId,
     ModelParams,
@@ -56,6 +58,7 @@ from cursor_cloud_agents.server.views.agents import (
     PendingCreationView,
     ResumedAgentView,
 )
+from cursor_cloud_agents.server.views.attempts import AttemptsView
 
 LIST_ENVELOPE_BYTES = 600
 """Room for next_cursor, has_more, scanned and the braces around a list of agents."""
@@ -172,12 +175,16 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
         auto_create_pr: bool = False,
         env_vars: Annotated[dict[str, str] | None, Field(description="Variables for the agent.")] = None,
         forward_env: Annotated[list[str] | None, Field(description="Names from CURSOR_MCP_FORWARD_ENV.")] = None,
-    ) -> CreatedAgentView | ResumedAgentView:
+        attempts: Annotated[
+            list[AttemptInput] | None,
+            Field(min_length=MIN_ATTEMPTS, max_length=MAX_ATTEMPTS, description="2-8 models: one agent each."),
+        ] = None,
+    ) -> CreatedAgentView | ResumedAgentView | AttemptsView:
         """Create a Cloud Agent and start its first run (paid). Returns agent_id, run_id, url without waiting.
 
         No repository, one, or up to 20. Model params are checked against cursor_list_models first. With
         env_vars/forward_env, name is required (agent_id is not allowed). On MUTATION_OUTCOME_UNKNOWN never
-        resend: read the returned agent_id.
+        resend: read the returned agent_id. attempts: the same task on several models, all or none (a group).
         """
         for value in (env_vars or {}).values():
             state.redactor.add(value, permanent=False)  # masked before anything can echo it
@@ -187,6 +194,18 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
         creation.identity(agent_id, creation.agent_name(name), variables)
         attached = await images_of(current_call(), images)
         model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
+        if attempts is not None:
+            shared = CreateAgentRequest(
+                prompt=Prompt(text=prompt, images=attached),
+                agent_id=agent_id,
+                model=model,
+                env=env,
+                repos=repos or None,
+                work_on_current_branch=False,
+                auto_create_pr=auto_create_pr,
+                env_vars=variables.values or None,
+            )
+            return await _create_attempts(state, shared, attempts, name)
         minted = None if variables.given else (agent_id or ids.mint_agent_id())
         current_call().note(agent_id=minted, name=name)
         request = CreateAgentRequest(
@@ -211,6 +230,19 @@ def _register_create(kit: Toolkit, state: ServerState) -> None:
         if isinstance(created, CreatedAgent):
             return CreatedAgentView.of(created, model)
         return ResumedAgentView.of(created)
+
+
+async def _create_attempts(
+    state: ServerState, shared: CreateAgentRequest, attempts: list[AttemptInput], name: str | None
+) -> AttemptsView:
+    """The same task on each model asked: one paid act for the set (core/attempts.py)."""
+    choices = [ModelChoice(item.model_id, item.reasoning_level, item.model_params) for item in attempts]
+    plan = await plan_set(state, shared, choices, name)
+
+    def note(group_id: str, agent_ids: list[str]) -> None:
+        current_call().note(group_id=group_id, agent_ids=",".join(agent_ids))
+
+    return AttemptsView.of(await create_attempts(state, current_call(), plan, on_ids=note))
 
 
 def _register_cleanup(kit: Toolkit, state: ServerState) -> None:
