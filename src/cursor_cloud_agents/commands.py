@@ -162,8 +162,8 @@ def _wait(args: argparse.Namespace) -> Command:
 
 
 def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.core.git import git_environment
     from cursor_cloud_agents.terminal.checkout import Where, checkout
-    from cursor_cloud_agents.terminal.git import git_environment
 
     where = Where(args.worktree, args.branch, args.remote)
     git_env = git_environment(env, interactive=sys.stdin.isatty())  # git's own environment, without the key

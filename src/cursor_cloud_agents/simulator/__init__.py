@@ -14,9 +14,11 @@ Faults: `faults.inject("GET", "/v1/agents/{id}", Fault.server_error(503), times=
 """
 
 from .app import build_app
+from .changes import CHANGES, SEED, Change
 from .clock import Clock, ManualClock, RealClock
 from .errors import ApiError
 from .faults import Fault, FaultRule, Faults, RequestRecord
+from .gitremote import StandInRemote
 from .quirks import Quirks
 from .records import Agent, ApiKey, Artifact, Run
 from .replay import Trace, TraceError, build_replay_app, load_trace
@@ -28,6 +30,10 @@ from .serving import RunningSimulator, run_simulator, serve, serve_replay
 from .world import REPOSITORY_SCOPED_KEY, SERVICE_ACCOUNT_KEY, SIMULATED_API_KEY, UNSUPPORTED_KEY, World
 
 __all__ = [
+    "CHANGES",
+    "SEED",
+    "Change",
+    "StandInRemote",
     "REPOSITORY_SCOPED_KEY",
     "SCENARIOS",
     "SERVICE_ACCOUNT_KEY",

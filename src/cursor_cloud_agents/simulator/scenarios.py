@@ -1,4 +1,4 @@
-"""Named worlds: `demo`, `fleet`, `long-run`, `huge`, `failing`, `images` (and `empty`), plus replay seeding.
+"""Named worlds: `demo`, `fleet`, `long-run`, `huge`, `failing`, `images`, `changes` (and `empty`), plus replay seeding.
 
 `build(name, clock)` returns a fresh, seeded world; the same name and seed give the same ids.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from .changes import CHANGES
 from .clock import Clock
 from .images import jpeg, png
 from .records import Agent, Run
@@ -33,9 +34,10 @@ def _demo(world: World) -> None:
     world.add_agent("Migrate the CI to the new runner", script=RunScript(outcome="ERROR"), created_ago=_HOUR)
     screenshot = ArtifactSpec.of_file("artifacts/screenshot.png", png(64, 64))
     artifacts = (screenshot, ArtifactSpec("artifacts/trace.zip", 4096, False))
-    world.add_agent("Take screenshots of the settings page", script=RunScript(artifacts=artifacts), created_ago=_HOUR)
+    shots = RunScript(artifacts=artifacts, change="binary")
+    world.add_agent("Take screenshots of the settings page", script=shots, created_ago=_HOUR)
     world.add_agent("Old experiment", created_ago=30 * 86400, archived=True)
-    background = RunScript(background=BackgroundTaskScript(), running_seconds=1800)
+    background = RunScript(background=BackgroundTaskScript(), running_seconds=1800, change="many-files")
     world.add_agent("Run the nightly benchmark", script=background, created_ago=3 * _HOUR)
 
 
@@ -88,6 +90,12 @@ def _images(world: World) -> None:
     world.add_agent("Screenshot the settings page", script=RunScript(artifacts=artifacts), created_ago=_HOUR)
 
 
+def _changes(world: World) -> None:
+    # One finished agent per named change, oldest first, for reading diffs of every shape.
+    for index, name in enumerate(CHANGES):
+        world.add_agent(f"Make the {name} change", script=RunScript(change=name), created_ago=(20 - index) * _HOUR)
+
+
 BUILDERS: dict[str, Callable[[World], None]] = {
     "empty": lambda _world: None,
     "demo": _demo,
@@ -96,6 +104,7 @@ BUILDERS: dict[str, Callable[[World], None]] = {
     "huge": _huge,
     "failing": _failing,
     "images": _images,
+    "changes": _changes,
 }
 NAMES = tuple(BUILDERS)
 

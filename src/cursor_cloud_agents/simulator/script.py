@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from .changes import CHANGES
+
 Outcome = Literal["FINISHED", "ERROR", "CANCELLED", "EXPIRED"]
 
 
@@ -108,6 +110,9 @@ class RunScript:
     events_seconds: float | None = None
     """Spread the events over only the first this many seconds of the running phase (None: all of it): the
     run then says nothing until it ends, as a stuck run does (its stream is silent until the heartbeat)."""
+    change: str | None = "small"
+    """The named change (`changes.CHANGES`) a FINISHED run pushes to its branch when the world has a stand-in
+    remote (`World.remote`); None: the run pushes nothing."""
 
 
 # Prompt markers the demo (and anyone using `simulate`) can put in a prompt to steer the run.
@@ -119,7 +124,8 @@ def script_from_prompt(prompt: str, base: RunScript) -> RunScript:
 
     Markers: `[sim:error]`, `[sim:expired]`, `[sim:background]` (a background shell left
     running), `[sim:artifact]` (one listed artifact), `[sim:unlisted-artifact]`,
-    `[sim:seconds=N]` (running phase length), `[sim:big=N]` (pad the replay to N bytes).
+    `[sim:seconds=N]` (running phase length), `[sim:big=N]` (pad the replay to N bytes),
+    `[sim:change-NAME]` (the change pushed to the branch: a name of `changes.CHANGES`).
     """
     script = base
     for name, value in _MARKER.findall(prompt):
@@ -140,6 +146,8 @@ def _apply_marker(script: RunScript, name: str, value: str) -> RunScript:
         return replace(script, artifacts=(*script.artifacts, ArtifactSpec("artifacts/hidden.png", 4096, False)))
     if name == "seconds" and value:
         return replace(script, running_seconds=float(value))
+    if name.startswith("change-") and name.removeprefix("change-") in CHANGES:
+        return replace(script, change=name.removeprefix("change-"))
     if name == "big" and value:
         return replace(script, replay_bytes=int(float(value)))
     return script

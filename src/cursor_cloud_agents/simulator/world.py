@@ -8,16 +8,19 @@ raise `ApiError` with the documented codes. No I/O, no environment access.
 
 from __future__ import annotations
 
+import heapq
+import logging
 import random
 import uuid
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 
 from .catalog import POOLS
+from .changes import CHANGES, Change
 from .clock import Clock
 from .environments import environment_names
 from .errors import ApiError, bad_request, conflict, forbidden, integration_not_connected, not_found
@@ -35,6 +38,15 @@ REPOSITORY_SCOPED_KEY = "sim-repo-scoped-key-00000000000000000000"
 UNSUPPORTED_KEY = "sim-admin-api-key-000000000000000000000000"
 """A key of another Cursor API: every request answers 403 `key_not_supported`."""
 TERMINAL = frozenset({"FINISHED", "ERROR", "CANCELLED", "EXPIRED"})
+logger = logging.getLogger("cursor_cloud_agents.simulator")
+
+
+class Remote(Protocol):
+    """Where runs push their branches (`gitremote.StandInRemote`); the world itself does no I/O."""
+
+    def push(self, repo_url: str, branch: str, starting_ref: str, change: Change, message: str) -> None:
+        """Commit `change` on `branch` of `repo_url`, from `starting_ref` the first time."""
+        ...
 
 
 class World:
@@ -74,6 +86,10 @@ class World:
         is no admin answers 403 `team_admin_required` (codes seen since the contract; statuses inferred)."""
         self.cursors: dict[str, float] = {}
         """Paging cursors handed out, with when (`Quirks.cursor_ttl_seconds`)."""
+        self.remote: Remote | None = None
+        """Where a FINISHED run's change is pushed once its end has come (None: nowhere, no git at all)."""
+        self._unpushed: list[tuple[float, int, str, str]] = []
+        """Runs whose change is pushed once they end: a heap of (end, order, agent id, run id)."""
 
     # -- keys, ids, notifications -------------------------------------------------------------
 
@@ -166,7 +182,30 @@ class World:
         """Every agent that exists now, by id (creations whose time has come land first)."""
         for creation in [c for c in self._landing.values() if c.ready_at <= self.now()]:
             self._land(creation)
+        self._push_ended()
         return self._agents
+
+    def _push_ended(self) -> None:
+        """Push the change of every run that ended FINISHED by now (lazily: the world moves with its clock)."""
+        if self.remote is None:
+            return
+        now = self.now()
+        while self._unpushed and self._unpushed[0][0] <= now:
+            _, _, agent_id, run_id = heapq.heappop(self._unpushed)
+            agent = self._agents.get(agent_id)
+            run = next((r for r in agent.runs if r.id == run_id), None) if agent is not None else None
+            if agent is None or run is None or run.outcome != "FINISHED" or run.script.change is None:
+                continue  # deleted, or cancelled before its end: nothing pushed
+            self._push(self.remote, agent, run)
+
+    def _push(self, remote: Remote, agent: Agent, run: Run) -> None:
+        change = CHANGES[run.script.change or "small"]
+        message = run.prompt.strip().splitlines()[0][:200] if run.prompt.strip() else "Change"
+        for repo, branch in zip(agent.repos, agent.branches, strict=False):
+            try:
+                remote.push(repo["url"], branch["branch"], repo.get("startingRef", "main"), change, message)
+            except (OSError, RuntimeError, ValueError) as exc:  # the API goes on; the branch is just not there
+                logger.warning("the simulator could not push %s: %s", branch["branch"], exc)
 
     def _land(self, creation: Creation) -> None:
         del self._landing[creation.agent_id]
@@ -287,6 +326,8 @@ class World:
         run.model = agent.model
         run.queued_until = at + min(self.quirks.queued_seconds, script.creating_seconds)
         agent.runs.append(run)
+        if agent.branches and script.outcome == "FINISHED" and script.change is not None:
+            heapq.heappush(self._unpushed, (ended_at, len(self._unpushed), agent.id, run_id))
         self._encode(agent, run)
         self.notify()
         return run

@@ -21,9 +21,10 @@ import anyio
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, GitBranch, Run
+from cursor_cloud_agents.core.git import Git, GitError, branch_problem, repository_key, toplevel
+from cursor_cloud_agents.core.git import remotes as remotes_of
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, UsageError
-from cursor_cloud_agents.terminal.git import Git, GitError, branch_problem, repository_key
 from cursor_cloud_agents.terminal.status import shown_ended
 from cursor_cloud_agents.terminal.term import Term
 
@@ -51,31 +52,16 @@ class Source:
 
 
 async def _toplevel(git: Git) -> Path:
-    try:
-        return Path((await git.run("rev-parse", "--show-toplevel")).strip())
-    except GitError:
-        raise UsageError(
-            f"{git.cwd} is not in a git repository: run checkout inside a clone of the agent's repository"
-        ) from None
-
-
-async def _remotes(git: Git) -> dict[str, str]:
-    """Each remote's URL as configured (before `url.*.insteadOf` rewrites it: the name the person gave)."""
-    try:
-        listed = await git.run("config", "--get-regexp", r"^remote\..*\.url$")
-    except GitError:
-        return {}  # exit 1: no remote at all
-    remotes: dict[str, str] = {}
-    for line in listed.splitlines():
-        key, _, url = line.partition(" ")
-        remotes[key.removeprefix("remote.").removesuffix(".url")] = url
-    return remotes
+    top = await toplevel(git)
+    if top is None:
+        raise UsageError(f"{git.cwd} is not in a git repository: run checkout inside a clone of the agent's repository")
+    return top
 
 
 async def _local_checks(git: Git, where: Where) -> tuple[Path, dict[str, str]]:
     """What git can tell before anything is read at Cursor: the repository, its remotes, the target."""
     top = await _toplevel(git)
-    remotes = await _remotes(git)
+    remotes = await remotes_of(git)
     if where.remote is not None and where.remote not in remotes:
         raise UsageError(f"no remote named {where.remote!r} here (remotes: {', '.join(remotes) or 'none'})")
     if where.worktree is not None and (git.cwd / where.worktree).exists():

@@ -1,7 +1,8 @@
-"""Git as a subprocess, for `checkout`: argument lists (never a shell), and an environment without the Cursor key.
+"""Git as a subprocess, for every face that brings an agent's work home (`checkout`, `diff`, `apply`, the MCP
+changes tools): argument lists (never a shell), and an environment without the Cursor key.
 
-Every call is `git <args>` with `cwd` set, standard input closed and an environment the dispatcher built from
-the process's own minus every `CURSOR_*` variable (`git_environment`): git runs hooks, credential helpers and
+Every call is `git <args>` with `cwd` set, standard input closed and an environment built from the
+process's own minus every `CURSOR_*` variable (`git_environment`): git runs hooks, credential helpers and
 ssh, none of which has any business with the Cursor key. Names that come from an agent (its branch) are
 checked by `branch_problem` before they reach an argument list, and are always given after a `--` or inside
 `refs/heads/...`, so not even a name starting with `-` could be read as an option.
@@ -12,12 +13,13 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import anyio
+import anyio.abc
 
 from cursor_cloud_agents.core.timing import GIT_SECONDS
 
@@ -36,11 +38,28 @@ class GitError(Exception):
         self.stderr = stderr
 
 
-def git_environment(env: Mapping[str, str], *, interactive: bool) -> dict[str, str]:
-    """`env` without any `CURSOR_*` variable (the key, the base URL, the team id...); without a terminal to ask
-    on, git is told not to prompt for credentials (a prompt would hang a background shell)."""
-    kept = {name: value for name, value in env.items() if not name.upper().startswith("CURSOR_")}
-    return kept if interactive else kept | {"GIT_TERMINAL_PROMPT": "0"}
+def without_cursor(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` without any `CURSOR_*` variable (the key, the base URL, the team id...): what git and a check
+    command may see of this process's environment."""
+    return {name: value for name, value in env.items() if not name.upper().startswith("CURSOR_")}
+
+
+def git_environment(
+    env: Mapping[str, str], *, interactive: bool, config: Sequence[tuple[str, str]] = ()
+) -> dict[str, str]:
+    """`env` without any `CURSOR_*` variable; without a terminal to ask on, git is told not to prompt for
+    credentials (a prompt would hang a background shell); `config` adds git settings for this process's git
+    only (`GIT_CONFIG_COUNT`: simulated mode's stand-in remote), after any the environment already holds."""
+    kept = without_cursor(env)
+    if not interactive:
+        kept["GIT_TERMINAL_PROMPT"] = "0"
+    if config:
+        start = int(kept.get("GIT_CONFIG_COUNT", "0") or "0") if kept.get("GIT_CONFIG_COUNT", "").isdigit() else 0
+        for index, (key, value) in enumerate(config, start=start):
+            kept[f"GIT_CONFIG_KEY_{index}"] = key
+            kept[f"GIT_CONFIG_VALUE_{index}"] = value
+        kept["GIT_CONFIG_COUNT"] = str(start + len(config))
+    return kept
 
 
 def branch_problem(name: str) -> str | None:
@@ -102,6 +121,27 @@ class Git:
             raise GitError(args, done.returncode, done.stderr.decode(errors="replace"))
         return done.stdout.decode(errors="replace")
 
+    async def output(self, *args: str, limit: int) -> tuple[bytes, bool]:
+        """Run `git args...`; its first `limit` bytes of standard output, and whether there was more (then git
+        is stopped: a diff of gigabytes is never held whole).
+
+        Raises:
+            GitError: git exited with a failure (not counting the stop).
+        """
+        with anyio.fail_after(GIT_SECONDS):
+            async with await anyio.open_process(
+                [self.program, *args], cwd=self.cwd, env=dict(self.env), stdin=subprocess.DEVNULL
+            ) as process:
+                assert process.stdout is not None and process.stderr is not None
+                kept, more = await _read_at_most(process.stdout, limit)
+                if more:
+                    process.kill()
+                errors = await _read_at_most(process.stderr, 64 * 1024)
+                code = await process.wait()
+        if code != 0 and not more:
+            raise GitError(args, code, errors[0].decode(errors="replace"))
+        return kept, more
+
     async def succeeds(self, *args: str) -> bool:
         """Whether `git args...` exits 0 (a question asked of git, such as whether a ref exists)."""
         try:
@@ -109,3 +149,35 @@ class Git:
         except GitError:
             return False
         return True
+
+
+async def _read_at_most(stream: anyio.abc.ByteReceiveStream, limit: int) -> tuple[bytes, bool]:
+    """Up to `limit` bytes of `stream`, and whether more came (read until the end otherwise)."""
+    kept = bytearray()
+    try:
+        while len(kept) <= limit:
+            kept += await stream.receive(1 << 16)
+    except (anyio.EndOfStream, anyio.BrokenResourceError):
+        return bytes(kept), False
+    return bytes(kept[:limit]), True
+
+
+async def toplevel(git: Git) -> Path | None:
+    """The top folder of the work tree `git` is in, or None when it is in none."""
+    try:
+        return Path((await git.run("rev-parse", "--show-toplevel")).strip())
+    except GitError:
+        return None
+
+
+async def remotes(git: Git) -> dict[str, str]:
+    """Each remote's URL as configured (before `url.*.insteadOf` rewrites it: the name the person gave)."""
+    try:
+        listed = await git.run("config", "--get-regexp", r"^remote\..*\.url$")
+    except GitError:
+        return {}  # exit 1: no remote at all
+    found: dict[str, str] = {}
+    for line in listed.splitlines():
+        key, _, url = line.partition(" ")
+        found[key.removeprefix("remote.").removesuffix(".url")] = url
+    return found
