@@ -38,7 +38,8 @@ def catalogue_problems(tool: dict[str, Any]) -> list[str]:
 
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "tools_list.json"
-CATALOGUE_BUDGET = 14_000
+CATALOGUE_BUDGET = 15_200
+"""14,000 until issue 31 added attempts (on cursor_create_agent), cursor_compare and cursor_keep (1,125 bytes)."""
 
 
 def catalogue_bytes(tools: list[dict[str, Any]]) -> int:
@@ -55,7 +56,7 @@ async def test_tools_list_matches_the_committed_snapshot() -> None:
 
 @pytest.mark.anyio
 async def test_the_catalogue_a_model_reads_stays_under_its_byte_budget() -> None:
-    """Issue 5: instructions + names + descriptions + schemas at most 14,000 bytes (the reference: ~26,000)."""
+    """Issue 5: instructions + names + descriptions + schemas within the budget (the reference: ~26,000)."""
     assert catalogue_bytes(await list_tools()) <= CATALOGUE_BUDGET
 
 

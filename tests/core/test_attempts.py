@@ -19,6 +19,7 @@ MODELS = ["composer-2", "gpt-5.2", "claude-4.6-opus"]
 TASK: dict[str, Any] = {
     "prompt": "Make the parser twice as fast",
     "repository": "https://github.com/acme/app",
+    "starting_ref": "main",
     "name": "parser speed",
     "attempts": [{"model_id": model} for model in MODELS],
 }
@@ -51,7 +52,7 @@ async def test_two_attempts_with_one_model_are_two_agents(harness: Harness) -> N
 async def test_a_creation_limit_with_fewer_places_than_attempts_refuses_the_whole_set(
     harness_factory: OpenHarness,
 ) -> None:
-    """S-57 (issue 31 acceptance): CURSOR_MCP_MAX_NEW_AGENTS=2 and three attempts: LIMIT_REACHED, no POST."""
+    """F-57 (issue 31 acceptance): CURSOR_MCP_MAX_NEW_AGENTS=2 and three attempts: LIMIT_REACHED, no POST."""
     async with harness_factory(max_new_agents=2) as h:
         reply = await h.call("cursor_create_agent", TASK)
         posts = len(h.requests("POST"))
@@ -61,7 +62,7 @@ async def test_a_creation_limit_with_fewer_places_than_attempts_refuses_the_whol
 
 
 async def test_a_slot_limit_with_fewer_places_than_attempts_refuses_the_whole_set(harness_factory: OpenHarness) -> None:
-    """S-57: CURSOR_MCP_MAX_ACTIVE_AGENTS=2 and three attempts: CAPACITY, nothing sent."""
+    """F-57: CURSOR_MCP_MAX_ACTIVE_AGENTS=2 and three attempts: CAPACITY, nothing sent."""
     async with harness_factory(max_active_agents=2) as h:
         reply = await h.call("cursor_create_agent", TASK)
         posts = len(h.requests("POST"))
@@ -69,7 +70,7 @@ async def test_a_slot_limit_with_fewer_places_than_attempts_refuses_the_whole_se
 
 
 async def test_one_unknown_model_refuses_the_set_before_any_post(harness: Harness) -> None:
-    """S-58: every model is checked first; the refusal names the attempt to change."""
+    """F-58: every model is checked first; the refusal names the attempt to change."""
     task = TASK | {"attempts": [{"model_id": "gpt-5.2"}, {"model_id": "no-such-model"}]}
     reply = await harness.call("cursor_create_agent", task)
     assert reply.code == "VALIDATION" and "attempts[2]" in reply.data["message"]
@@ -86,7 +87,7 @@ async def test_attempts_refuse_a_model_id_agent_id_or_variables_beside_them(harn
 async def test_an_attempt_whose_answer_was_cut_is_settled_on_asking_again_without_a_second_agent(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """S-59: the second POST of the set is cut after Cursor took it; the set answers MUTATION_OUTCOME_UNKNOWN
+    """F-59: the second POST of the set is cut after Cursor took it; the set answers MUTATION_OUTCOME_UNKNOWN
     with the group and every id; asked again, the lost attempt is re-sent with its id (Cursor makes no second
     agent), the others are answered as made, and the creation count holds three."""
     faults = Faults()
@@ -110,7 +111,7 @@ async def test_an_attempt_whose_answer_was_cut_is_settled_on_asking_again_withou
 
 
 async def test_the_group_is_read_back_by_another_process(harness_factory: OpenHarness, tmp_path: Path) -> None:
-    """S-60: the group (name, prompt digest, attempts with their agents and models, when) is in the store on
+    """F-60: the group (name, prompt digest, attempts with their agents and models, when) is in the store on
     disk: a new reader of the state directory finds it."""
     world = World(ManualClock())
     async with harness_factory(world, state_dir=tmp_path) as h:
@@ -124,7 +125,7 @@ async def test_the_group_is_read_back_by_another_process(harness_factory: OpenHa
 
 
 async def test_asking_puts_one_question_naming_the_count_and_the_models(harness_factory: OpenHarness) -> None:
-    """S-61: where the user asks to be asked, the set is one question; declined, nothing is sent."""
+    """F-61: where the user asks to be asked, the set is one question; declined, nothing is sent."""
     person = Person("decline")
     async with harness_factory(**asking(person, "auto", ask=frozenset({"create"}))) as h:
         reply = await h.call("cursor_create_agent", TASK)

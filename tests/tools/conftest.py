@@ -88,6 +88,7 @@ async def open_harness(
     faults: Faults | None = None,
     api_key: str = SIMULATED_API_KEY,
     client_options: dict[str, Any] | None = None,
+    server_options: dict[str, Any] | None = None,
     **settings: Any,
 ) -> AsyncGenerator[Harness, None]:
     """A harness over `world` (a fresh one by default); `settings` override Settings fields.
@@ -95,7 +96,7 @@ async def open_harness(
     Writes are on by default (tests of the gates turn them off); deletion is off; the limit of agents
     running at once is out of the way (tests of it set `max_active_agents`). `api_key` must be one the
     world accepts (`world.add_api_key`). `client_options` go to the MCP client (an elicitation callback,
-    the protocol `mode`).
+    the protocol `mode`); `server_options` to the server's toolkit (its git places).
     """
     clock = world.clock if world is not None else ManualClock()
     assert isinstance(clock, ManualClock)
@@ -119,7 +120,9 @@ async def open_harness(
             yield api
 
         redactor = Redactor(config.secrets())
-        server = build_server(config, redactor, borrow, clock=clock.now, sleep=advance, hard_stop_grace=0.5)
+        server = build_server(
+            config, redactor, borrow, clock=clock.now, sleep=advance, hard_stop_grace=0.5, **(server_options or {})
+        )
         client_settings: dict[str, Any] = {"mode": "legacy"} | (client_options or {})
         async with api, Client(server, **client_settings) as client:
             yield Harness(clock, world, sim, api, client, redactor)

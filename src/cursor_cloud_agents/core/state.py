@@ -22,6 +22,7 @@ from cursor_cloud_agents.redact import Redactor
 if TYPE_CHECKING:
     from cursor_cloud_agents.api import CursorClient, Model
     from cursor_cloud_agents.core.activity import KnownActivity
+    from cursor_cloud_agents.core.changes import GitPlaces
 
 ACTIVITY_ENTRIES = 512
 """Complete activity summaries of ended runs kept (they never change: idle time is recomputed)."""
@@ -36,6 +37,8 @@ class CoreState:
     redactor: Redactor
     clock: Clock = field(default_factory=Clock)
     client: CursorClient | None = None
+    git_places: GitPlaces | None = None
+    """Where git reads agents' branches (core/changes.py), as the composition root chose; None: no git work."""
     store: Store = field(init=False)
     journal: CreationJournal = field(init=False)
     ledger: CreationLedger = field(init=False)

@@ -32,6 +32,7 @@ from mcp_types import (
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.core.changes import GitPlaces
 from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS, Clock
 from cursor_cloud_agents.redact import Redactor
@@ -63,9 +64,10 @@ def build_toolkit(
     clock: Callable[[], float] = time.time,
     sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
     hard_stop_grace: float = HARD_STOP_GRACE,
+    git_places: GitPlaces | None = None,
 ) -> Toolkit:
     """A toolkit over a new server state, with every tool declared (no client attached yet)."""
-    state = ServerState(settings, redactor, Clock(clock, sleep))
+    state = ServerState(settings, redactor, Clock(clock, sleep), git_places=git_places)
     kit = Toolkit(state, hard_stop_grace=hard_stop_grace)
     register_all(kit, state)
     return kit

@@ -115,9 +115,10 @@ class AttemptInput(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
+    # Described once, on cursor_create_agent's own model fields: the catalogue's bytes are counted.
     model_id: Annotated[str, AfterValidator(visible_ascii)]
-    reasoning_level: Reasoning = None
-    model_params: ModelParams = None
+    reasoning_level: Annotated[str | None, AfterValidator(visible_ascii)] = None
+    model_params: Annotated[dict[str, str] | None, AfterValidator(model_parameters)] = None
 
 
 GroupId = Annotated[str, AfterValidator(groups.group_id), Field(description="Group id, grp-<uuid>.")]

@@ -5,6 +5,7 @@ from cursor_cloud_agents.server.toolkit import Toolkit
 from cursor_cloud_agents.server.tools import (
     account,
     agents,
+    attempts,
     choices,
     followup,
     outputs,
@@ -14,8 +15,9 @@ from cursor_cloud_agents.server.tools import (
     wait,
 )
 
-# Catalogue order: who am I, what can I use, agents, runs and waiting on them, what they produced, the fleet.
-_MODULES = (account, choices, agents, followup, runs, wait, run_events, outputs, supervise)
+# Catalogue order: who am I, what can I use, agents, runs and waiting on them, attempts compared, what they
+# produced, the fleet.
+_MODULES = (account, choices, agents, followup, runs, wait, attempts, run_events, outputs, supervise)
 
 
 def register_all(kit: Toolkit, state: ServerState) -> None:

@@ -9,15 +9,19 @@ declares MCP Tasks gets it as a task that waits until the end, minutes if need b
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.groups import find_group
+from cursor_cloud_agents.core.paid import store_failures
 from cursor_cloud_agents.core.seen import mark_seen
 from cursor_cloud_agents.core.watch import MAX_RUNS, Until, Watched, watch
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.hints import suggest
-from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, RunId, RunWait
+from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, GroupId, RunId, RunWait
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolkit import Toolkit, current_call
 from cursor_cloud_agents.server.views.wait import EndedRun, WaitView
@@ -47,21 +51,33 @@ def register(kit: Toolkit, state: ServerState) -> None:
 
     @kit.tool(title="Wait for runs", budget=_budget, shrink_hint="wait on fewer runs at a time")
     async def cursor_wait(
-        runs: Annotated[list[RunRef], Field(min_length=1, max_length=MAX_RUNS)],
+        runs: Annotated[list[RunRef] | None, Field(min_length=1, max_length=MAX_RUNS)] = None,
         until: Until = "any",
         wait_seconds: RunWait = MAX_WAIT_SECONDS,
+        group_id: Annotated[GroupId | None, Field(description="Or a group's attempts.")] = None,
     ) -> WaitView:
         """Wait until any (or all) of up to 20 runs end, instead of polling them one by one.
 
         Answers ended runs (status, branches, PR, result start), those still running, and timed_out.
         """
-        rows = [Watched(ref.agent_id, ref.run_id) for ref in runs]
+        rows = await _rows(state, runs, group_id)
         call = current_call()
         started = call.time.now() if call.waiting_since is None else call.waiting_since
         met = await watch(state.api, rows, until, call.time, wait_seconds, call.progress, since=started)
         view = WaitView.of(rows, until, met=met, waited=call.time.now() - started, next_step=WAIT_AGAIN)
         await mark_seen(state.store, [row.run_id for row in rows if row.ended and row.run_id], state.clock.now())
         return with_results(answers, view, {row.run_id: row.run.result for row in rows if row.run and row.ended})
+
+
+async def _rows(state: ServerState, runs: list[RunRef] | None, group_id: str | None) -> list[Watched]:
+    """The runs to wait on: those given, or the latest run of each attempt of a group."""
+    if (runs is None) == (group_id is None):
+        raise ToolFailure(failures.VALIDATION, "Pass runs or group_id (one of them).")
+    if runs is not None:
+        return [Watched(ref.agent_id, ref.run_id) for ref in runs]
+    with store_failures():
+        group = await find_group(state.store, cast(str, group_id), state.clock.now())
+    return [Watched(agent_id, None) for agent_id in group.agent_ids]
 
 
 def with_results(answers: Answers, view: WaitView, results: Mapping[str | None, str | None]) -> WaitView:

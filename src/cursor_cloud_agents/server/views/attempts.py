@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core.attempts import SetResult
+from cursor_cloud_agents.core.compare import Comparison, Kept, Row
 from cursor_cloud_agents.server.hints import suggest
 from cursor_cloud_agents.server.views.agents import WEB_URL
 from cursor_cloud_agents.server.views.view import View
@@ -49,3 +51,110 @@ class AttemptsView(View):
             for outcome in result.outcomes
         ]
         return cls(group_id=result.group.group_id, name=result.group.name, attempts=rows)
+
+
+CHECK_NOTE = "No check verdicts: no check command runs in compare (a check runs code an agent wrote, on its own)."
+
+
+class ChangeView(View):
+    """The size of an attempt's change: files touched, lines added and removed."""
+
+    files: int
+    additions: int
+    deletions: int
+
+
+class CompareRow(View):
+    """One attempt, side by side with the others."""
+
+    attempt: int
+    model: str | None
+    agent_id: str | None
+    status: str
+    running: bool | None
+    run_id: str | None
+    duration_seconds: int | None
+    cost_cents: float | None
+    change: ChangeView | str
+    """The size, or "unknown: why"."""
+    result_head: str | None
+    note: str | None
+
+    @classmethod
+    def of(cls, row: Row) -> CompareRow:
+        size = row.change
+        change = (
+            ChangeView(files=size.files, additions=size.additions, deletions=size.deletions)
+            if size is not None
+            else row.change_note or "unknown"
+        )
+        return cls(
+            attempt=row.attempt,
+            model=row.model,
+            agent_id=row.agent_id,
+            status=row.status,
+            running=row.running or None,
+            run_id=row.run_id,
+            duration_seconds=row.duration_seconds,
+            cost_cents=row.cost_cents,
+            change=change,
+            result_head=row.result_head,
+            note=row.note,
+        )
+
+
+class CompareView(View):
+    """The attempts of a group side by side; those still running; what to do next."""
+
+    group_id: str
+    name: str | None
+    created_at: str
+    attempts: list[CompareRow]
+    running: list[str] | None
+    checks: str = CHECK_NOTE
+    next: str
+
+    @classmethod
+    def of(cls, comparison: Comparison) -> CompareView:
+        group = comparison.group
+        running = comparison.running
+        next_step = (
+            suggest("cursor_wait", group_id=group.id, until="all") + " for the attempts still running"
+            if running
+            else suggest("cursor_get_run", "agent_id", "run_id")
+            + " for a whole result; "
+            + suggest("cursor_keep", "group_id", "agent_id")
+            + " to keep the best"
+        )
+        return cls(
+            group_id=group.id,
+            name=group.name,
+            created_at=iso(group.at),
+            attempts=[CompareRow.of(row) for row in comparison.rows],
+            running=running or None,
+            next=next_step,
+        )
+
+
+class KeptView(View):
+    """One attempt kept, the others archived (reversible: cursor_archive_agent with unarchive=true)."""
+
+    group_id: str
+    kept: str
+    archived: list[str]
+    already_archived: list[str] | None
+    gone: list[str] | None
+    not_archived: list[dict[str, str]] | None
+    undo: str = "cursor_archive_agent(agent_id, unarchive=true) restores an archived attempt."
+
+    @classmethod
+    def of(cls, group_id: str, kept: Kept) -> KeptView:
+        failed = [{"agent_id": agent_id, "why": why} for agent_id, why in kept.failed]
+        return cls(
+            group_id=group_id,
+            kept=kept.kept,
+            archived=kept.archived,
+            already_archived=kept.already_archived or None,
+            gone=kept.gone or None,
+            not_archived=failed or None,
+        )
