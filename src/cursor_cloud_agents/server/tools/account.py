@@ -6,11 +6,13 @@ from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.ledger import WINDOW_SECONDS
 from cursor_cloud_agents.core.store import StoreUnusable
+from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolkit import Toolkit
 from cursor_cloud_agents.server.views.account import AccountView, LimitView
 
 WINDOW_HOURS = round(WINDOW_SECONDS / 3600)
+
+catalogue = Catalogue()
 
 
 async def creation_view(state: ServerState) -> LimitView:
@@ -67,13 +69,10 @@ async def limit_views(state: ServerState) -> list[LimitView]:
     return [*views, spent]
 
 
-def register(kit: Toolkit, state: ServerState) -> None:
-    """Declare the account tool on `kit`."""
+@catalogue.tool(title="Get account")
+async def cursor_get_account(state: ServerState) -> AccountView:
+    """Show the Cursor API key's owner, this server's permissions and its limits with their use.
 
-    @kit.tool(title="Get account")
-    async def cursor_get_account() -> AccountView:
-        """Show the Cursor API key's owner, this server's permissions and its limits with their use.
-
-        Call it first to check the key works and what you may do.
-        """
-        return AccountView.of(await state.api.me(), state.settings, await limit_views(state))
+    Call it first to check the key works and what you may do.
+    """
+    return AccountView.of(await state.api.me(), state.settings, await limit_views(state))

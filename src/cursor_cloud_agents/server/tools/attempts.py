@@ -9,27 +9,28 @@ from __future__ import annotations
 from cursor_cloud_agents.core.compare import compare, keep
 from cursor_cloud_agents.core.groups import find_group
 from cursor_cloud_agents.core.paid import store_failures
+from cursor_cloud_agents.server.declaration import Access, Catalogue
 from cursor_cloud_agents.server.params import AgentId, GroupId
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
+from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.attempts import CompareView, KeptView
 
+catalogue = Catalogue()
 
-def register(kit: Toolkit, state: ServerState) -> None:
-    """Declare `cursor_compare` and `cursor_keep` on `kit`."""
 
-    @kit.tool(title="Compare attempts")
-    async def cursor_compare(group_id: GroupId) -> CompareView:
-        """The attempts of a group side by side: status, duration, cost, change size, result start; which
-        still run."""
-        with store_failures():
-            group = await find_group(state.store, group_id, state.clock.now())
-        roots = await current_call().roots() or []
-        return CompareView.of(await compare(state.api, group, state.clock.now(), state.git_places, roots))
+@catalogue.tool(title="Compare attempts")
+async def cursor_compare(state: ServerState, call: ToolCall, group_id: GroupId) -> CompareView:
+    """The attempts of a group side by side: status, duration, cost, change size, result start; which
+    still run."""
+    with store_failures():
+        group = await find_group(state.store, group_id, state.clock.now())
+    roots = await call.roots() or []
+    return CompareView.of(await compare(state.api, group, state.clock.now(), state.git_places, roots))
 
-    @kit.tool(title="Keep one attempt", access=Access.DESTRUCTIVE, idempotent=True)
-    async def cursor_keep(group_id: GroupId, agent_id: AgentId) -> KeptView:
-        """Keep one attempt of a group and archive the others (reversible); says what was archived."""
-        with store_failures():
-            group = await find_group(state.store, group_id, state.clock.now())
-        return KeptView.of(group.id, await keep(state.api, group, agent_id))
+
+@catalogue.tool(title="Keep one attempt", access=Access.DESTRUCTIVE, idempotent=True)
+async def cursor_keep(state: ServerState, group_id: GroupId, agent_id: AgentId) -> KeptView:
+    """Keep one attempt of a group and archive the others (reversible); says what was archived."""
+    with store_failures():
+        group = await find_group(state.store, group_id, state.clock.now())
+    return KeptView.of(group.id, await keep(state.api, group, agent_id))
