@@ -241,8 +241,14 @@ async def create_attempts(
         await refuse_before_asking(state, plan)
         use = await state.limits.use_line(state.api)
         await consent.ask_before(call, question(plan, use), "no agent was created", state.settings.ask)
-    result = await _create_set(state, plan, on_ids)
-    return settled(result)
+    return await create_set(state, plan, on_ids)
+
+
+async def create_set(
+    state: CoreState, plan: AttemptSet, on_ids: Callable[[str, list[str]], None] = lambda _g, _a: None
+) -> SetResult:
+    """The set created whole, once the person agreed (the terminal asks on its own): as `create_attempts`."""
+    return settled(await _create_set(state, plan, on_ids))
 
 
 async def _create_set(state: CoreState, plan: AttemptSet, on_ids: Callable[[str, list[str]], None]) -> SetResult:
@@ -338,3 +344,21 @@ def _row(outcome: Outcome) -> dict[str, Any]:
     row: dict[str, Any] = {"attempt": outcome.index, "model": outcome.model, "agent_id": outcome.agent_id}
     row |= {"run_id": outcome.run_id, "outcome": state, "code": None if failure is None else str(failure.code)}
     return {key: value for key, value in row.items() if value is not None}
+
+
+@dataclass(frozen=True)
+class PriceHint:
+    """What the agents created through this machine in the last 24 hours cost each, on average: the nearest thing
+    to a price of N more runs (Cursor publishes none before a run ends)."""
+
+    cents_each: float | None
+    """None when no agent of the window has a known cost yet."""
+    known: int
+
+
+async def price_hint(state: CoreState) -> PriceHint:
+    """The average charged cents of this machine's recent agents (their usage read at most once a minute)."""
+    spend = await state.limits.spend(state.api)
+    agents = len(await state.ledger.agents(state.clock.now()))
+    known = agents - spend.unknown
+    return PriceHint(spend.cents / known if known > 0 else None, known)
