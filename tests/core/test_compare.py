@@ -124,3 +124,14 @@ async def test_wait_on_a_group_waits_for_its_attempts(harness: Harness) -> None:
     assert {row["agent_id"] for row in reply.data["ended"]} == {row["agent_id"] for row in created["attempts"]}
     neither = await harness.call("cursor_wait", {})
     assert neither.code == "VALIDATION"
+
+
+async def test_supervise_names_each_attempts_group_and_place(harness: Harness) -> None:
+    created = await made_set(harness, RUNNING, RUNNING)
+    harness.world.add_agent("Unrelated", script=RUNNING)
+    reply = await harness.call("cursor_supervise", {})
+    rows = {row["agent_id"]: row for row in reply.data["agents"]}
+    for index, attempt in enumerate(created["attempts"], start=1):
+        assert rows[attempt["agent_id"]]["group_id"] == created["group_id"]
+        assert rows[attempt["agent_id"]]["attempt"] == f"{index}/2"
+    assert sum("group_id" in row for row in rows.values()) == 2

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.simulator import ManualClock, World
+from cursor_cloud_agents.simulator import ManualClock, RunScript, World
 from cursor_cloud_agents.terminal import attempts
 from cursor_cloud_agents.terminal.dispatch import execute
 from cursor_cloud_agents.terminal.exits import OK, USAGE
+from cursor_cloud_agents.terminal.fleet import fleet
 from tests.terminal.conftest import RigFactory
 from tests.terminal.test_commands import order
 
@@ -76,3 +77,20 @@ def test_models_take_two_to_eight_names() -> None:
     for wrong in ("a", "a,,b", "a,b,c,d,e,f,g,h,i"):
         with pytest.raises(ValueError, match="2 to 8"):
             attempts.models_of(wrong)
+
+
+async def test_fleet_shows_the_attempts_of_a_group_together_with_their_place(
+    rig_factory: RigFactory, tmp_path: Path
+) -> None:
+    world = World(ManualClock())
+    world.add_agent("Unrelated work", script=RunScript(running_seconds=10_000))
+    async with rig_factory(world, json_output=True, state_dir=tmp_path) as rig:
+        await execute(rig.term, partial(attempts.run_attempts, order=order(confirmed=True), models=MODELS))
+        group = rig.documents()[0]["group_id"]
+        rig.clock.advance(10)
+        assert await rig.drive(fleet(rig.term, interval=10.0)) == OK
+    rows = rig.documents()[-1]["agents"]
+    placed = [row for row in rows if row.get("group_id") == group]
+    assert [row["attempt"] for row in placed] == ["1/3", "2/3", "3/3"]
+    first = rows.index(placed[0])
+    assert rows[first : first + 3] == placed  # one after the other

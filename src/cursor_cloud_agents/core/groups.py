@@ -20,7 +20,7 @@ from typing import Any
 
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.store import Act, Reading, State, Store
+from cursor_cloud_agents.core.store import Act, Reading, State, Store, StoreUnusable
 
 GROUP_PATTERN = re.compile(r"grp-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -143,14 +143,34 @@ def groups_in(reading: Reading) -> dict[str, Group]:
     return {group_id: _group_of(acts) for group_id, acts in by_group.items()}
 
 
-def attempts_by_agent(reading: Reading) -> dict[str, tuple[str, int]]:
-    """For each agent made as an attempt: its group id and its place (for the fleet and supervise rows)."""
-    placed: dict[str, tuple[str, int]] = {}
+@dataclass(frozen=True)
+class Placement:
+    """Where an agent stands in a group: attempt `attempt` of `of`."""
+
+    group_id: str
+    attempt: int
+    of: int
+
+    def __str__(self) -> str:
+        return f"{self.group_id[:12]} {self.attempt}/{self.of}"
+
+
+def attempts_by_agent(reading: Reading) -> dict[str, Placement]:
+    """For each agent made as an attempt (by lowercase id): its group and place (the fleet and supervise rows)."""
+    placed: dict[str, Placement] = {}
     for group in groups_in(reading).values():
         for attempt in group.attempts:
             if attempt.agent_id is not None:
-                placed[attempt.agent_id.lower()] = (group.id, attempt.index)
+                placed[attempt.agent_id.lower()] = Placement(group.id, attempt.index, group.size)
     return placed
+
+
+async def placements(store: Store, now: float) -> dict[str, Placement]:
+    """`attempts_by_agent` of the store now; empty when the store cannot be read (a view of agents goes on)."""
+    try:
+        return attempts_by_agent(await store.read(now))
+    except StoreUnusable:
+        return {}
 
 
 def acts_of_set(reading: Reading, set_print: str) -> list[Act]:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from pydantic import SerializerFunctionWrapHandler, model_serializer
 
 from cursor_cloud_agents.core.activity import ActivitySummary, ToolState
 from cursor_cloud_agents.core.fleet import Fleet, Row
+from cursor_cloud_agents.core.groups import Placement
 from cursor_cloud_agents.core.untrusted import clip
 from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View
@@ -58,6 +59,9 @@ class FleetRow(View):
     read_error: str | None
     charged_cents: float | None
     usage_error: str | None
+    group_id: str | None
+    """The group of attempts this agent is one of (cursor_compare), with its place: `attempt` of `of`."""
+    attempt: str | None
     activity: RowActivity | None
 
     @model_serializer(mode="wrap")
@@ -68,9 +72,12 @@ class FleetRow(View):
         return data | activity
 
     @classmethod
-    def of(cls, row: Row) -> FleetRow:
+    def of(cls, row: Row, placed: Mapping[str, Placement] | None = None) -> FleetRow:
         agent = row.agent
+        place = (placed or {}).get(agent.id.lower())
         return cls(
+            group_id=None if place is None else place.group_id,
+            attempt=None if place is None else f"{place.attempt}/{place.of}",
             agent_id=agent.id,
             name=clip(agent.name or "", NAME_CHARS)[0] or None,
             run_id=agent.latest_run_id,
@@ -142,7 +149,15 @@ class FleetView(View):
 
     @classmethod
     def of(
-        cls, fleet: Fleet, next_cursor: str | None, *, activity: bool, usage: bool, stale_seconds: float, shown: int
+        cls,
+        fleet: Fleet,
+        next_cursor: str | None,
+        *,
+        activity: bool,
+        usage: bool,
+        stale_seconds: float,
+        shown: int,
+        placed: Mapping[str, Placement] | None = None,
     ) -> FleetView:
         """The first `shown` rows of the fleet (all of them, unless the cap cuts the answer short)."""
         kept = fleet.rows[:shown]
@@ -151,7 +166,7 @@ class FleetView(View):
         cut = shown < len(fleet.rows)
         resume = fleet.page.cut(shown) if cut and fleet.page is not None else next_cursor
         return cls(
-            agents=[FleetRow.of(row) for row in kept],
+            agents=[FleetRow.of(row, placed) for row in kept],
             summary=summary,
             next_cursor=resume,
             scanned=fleet.scanned,
