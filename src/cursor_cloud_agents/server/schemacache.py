@@ -1,6 +1,6 @@
 """Precomputed tool schemas: start-up reads them instead of building a pydantic model per tool.
 
-Describing 19 tools costs the SDK an argument model and a JSON schema each, about a third of our
+Describing 22 tools costs the SDK an argument model and a JSON schema each, about a third of our
 start-up. The schemas change only with the code, so `make snapshot` writes them to `schemas.json`
 beside this module, stamped with a digest of the server's and the core's sources (a tool's parameter types may come
 from either) and pydantic's version.
