@@ -135,3 +135,10 @@ async def test_supervise_names_each_attempts_group_and_place(harness: Harness) -
         assert rows[attempt["agent_id"]]["group_id"] == created["group_id"]
         assert rows[attempt["agent_id"]]["attempt"] == f"{index}/2"
     assert sum("group_id" in row for row in rows.values()) == 2
+
+
+async def test_a_cost_cursor_has_not_reported_yet_is_said_not_left_out(harness: Harness) -> None:
+    """Cursor reports a run's cost some time after it ends: the row says so rather than dropping the column."""
+    created = await made_set(harness, FINISHED, FINISHED)
+    reply = await harness.call("cursor_compare", {"group_id": created["group_id"]})
+    assert all(str(row["cost_cents"]).startswith("not reported yet") for row in reply.data["attempts"])

@@ -53,6 +53,7 @@ class AttemptsView(View):
         return cls(group_id=result.group.group_id, name=result.group.name, attempts=rows)
 
 
+COST_UNKNOWN = "not reported yet (Cursor reports a cost after the run; compare again later)"
 CHECK_NOTE = "No check verdicts: no check command runs in compare (a check runs code an agent wrote, on its own)."
 
 
@@ -74,7 +75,8 @@ class CompareRow(View):
     running: bool | None
     run_id: str | None
     duration_seconds: int | None
-    cost_cents: float | None
+    cost_cents: float | str
+    """Charged cents, or why not known: Cursor reports a run's cost some time after it ends."""
     change: ChangeView | str
     """The size, or "unknown: why"."""
     result_head: str | None
@@ -96,7 +98,7 @@ class CompareRow(View):
             running=row.running or None,
             run_id=row.run_id,
             duration_seconds=row.duration_seconds,
-            cost_cents=row.cost_cents,
+            cost_cents=row.cost_cents if row.cost_cents is not None else COST_UNKNOWN,
             change=change,
             result_head=row.result_head,
             note=row.note,
