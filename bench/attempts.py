@@ -61,7 +61,8 @@ async def main() -> None:
                 f"  {row['attempt']}. {row['model']:<16} {row['status']:<9} {row.get('duration_seconds')} s "
                 f"{row.get('cost_cents')} cents  change {row['change']}"
             )
-        kept, _ = await _call(client, "cursor_keep", {"group_id": group, "agent_id": created["attempts"][0]["agent_id"]})
+        first = created["attempts"][0]["agent_id"]
+        kept, _ = await _call(client, "cursor_keep", {"group_id": group, "agent_id": first})
         print(f"  kept {kept['kept']}, archived {kept['archived']}")
         listed, _ = await _call(client, "cursor_list_agents", {"name": "parser speed"})
         print(f"  unarchived attempts listed: {len(listed['agents'])}")
