@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from cursor_cloud_agents.core.groups import find_group
+from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from tests.tools.conftest import Harness, OpenHarness
@@ -108,6 +109,27 @@ async def test_an_attempt_whose_answer_was_cut_is_settled_on_asking_again_withou
     assert resent["agent_id"] == unknown["agent_id"] and resent["resumed"] is True
     group = await find_group(Store(tmp_path), again.data["group_id"], world.clock.now())
     assert [attempt.state for attempt in group.attempts] == ["done"] * 3
+
+
+async def test_an_attempt_cursor_refused_gives_its_place_back_and_asking_again_creates_only_that_one(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """A 400 on one POST of the set: the others are made, the refused one's place is given back; the same set
+    asked again creates that attempt alone, with a new id, in the same group."""
+    faults = Faults()
+    faults.inject("POST", "/v1/agents", Fault())
+    faults.inject("POST", "/v1/agents", Fault.error(400, "bad_request", "Simulated refusal"))
+    world = World(ManualClock())
+    async with harness_factory(world, faults=faults, state_dir=tmp_path) as h:
+        refused = await h.call("cursor_create_agent", TASK)
+        completed = await h.call("cursor_create_agent", TASK)
+        posts = len(creations(h))
+    assert refused.is_error and {row["outcome"] for row in refused.data["attempts"]} == {"made", "refused"}
+    assert not completed.is_error and completed.data["group_id"] == refused.data["group_id"]
+    assert len(world.agents) == 3 and posts == 4
+    group = await find_group(Store(tmp_path), completed.data["group_id"], world.clock.now())
+    assert len({attempt.agent_id for attempt in group.attempts}) == 3
+    assert (await CreationLedger(Store(tmp_path), 25).use(world.clock.now()))[0] == 3  # the refused one gave its place back
 
 
 async def test_the_group_is_read_back_by_another_process(harness_factory: OpenHarness, tmp_path: Path) -> None:

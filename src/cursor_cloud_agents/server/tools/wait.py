@@ -95,6 +95,12 @@ async def _rows(state: ServerState, runs: list[RunRef] | None, group_id: str | N
         return [Watched(ref.agent_id, ref.run_id) for ref in runs]
     with store_failures():
         group = await find_group(state.store, cast(str, group_id), state.clock.now())
+    if not group.agent_ids:
+        raise ToolFailure(
+            failures.Code.NOT_FOUND,
+            f"No attempt of group {group.id} was made, so there is no run to wait for.",
+            group_id=group.id,
+        )
     return [Watched(agent_id, None) for agent_id in group.agent_ids]
 
 
