@@ -18,7 +18,7 @@ import anyio
 from cursor_cloud_agents.api import CursorClient, CursorError, deadline_after
 from cursor_cloud_agents.config import ASK_ACTS, ConfigError, Settings
 from cursor_cloud_agents.core.failures import from_api_error
-from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.ledger import use_of
 from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import DOCTOR_CALL_SECONDS as CALL_SECONDS
 from cursor_cloud_agents.redact import Redactor
@@ -63,7 +63,8 @@ async def _state_line(settings: Settings, report: Report) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder):
             pass
-        used, _ = await CreationLedger(Store(folder), settings.max_new_agents).use(time.time())
+        now = time.time()
+        used, _ = use_of(await Store(folder).read(now), now)
     except (OSError, StoreUnusable) as exc:
         why = exc.why if isinstance(exc, StoreUnusable) else f"{folder} is not writable ({type(exc).__name__})"
         report.line(

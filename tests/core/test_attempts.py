@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cursor_cloud_agents.core.groups import find_group
-from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.ledger import use_of
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from tests.tools.conftest import Harness, OpenHarness
@@ -129,7 +129,7 @@ async def test_an_attempt_cursor_refused_gives_its_place_back_and_asking_again_c
     assert len(world.agents) == 3 and posts == 4
     group = await find_group(Store(tmp_path), completed.data["group_id"], world.clock.now())
     assert len({attempt.agent_id for attempt in group.attempts}) == 3
-    used, _ = await CreationLedger(Store(tmp_path), 25).use(world.clock.now())
+    used, _ = use_of(await Store(tmp_path).read(world.clock.now()), world.clock.now())
     assert used == 3  # the refused one gave its place back
 
 

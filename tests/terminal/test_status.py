@@ -15,7 +15,8 @@ import pytest
 
 from cursor_cloud_agents import statuscache
 from cursor_cloud_agents.config import Secret, Settings
-from cursor_cloud_agents.core.store import Act, Store
+from cursor_cloud_agents.core.acts import Act
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import (
     SIMULATED_API_KEY,
     Fault,

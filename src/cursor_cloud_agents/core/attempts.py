@@ -18,7 +18,7 @@ an id twice, so no second agent), and only an attempt Cursor refused is created 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -34,14 +34,13 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.core import consent, failures
 from cursor_cloud_agents.core import models as model_check
-from cursor_cloud_agents.core.call import Call
+from cursor_cloud_agents.core.acts import Act, Reading
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.groups import GroupFacts, acts_of_set, mint_group_id, prompt_digest
 from cursor_cloud_agents.core.journal import fingerprint
-from cursor_cloud_agents.core.ledger import LimitReached
-from cursor_cloud_agents.core.paid import limit_reached, refuse_when_full, send_decided, store_failures
+from cursor_cloud_agents.core.ledger import LimitReached, agents_of, use_of
+from cursor_cloud_agents.core.paid import limit_reached, send_decided, store_failures
 from cursor_cloud_agents.core.state import CoreState
-from cursor_cloud_agents.core.store import Act, Reading
 from cursor_cloud_agents.core.timing import UNSETTLED_SECONDS
 from cursor_cloud_agents.core.watch import each_in_flight
 
@@ -185,12 +184,15 @@ async def refuse_before_asking(state: CoreState, plan: AttemptSet) -> None:
     """The limits the set would meet, said before the person is asked (a yes would be wasted on a refusal)."""
     now = state.clock.now()
     with store_failures():
-        _, steps = _planned(plan, await state.store.read(now), now)
-        places = sum(step.step == "new" for step in steps)
-        if places:
-            await refuse_when_full(state.ledger, now, places)
-    if places:
-        await state.limits.check_room(state.api, places)
+        reading = await state.store.read(now)
+    _, steps = _planned(plan, reading, now)
+    places = sum(step.step == "new" for step in steps)
+    if not places:
+        return  # the same set again, every attempt sent before: re-sends pass any limit, as in `create_once`
+    used, frees_at = use_of(reading, now)
+    if used + places > state.limits.max_new:  # said without taking a place
+        raise limit_reached(LimitReached(used, state.limits.max_new, frees_at, asked=places))
+    await state.limits.check_room(state.api, places)
 
 
 def question(plan: AttemptSet, use: str) -> consent.Question:
@@ -225,11 +227,15 @@ class SetResult:
 
 
 async def create_attempts(
-    state: CoreState, call: Call, plan: AttemptSet, on_ids: Callable[[str, list[str]], None] = lambda _g, _a: None
+    state: CoreState,
+    plan: AttemptSet,
+    *,
+    ask: Callable[[], Awaitable[object]] | None = None,
+    on_ids: Callable[[str, list[str]], None] = lambda _group, _agents: None,
 ) -> SetResult:
-    """The set created whole, each attempt paid once: asked where the user asks to be asked, held to the limits
-    for all its attempts at once, then each sent (or re-sent, or answered as made by an earlier ask).
-
+    """The one door of a set of attempts, shaped as `core.paid.create_within_limits`: the limits checked for the
+    whole set (before `ask`, the face's one question, when it asks: a yes would be wasted on a refusal), every
+    place taken in one write, then each attempt sent once (or re-sent, or answered as made by an earlier ask).
     `on_ids` hears the group id and the agent ids before anything is sent (a tool notes them on the call).
 
     Raises:
@@ -237,23 +243,15 @@ async def create_attempts(
             sent); MUTATION_OUTCOME_UNKNOWN or Cursor's refusal when an attempt did not end made, with the
             group and every attempt's id (asking again completes the set, never paying twice).
     """
-    if "create" in state.settings.ask:
+    if ask is not None:
         await refuse_before_asking(state, plan)
-        use = await state.limits.use_line(state.api)
-        await consent.ask_before(call, question(plan, use), "no agent was created", state.settings.ask)
-    return await create_set(state, plan, on_ids)
-
-
-async def create_set(
-    state: CoreState, plan: AttemptSet, on_ids: Callable[[str, list[str]], None] = lambda _g, _a: None
-) -> SetResult:
-    """The set created whole, once the person agreed (the terminal asks on its own): as `create_attempts`."""
+        await ask()
     return settled(await _create_set(state, plan, on_ids))
 
 
 async def _create_set(state: CoreState, plan: AttemptSet, on_ids: Callable[[str, list[str]], None]) -> SetResult:
     with store_failures():
-        async with state.journal.deciding:  # an identical set at once finds this one written, never absent
+        async with state.deciding:  # an identical set at once finds this one written, never absent
             facts, steps = await _decide(state, plan)
     on_ids(facts.group_id, [step.act.agent_id for step in steps if step.act.agent_id])
     outcomes: dict[int, Outcome] = {}
@@ -273,7 +271,7 @@ async def _decide(state: CoreState, plan: AttemptSet) -> tuple[GroupFacts, list[
     if new:
         await state.limits.before_create(state.api, places=len(new))
         try:
-            await state.ledger.take(*new)
+            await state.limits.take_all(new)
         except LimitReached as full:
             raise limit_reached(full) from None
     return facts, steps
@@ -288,7 +286,7 @@ async def _send(state: CoreState, step: _Planned) -> Outcome:
     try:
         with store_failures():
             created = await send_decided(
-                state.api, state.journal, state.clock, step.request, step.act, counted=step.step == "new"
+                state.api, state.store, state.clock, step.request, step.act, counted=step.step == "new"
             )
     except ConcurrencyLimitError as refusal:
         outcome.failure = await state.limits.refused(state.api, refusal)
@@ -359,6 +357,8 @@ class PriceHint:
 async def price_hint(state: CoreState) -> PriceHint:
     """The average charged cents of this machine's recent agents (their usage read at most once a minute)."""
     spend = await state.limits.spend(state.api)
-    agents = len(await state.ledger.agents(state.clock.now()))
+    now = state.clock.now()
+    with store_failures():
+        agents = len(agents_of(await state.store.read(now), now))
     known = agents - spend.unknown
     return PriceHint(spend.cents / known if known > 0 else None, known)

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.acts import Act, Reading, State
 from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.store import Act, Reading, State, Store, StoreUnusable
+from cursor_cloud_agents.core.store import Store, StoreUnusable
 
 GROUP_PATTERN = re.compile(r"grp-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 

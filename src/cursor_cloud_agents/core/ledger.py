@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from cursor_cloud_agents.core.store import Act, Reading, Store
+from cursor_cloud_agents.core.acts import Act, Reading
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import CREATION_WINDOW_SECONDS
 
 WINDOW_SECONDS = CREATION_WINDOW_SECONDS
 
 
 class LimitReached(Exception):
-    """No creation may be sent now: `count` creations in the window (`asked` more would pass `limit`), the oldest
-    leaving it at `frees_at`."""
+    """No creation may be sent now: `count` creations in the window, the oldest leaving it at `frees_at`."""
 
     def __init__(self, count: int, limit: int, frees_at: float | None, asked: int = 1) -> None:
         super().__init__(f"{count} of {limit} creations in the last 24 hours, {asked} more asked")
@@ -45,51 +45,57 @@ def use_of(reading: Reading, now: float) -> tuple[int, float | None]:
     return len(times), (min(times) + WINDOW_SECONDS if times else None)
 
 
-class CreationLedger:
-    """The ledger's view of the store: the creations of the last 24 hours against `limit`."""
+def agents_of(reading: Reading, now: float) -> list[str]:
+    """The ids of the agents created in the window (those known: a creation with variables learns its id only
+    from the answer)."""
+    return [act.agent_id for act in counted(reading, now) if act.agent_id is not None]
 
-    def __init__(self, store: Store, limit: int) -> None:
-        self.store = store
-        self.limit = limit
-        self.rules: list[Callable[[Reading, float, int], None]] = []
-        """Further checks new creations pass under the same lock, on the acts as they are then, with how many
-        places they take (the slot limit: a creation another process wrote since its check counts); each raises
-        to refuse."""
 
-    async def use(self, now: float) -> tuple[int, float | None]:
-        """How many creations are in the window, and when the oldest leaves it.
+Rule = Callable[[Reading, float], None]
+"""A further check a new creation passes under the store's lock, on the acts as they are then; raises to refuse."""
 
-        Raises:
-            StoreUnusable: the store cannot be read, so the use is not known.
-        """
-        return use_of(await self.store.read(now), now)
 
-    async def agents(self, now: float) -> list[str]:
-        """The ids of the agents created in the window (those known: a creation with variables learns its id
-        only from the answer)."""
-        return [act.agent_id for act in counted(await self.store.read(now), now) if act.agent_id is not None]
+def admit(reading: Reading, act: Act, limit: int, *rules: Rule) -> list[Act]:
+    """`act`, to be written, if the window has room for it and every rule lets it (for `Store.change`).
 
-    def admit(self, reading: Reading, acts: Sequence[Act], now: float) -> list[Act]:
-        """`acts` (new creations), to be written, if the window has room for all of them (for `Store.change`,
-        under its lock): a set of attempts takes its places together or not at all.
+    Raises:
+        LimitReached: the window already holds `limit` creations; nothing is written.
+    """
+    return admit_all(reading, [act], limit, *rules)
 
-        Raises:
-            LimitReached: the window has fewer than `len(acts)` places left; nothing is written.
-        """
-        held = counted(reading, now)
-        if len(held) + len(acts) > self.limit:
-            frees_at = min(a.at for a in held) + WINDOW_SECONDS if held else None
-            raise LimitReached(len(held), self.limit, frees_at, asked=len(acts))
-        for rule in self.rules:
-            rule(reading, now, len(acts))
-        return list(acts)
 
-    async def take(self, *acts: Act) -> None:
-        """Write `acts` (new creations, counted, decided at the same time) unless the limit has no room for all.
+def admit_all(reading: Reading, acts: Sequence[Act], limit: int, *rules: Rule) -> list[Act]:
+    """`acts` (new creations decided together: a set of attempts), to be written if the window has room for all
+    of them and every rule lets them; else none (for `Store.change`).
 
-        Raises:
-            LimitReached: nothing was written.
-            StoreUnusable: the store cannot be used; nothing was written.
-        """
-        at = acts[0].at
-        await self.store.change(lambda reading: self.admit(reading, acts, at), at)
+    Raises:
+        LimitReached: the window has fewer than `len(acts)` places left; nothing is written.
+    """
+    at = acts[0].at
+    held = counted(reading, at)
+    if len(held) + len(acts) > limit:
+        frees_at = min(a.at for a in held) + WINDOW_SECONDS if held else None
+        raise LimitReached(len(held), limit, frees_at, asked=len(acts))
+    for rule in rules:
+        rule(reading, at)
+    return list(acts)
+
+
+async def take(store: Store, act: Act, limit: int, *rules: Rule) -> None:
+    """Write `act` (a new creation, counted) unless the window is full or a rule refuses it.
+
+    Raises:
+        LimitReached: nothing was written.
+        StoreUnusable: the store cannot be used; nothing was written.
+    """
+    await take_all(store, [act], limit, *rules)
+
+
+async def take_all(store: Store, acts: Sequence[Act], limit: int, *rules: Rule) -> None:
+    """Write `acts` (new creations decided together, counted) in one change, all or none.
+
+    Raises:
+        LimitReached: nothing was written.
+        StoreUnusable: the store cannot be used; nothing was written.
+    """
+    await store.change(lambda reading: admit_all(reading, acts, limit, *rules), acts[0].at)

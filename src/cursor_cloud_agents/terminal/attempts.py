@@ -19,7 +19,7 @@ from cursor_cloud_agents.core.attempts import (
     MAX_ATTEMPTS,
     MIN_ATTEMPTS,
     ModelChoice,
-    create_set,
+    create_attempts,
     plan_set,
     price_hint,
     refuse_before_asking,
@@ -32,12 +32,12 @@ from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.paid import (
     Order,
+    command_state,
     confirm,
     first_line,
     prompt_images,
     refuse_unconfirmed,
     repos_line,
-    server_state,
 )
 from cursor_cloud_agents.terminal.term import Term
 
@@ -70,10 +70,11 @@ async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], wai
     )
     refuse_unconfirmed(term, order.confirmed, f"Starting {len(models)} agents")
     async with term.open_session() as session:
-        state = server_state(term, session)
+        state = command_state(term, session)
         plan = await plan_set(state, shared, [ModelChoice(model) for model in models], None)
         await refuse_before_asking(state, plan)  # said before the person is asked: a yes would be wasted
-        used, _ = await state.ledger.use(state.clock.now())
+        with store_failures():
+            used, _ = await state.limits.creations()
         price = await price_hint(state)
         each = (
             f"recent agents of this machine cost {render.cents(price.cents_each)} each ({price.known} known): "
@@ -92,14 +93,14 @@ async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], wai
                 (
                     "limit",
                     Text(
-                        f"new agents {used + 1}-{used + len(models)} of {state.ledger.limit} in 24 hours "
+                        f"new agents {used + 1}-{used + len(models)} of {state.limits.max_new} in 24 hours "
                         "(CURSOR_MCP_MAX_NEW_AGENTS); all or none"
                     ),
                 ),
             ],
             f"Start these {len(models)} paid agents?",
         )
-        result = await create_set(state, plan)
+        result = await create_attempts(state, plan)
     rows = [asdict(outcome) | {"failure": None} for outcome in result.outcomes]
     if term.json:
         term.emit({"group_id": result.group.group_id, "attempts": rows})
@@ -122,7 +123,7 @@ async def compare_group(term: Term, *, group: str) -> int:
     """The attempts of a group side by side, as a table (or one JSON document)."""
     wanted = _group(group)
     async with term.open_session() as session:
-        state = server_state(term, session)
+        state = command_state(term, session)
         with store_failures():
             found = await find_group(state.store, wanted, state.clock.now())
         # Seam: the change column needs git places; the terminal hands none yet (unknown, and said so).
@@ -171,7 +172,7 @@ async def keep_attempt(term: Term, *, group: str, agent_id: str) -> int:
     """Keep one attempt, archive the others (reversible), and say what was archived."""
     wanted = _group(group)
     async with term.open_session() as session:
-        state = server_state(term, session)
+        state = command_state(term, session)
         with store_failures():
             found = await find_group(state.store, wanted, state.clock.now())
         kept = await keep(session.api, found, agent_id)

@@ -24,7 +24,7 @@ from cursor_cloud_agents.terminal.board import Board, FleetRow, attention
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK
 from cursor_cloud_agents.terminal.keys import quit_key
-from cursor_cloud_agents.terminal.paid import server_state
+from cursor_cloud_agents.terminal.paid import command_state
 from cursor_cloud_agents.terminal.term import Term
 
 ATTENTION_STYLES = {"error": "bold red", "stuck": "yellow", "finished, unread": "green"}
@@ -103,7 +103,7 @@ async def fleet(term: Term, *, interval: float) -> int:
     """Show the fleet: live on a terminal until `q`, else once (a table, or one JSON document)."""
     async with term.open_session() as session:
         board = Board(session, interval)
-        store = server_state(term, session).store  # the groups of attempts, as every process of this machine sees
+        store = command_state(term, session).store  # the groups of attempts, as every process of this machine sees
         if term.out.is_terminal and not term.json:
             await _live(term, board, store)
             return OK

@@ -22,6 +22,7 @@ import anyio
 from cursor_cloud_agents import statuscache
 from cursor_cloud_agents.core import seen
 from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core.ledger import use_of
 from cursor_cloud_agents.core.liveness import count_stuck
 from cursor_cloud_agents.core.slots import SLOT_PAGE, TooManyAgents, read_listing
 from cursor_cloud_agents.core.state import CoreState
@@ -60,7 +61,7 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
         ended_unread=len(unread),
         charged_cents=cents,
         cents_unknown=unknown,
-        new_agents=(await core.ledger.use(now))[0],
+        new_agents=use_of(await core.store.read(now), now)[0],
         new_agents_limit=settings.max_new_agents,
         active_runs=running,
         unread=unread,

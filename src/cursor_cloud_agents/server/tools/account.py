@@ -18,13 +18,13 @@ catalogue = Catalogue()
 async def creation_view(state: ServerState) -> LimitView:
     """The creations of the last 24 hours against their limit; a store that cannot be read is said, not zero."""
     try:
-        used, frees_at = await state.ledger.use(state.clock.now())
+        used, frees_at = await state.limits.creations()
     except StoreUnusable as unusable:
         note = f"cannot be read: {unusable.why}; creations and follow-ups are refused until it can"
-        return LimitView.unchecked("CURSOR_MCP_MAX_NEW_AGENTS", state.ledger.limit, note)
+        return LimitView.unchecked("CURSOR_MCP_MAX_NEW_AGENTS", state.limits.max_new, note)
     return LimitView(
         variable="CURSOR_MCP_MAX_NEW_AGENTS",
-        limit=state.ledger.limit,
+        limit=state.limits.max_new,
         used=used,
         window_hours=WINDOW_HOURS,
         frees_at=None if frees_at is None else iso(frees_at),

@@ -25,12 +25,13 @@ from cursor_cloud_agents.api import (
     Prompt,
     ids,
 )
-from cursor_cloud_agents.core import consent, creation, scan
+from cursor_cloud_agents.core import consent, creation, journal, scan
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.attempts import MAX_ATTEMPTS, MIN_ATTEMPTS, ModelChoice, create_attempts, plan_set
+from cursor_cloud_agents.core.attempts import question as attempts_question
 from cursor_cloud_agents.core.creation import RepoInput
 from cursor_cloud_agents.core.images import images_of
-from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
+from cursor_cloud_agents.core.paid import create_within_limits, limits_use_line
 from cursor_cloud_agents.core.timing import CREATE_BUDGET_SECONDS as CREATE_BUDGET
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.declaration import Access, Catalogue
@@ -147,7 +148,8 @@ async def cursor_get_agent(state: ServerState, agent_id: AgentId) -> AgentView |
     try:
         return AgentView.of(await state.api.get_agent(agent_id))
     except NotFoundError:
-        pending = await state.journal.pending(agent_id, state.clock.now())
+        now = state.clock.now()
+        pending = journal.pending(await state.store.read(now), agent_id, now)
         if pending is None:
             raise
         return PendingCreationView.of(pending)
@@ -220,12 +222,16 @@ async def cursor_create_agent(
         auto_create_pr=auto_create_pr,
         env_vars=variables.values or None,
     )
-    if "create" in state.settings.ask:
-        await refuse_before_asking(state, request)
-        use = await state.limits.use_line(state.api)
+
+    async def ask() -> None:  # the limits are checked before, so that a yes is never wasted on a refusal
+        use = await limits_use_line(state)
         question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
         await consent.ask_before(call, question, "no agent was created", state.settings.ask)
-    created = await create_within_limits(state, request, on_resend=lambda agent_id: call.note(agent_id=agent_id))
+
+    asking = ask if "create" in state.settings.ask else None
+    created = await create_within_limits(
+        state, request, ask=asking, on_resend=lambda agent_id: call.note(agent_id=agent_id)
+    )
     if isinstance(created, CreatedAgent):
         return CreatedAgentView.of(created, model)
     return ResumedAgentView.of(created)
@@ -238,10 +244,15 @@ async def _create_attempts(
     choices = [ModelChoice(item.model_id, item.reasoning_level, item.model_params) for item in attempts]
     plan = await plan_set(state, shared, choices, name)
 
+    async def ask() -> None:  # the limits are checked before, for the whole set: a yes is never wasted
+        question = attempts_question(plan, await limits_use_line(state))
+        await consent.ask_before(call, question, "no agent was created", state.settings.ask)
+
     def note(group_id: str, agent_ids: list[str]) -> None:
         call.note(group_id=group_id, agent_ids=",".join(agent_ids))
 
-    return AttemptsView.of(await create_attempts(state, call, plan, on_ids=note))
+    asking = ask if "create" in state.settings.ask else None
+    return AttemptsView.of(await create_attempts(state, plan, ask=asking, on_ids=note))
 
 
 @catalogue.tool(title="Archive agent", access=Access.DESTRUCTIVE, idempotent=True)
