@@ -105,7 +105,8 @@ async def plan_set(
         except ToolFailure as refused:
             raise ToolFailure(refused.code, f"attempts[{index}]: {refused.message}", attempt=index) from None
     shared = base.wire()
-    set_print = fingerprint(shared | {"attempts": [selection.model_dump(mode="json") for selection in selections]})
+    chosen = [selection.model_dump(mode="json") for selection in selections]
+    set_print = fingerprint(shared | {"attempts": chosen, "groupName": group_name})  # two named sets are two
     size = len(selections)
     requests = [
         base.model_copy(
