@@ -7,7 +7,9 @@ from pathlib import Path
 
 import anyio
 
-from cursor_cloud_agents.server import schemacache
+from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server import build_toolkit, schemacache
 from devkit.catalogue import list_tools
 
 SNAPSHOT = Path(__file__).resolve().parent.parent / "tests" / "snapshots" / "tools_list.json"
@@ -16,7 +18,8 @@ SNAPSHOT = Path(__file__).resolve().parent.parent / "tests" / "snapshots" / "too
 async def main() -> None:
     tools = await list_tools(cached=False)
     SNAPSHOT.write_text(json.dumps(tools, indent=1, ensure_ascii=False) + "\n")
-    schemacache.write({tool["name"]: tool["inputSchema"] for tool in tools})
+    specs = build_toolkit(Settings(), Redactor()).catalogue.specs
+    schemacache.write(specs, {tool["name"]: tool["inputSchema"] for tool in tools})
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents.core.groups import find_group
+from cursor_cloud_agents.core import find_group
 from cursor_cloud_agents.core.ledger import use_of
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World

@@ -52,7 +52,7 @@ GROUP_NAME_CHARS = 94
 
 
 @dataclass(frozen=True)
-class ModelChoice:
+class AttemptModel:
     """One attempt's model, as asked: an id or alias, its reasoning level and parameters."""
 
     model_id: str
@@ -79,7 +79,7 @@ class AttemptSet:
 
 
 async def plan_set(
-    state: CoreState, base: CreateAgentRequest, choices: Sequence[ModelChoice], group_name: str | None
+    state: CoreState, base: CreateAgentRequest, choices: Sequence[AttemptModel], group_name: str | None
 ) -> AttemptSet:
     """The set to send: the count in bounds, every model choice checked, an id minted for each attempt.
 
@@ -181,7 +181,7 @@ def _new_act(plan: AttemptSet, facts: GroupFacts, index: int, request: CreateAge
     )
 
 
-async def refuse_before_asking(state: CoreState, plan: AttemptSet) -> None:
+async def refuse_set_before_asking(state: CoreState, plan: AttemptSet) -> None:
     """The limits the set would meet, said before the person is asked (a yes would be wasted on a refusal)."""
     now = state.clock.now()
     with store_failures():
@@ -196,7 +196,7 @@ async def refuse_before_asking(state: CoreState, plan: AttemptSet) -> None:
     await state.limits.check_room(state.api, places)
 
 
-def question(plan: AttemptSet, use: str) -> consent.Question:
+def attempts_question(plan: AttemptSet, use: str) -> consent.Question:
     """The one question for the whole set: how many agents, which models."""
     repos = [repo.url for repo in plan.requests[0].repos or []]
     return consent.attempts(plan.prompt, repos, plan.models, use)
@@ -245,7 +245,7 @@ async def create_attempts(
             group and every attempt's id (asking again completes the set, never paying twice).
     """
     if ask is not None:
-        await refuse_before_asking(state, plan)
+        await refuse_set_before_asking(state, plan)
         await ask()
     return settled(await _create_set(state, plan, on_ids))
 

@@ -39,7 +39,7 @@ RESULT_CHARS = 300
 
 
 @dataclass
-class Row:
+class AttemptRow:
     """One attempt as compare shows it."""
 
     attempt: int
@@ -62,7 +62,7 @@ class Row:
 @dataclass
 class Comparison:
     group: Group
-    rows: list[Row] = field(default_factory=list[Row])
+    rows: list[AttemptRow] = field(default_factory=list[AttemptRow])
 
     @property
     def running(self) -> list[str]:
@@ -73,7 +73,7 @@ async def compare(
     api: CursorClient, group: Group, now: float, places: GitPlaces | None, roots: Sequence[Path] = ()
 ) -> Comparison:
     """Every attempt of `group` read side by side (reads only: nothing is sent that changes anything)."""
-    rows: dict[int, Row] = {}
+    rows: dict[int, AttemptRow] = {}
     read: dict[int, tuple[Agent, Run]] = {}
 
     async def one(attempt: Attempt) -> None:
@@ -86,8 +86,8 @@ async def compare(
     return Comparison(group, [rows[index] for index in sorted(rows)])
 
 
-async def _row(api: CursorClient, attempt: Attempt, now: float, read: dict[int, tuple[Agent, Run]]) -> Row:
-    row = Row(attempt.index, attempt.model, attempt.agent_id, "NOT_MADE")
+async def _row(api: CursorClient, attempt: Attempt, now: float, read: dict[int, tuple[Agent, Run]]) -> AttemptRow:
+    row = AttemptRow(attempt.index, attempt.model, attempt.agent_id, "NOT_MADE")
     row.change_note = "unknown: no run to read"
     if attempt.agent_id is None or attempt.state == "failed":
         row.note = "Cursor refused this attempt; asking for the same set again creates it."

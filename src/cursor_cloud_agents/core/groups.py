@@ -31,7 +31,7 @@ def mint_group_id() -> str:
     return f"grp-{uuid.uuid4()}"
 
 
-def group_id(value: str) -> str:
+def checked_group_id(value: str) -> str:
     """A group id as given, lowercased; VALIDATION when it is not `grp-<uuid>`."""
     lowered = value.strip().lower()
     if not GROUP_PATTERN.fullmatch(lowered):

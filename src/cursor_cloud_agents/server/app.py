@@ -32,8 +32,7 @@ from mcp_types import (
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.core.changes import GitPlaces
-from cursor_cloud_agents.core.store import Store, StoreUnusable
+from cursor_cloud_agents.core import GitPlaces, Store, StoreUnusable
 from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS, Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import tasks

@@ -21,8 +21,7 @@ from annotated_types import Le
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core import ToolFailure, failures
 
 _STRICT = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -17,7 +17,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from cursor_cloud_agents.api import ids, text
-from cursor_cloud_agents.core import groups
+from cursor_cloud_agents.core import checked_group_id
 from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS
 from cursor_cloud_agents.server.arguments import Clamped
 
@@ -120,4 +120,4 @@ class AttemptInput(BaseModel):
     model_params: Annotated[dict[str, str] | None, AfterValidator(model_parameters)] = None
 
 
-GroupId = Annotated[str, AfterValidator(groups.group_id), Field(description="Group id, grp-<uuid>.")]
+GroupId = Annotated[str, AfterValidator(checked_group_id), Field(description="Group id, grp-<uuid>.")]

@@ -33,8 +33,7 @@ from mcp import MCPError
 from mcp_types import CallToolResult
 
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.core.acts import Act
-from cursor_cloud_agents.core.store import Store, StoreUnusable
+from cursor_cloud_agents.core import Act, Store, StoreUnusable
 from cursor_cloud_agents.core.timing import FINISHED_TASK_SECONDS as KEEP_SECONDS
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.server.hints import TASK_CANCELLED

@@ -39,8 +39,7 @@ from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextCon
 
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core import ToolFailure, failures
 from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, CallTime
 from cursor_cloud_agents.server import schemacache
 from cursor_cloud_agents.server.answers import size as answer_size
@@ -87,7 +86,7 @@ class Toolkit:
 
     def listed(self, *, cached: bool = True) -> list[Tool]:
         """Every tool as `tools/list` shows it; `cached=False` builds every schema afresh."""
-        schemas = schemacache.load() if cached else {}
+        schemas = schemacache.load(self.catalogue.specs) if cached else {}
         return [spec.listed(schemas.get(name)) for name, spec in self.specs.items()]
 
     async def run(

@@ -14,19 +14,22 @@ from rich.table import Table
 from rich.text import Text
 
 from cursor_cloud_agents.api import CreateAgentRequest, Prompt
-from cursor_cloud_agents.core import creation
-from cursor_cloud_agents.core.attempts import (
+from cursor_cloud_agents.core import (
     MAX_ATTEMPTS,
     MIN_ATTEMPTS,
-    ModelChoice,
+    AttemptModel,
+    Comparison,
+    checked_group_id,
+    compare,
     create_attempts,
+    creation,
+    find_group,
+    keep,
     plan_set,
     price_hint,
-    refuse_before_asking,
+    refuse_set_before_asking,
+    store_failures,
 )
-from cursor_cloud_agents.core.compare import Comparison, compare, keep
-from cursor_cloud_agents.core.groups import find_group, group_id
-from cursor_cloud_agents.core.paid import store_failures
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
@@ -71,8 +74,8 @@ async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], wai
     refuse_unconfirmed(term, order.confirmed, f"Starting {len(models)} agents")
     async with term.open_session() as session:
         state = command_state(term, session)
-        plan = await plan_set(state, shared, [ModelChoice(model) for model in models], None)
-        await refuse_before_asking(state, plan)  # said before the person is asked: a yes would be wasted
+        plan = await plan_set(state, shared, [AttemptModel(model) for model in models], None)
+        await refuse_set_before_asking(state, plan)  # said before the person is asked: a yes would be wasted
         with store_failures():
             used, _ = await state.limits.creations()
         price = await price_hint(state)
@@ -114,7 +117,7 @@ async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], wai
 
 def _group(value: str) -> str:
     try:
-        return group_id(value)
+        return checked_group_id(value)
     except Exception as refused:  # a ToolFailure: said as a usage error
         raise UsageError(str(refused)) from None
 

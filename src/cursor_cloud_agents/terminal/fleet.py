@@ -17,10 +17,9 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from cursor_cloud_agents.core.groups import Placement, placements
-from cursor_cloud_agents.core.store import Store
+from cursor_cloud_agents.core import Placement, Store, placements
 from cursor_cloud_agents.terminal import render
-from cursor_cloud_agents.terminal.board import Board, FleetRow, attention
+from cursor_cloud_agents.terminal.board import Board, BoardRow, attention
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK
 from cursor_cloud_agents.terminal.keys import quit_key
@@ -30,7 +29,7 @@ from cursor_cloud_agents.terminal.term import Term
 ATTENTION_STYLES = {"error": "bold red", "stuck": "yellow", "finished, unread": "green"}
 
 
-def _row_cells(row: FleetRow, placed: Mapping[str, Placement]) -> list[Text]:
+def _row_cells(row: BoardRow, placed: Mapping[str, Placement]) -> list[Text]:
     rank = attention(row)[1]
     status = render.status(None if row.run is None else row.run.status)
     if row.read_error:
@@ -67,9 +66,9 @@ def draw(board: Board, *, took: float | None = None, placed: Mapping[str, Placem
     return Group(header, table)
 
 
-def by_group(rows: list[FleetRow], placed: Mapping[str, Placement]) -> list[FleetRow]:
+def by_group(rows: list[BoardRow], placed: Mapping[str, Placement]) -> list[BoardRow]:
     """`rows` in their order, except that the attempts of one group follow the first of them shown, by place."""
-    out: list[FleetRow] = []
+    out: list[BoardRow] = []
     taken: set[str] = set()
     for row in rows:
         if row.agent.id in taken:
@@ -82,7 +81,7 @@ def by_group(rows: list[FleetRow], placed: Mapping[str, Placement]) -> list[Flee
     return out
 
 
-def _in(row: FleetRow, group_id: str, placed: Mapping[str, Placement]) -> bool:
+def _in(row: BoardRow, group_id: str, placed: Mapping[str, Placement]) -> bool:
     place = placed.get(row.agent.id.lower())
     return place is not None and place.group_id == group_id
 
@@ -117,7 +116,7 @@ async def fleet(term: Term, *, interval: float) -> int:
     return OK
 
 
-def _document(row: FleetRow, placed: Mapping[str, Placement]) -> dict[str, Any]:
+def _document(row: BoardRow, placed: Mapping[str, Placement]) -> dict[str, Any]:
     place = placed.get(row.agent.id.lower())
     extra = {} if place is None else {"group_id": place.group_id, "attempt": f"{place.attempt}/{place.of}"}
     return row.document() | extra

@@ -102,7 +102,7 @@ def _models(value: str) -> tuple[str, ...]:
 
 
 def _group(value: str) -> str:
-    from cursor_cloud_agents.core.groups import GROUP_PATTERN
+    from cursor_cloud_agents.core import GROUP_PATTERN
 
     if not GROUP_PATTERN.fullmatch(value.strip().lower()):
         raise argparse.ArgumentTypeError(f"{value!r} is not a group id (grp-<uuid>, as `run --models` printed)")

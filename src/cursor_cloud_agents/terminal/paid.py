@@ -34,13 +34,16 @@ from cursor_cloud_agents.api import (
     Run,
     ids,
 )
-from cursor_cloud_agents.core import creation
+from cursor_cloud_agents.core import (
+    MAX_IMAGES,
+    CoreState,
+    continuation_problem,
+    create_within_limits,
+    creation,
+    follow_up_within_limits,
+    prompt_image,
+)
 from cursor_cloud_agents.core import models as model_check
-from cursor_cloud_agents.core.continuation import continuation_problem
-from cursor_cloud_agents.core.followups import follow_up_within_limits
-from cursor_cloud_agents.core.images import MAX_IMAGES, prompt_image
-from cursor_cloud_agents.core.paid import create_within_limits
-from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.terminal.ask import heard, is_yes
 from cursor_cloud_agents.terminal.clean import agent_text

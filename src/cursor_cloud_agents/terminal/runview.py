@@ -63,7 +63,7 @@ def tool_failed(call: ToolCallEvent) -> bool:
     return isinstance(result, dict) and any(key in cast(dict[str, Any], result) for key in _FAILED)
 
 
-class RunView:
+class RunPrinter:
     """Prints a run's events on `out` as they come; keeps what the status line and the end block need."""
 
     def __init__(self, out: Console, *, created_at: float | None, now: Callable[[], float]) -> None:

@@ -20,13 +20,17 @@ from pathlib import Path
 import anyio
 
 from cursor_cloud_agents import statuscache
-from cursor_cloud_agents.core import seen
-from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.ledger import use_of
-from cursor_cloud_agents.core.liveness import count_stuck
-from cursor_cloud_agents.core.slots import SLOT_PAGE, TooManyAgents, read_listing
-from cursor_cloud_agents.core.state import CoreState
-from cursor_cloud_agents.core.store import Store
+from cursor_cloud_agents.core import (
+    SLOT_PAGE,
+    CoreState,
+    Store,
+    ToolFailure,
+    TooManyAgents,
+    count_stuck,
+    read_listing,
+    seen,
+    use_of,
+)
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.statuscache import Listed, Snapshot
 from cursor_cloud_agents.terminal.exits import OK

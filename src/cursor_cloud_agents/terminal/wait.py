@@ -20,8 +20,8 @@ from rich.spinner import Spinner
 from rich.text import Text
 
 from cursor_cloud_agents.api import CursorClient, Deadline
+from cursor_cloud_agents.core import MAX_RUNS, Until, Watched, watch
 from cursor_cloud_agents.core.timing import CallTime, Clock
-from cursor_cloud_agents.core.watch import MAX_RUNS, Until, Watched, watch
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, TIMED_OUT, UsageError
 from cursor_cloud_agents.terminal.report import report_document, report_lines

@@ -33,11 +33,16 @@ from cursor_cloud_agents.api import (
     RunNotCancellableError,
     ids,
 )
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import Code, ToolFailure
-from cursor_cloud_agents.core.followups import follow_up_within_limits
-from cursor_cloud_agents.core.paid import create_within_limits, limits_use_line, refuse_before_asking
-from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core import (
+    Code,
+    CoreState,
+    ToolFailure,
+    create_within_limits,
+    failures,
+    follow_up_within_limits,
+    limits_use_line,
+    refuse_before_asking,
+)
 from cursor_cloud_agents.verify.facts import Context
 from cursor_cloud_agents.verify.report import Line, differs, new, ok, skipped
 

@@ -25,13 +25,23 @@ from cursor_cloud_agents.api import (
     Prompt,
     ids,
 )
-from cursor_cloud_agents.core import consent, creation, journal, scan
+from cursor_cloud_agents.core import (
+    MAX_ATTEMPTS,
+    MIN_ATTEMPTS,
+    AttemptModel,
+    RepoInput,
+    attempts_question,
+    consent,
+    create_attempts,
+    create_within_limits,
+    creation,
+    images_of,
+    journal,
+    limits_use_line,
+    plan_set,
+    scan,
+)
 from cursor_cloud_agents.core import models as model_check
-from cursor_cloud_agents.core.attempts import MAX_ATTEMPTS, MIN_ATTEMPTS, ModelChoice, create_attempts, plan_set
-from cursor_cloud_agents.core.attempts import question as attempts_question
-from cursor_cloud_agents.core.creation import RepoInput
-from cursor_cloud_agents.core.images import images_of
-from cursor_cloud_agents.core.paid import create_within_limits, limits_use_line
 from cursor_cloud_agents.core.timing import CREATE_BUDGET_SECONDS as CREATE_BUDGET
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.declaration import Access, Catalogue
@@ -241,7 +251,7 @@ async def _create_attempts(
     state: ServerState, call: ToolCall, shared: CreateAgentRequest, attempts: list[AttemptInput], name: str | None
 ) -> AttemptsView:
     """The same task on each model asked: one paid act for the set (core/attempts.py)."""
-    choices = [ModelChoice(item.model_id, item.reasoning_level, item.model_params) for item in attempts]
+    choices = [AttemptModel(item.model_id, item.reasoning_level, item.model_params) for item in attempts]
     plan = await plan_set(state, shared, choices, name)
 
     async def ask() -> None:  # the limits are checked before, for the whole set: a yes is never wasted

@@ -6,9 +6,7 @@ group is read back from the store of paid acts, so any process of this machine f
 
 from __future__ import annotations
 
-from cursor_cloud_agents.core.compare import compare, keep
-from cursor_cloud_agents.core.groups import find_group
-from cursor_cloud_agents.core.paid import store_failures
+from cursor_cloud_agents.core import compare, find_group, keep, store_failures
 from cursor_cloud_agents.server.declaration import Access, Catalogue
 from cursor_cloud_agents.server.params import AgentId, GroupId
 from cursor_cloud_agents.server.state import ServerState

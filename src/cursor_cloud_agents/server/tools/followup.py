@@ -26,12 +26,9 @@ from cursor_cloud_agents.api import (
     Run,
     RunNotCancellableError,
 )
-from cursor_cloud_agents.core import consent
+from cursor_cloud_agents.core import busy, consent, follow_up_within_limits, images_of, refuse_continuation
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.call import Call
-from cursor_cloud_agents.core.continuation import refuse_continuation
-from cursor_cloud_agents.core.followups import busy, follow_up_within_limits
-from cursor_cloud_agents.core.images import images_of
 from cursor_cloud_agents.core.timing import CANCEL_POLL_SECONDS, SEND_RESERVE
 from cursor_cloud_agents.core.timing import FOLLOWUP_BUDGET_SECONDS as FOLLOWUP_BUDGET
 from cursor_cloud_agents.server.declaration import Access, Catalogue

@@ -23,8 +23,7 @@ from cursor_cloud_agents.api import (
     ResponseTooLargeError,
     Usage,
 )
-from cursor_cloud_agents.core import failures, images
-from cursor_cloud_agents.core.failures import Code, ToolFailure
+from cursor_cloud_agents.core import Code, ToolFailure, failures, images
 from cursor_cloud_agents.server.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
 from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.params import AgentId, ArtifactPath, RunId

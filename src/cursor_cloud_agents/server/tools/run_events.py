@@ -16,10 +16,9 @@ import anyio
 from pydantic import Field
 
 from cursor_cloud_agents.api import TERMINAL_RUN_STATUSES, CursorClient, StreamError
-from cursor_cloud_agents.core.activity import event_time
+from cursor_cloud_agents.core import Pacer, event_time, with_progress
 from cursor_cloud_agents.core.call import Call
 from cursor_cloud_agents.core.timing import EXCERPT_SECONDS, MAX_WAIT_SECONDS, STREAM_READ_MARGIN_SECONDS, TAIL_SECONDS
-from cursor_cloud_agents.core.waiting import Pacer, with_progress
 from cursor_cloud_agents.server.answers import Answers, size
 from cursor_cloud_agents.server.arguments import Clamped
 from cursor_cloud_agents.server.declaration import Catalogue, TaskRule

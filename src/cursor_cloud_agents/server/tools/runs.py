@@ -15,11 +15,16 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from cursor_cloud_agents.api import CursorClient, CursorError, Run, RunNotCancellableError
-from cursor_cloud_agents.core import consent
-from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary
+from cursor_cloud_agents.core import (
+    ActivityCache,
+    ActivitySummary,
+    clean,
+    consent,
+    fold_liveness,
+    mark_seen,
+    with_progress,
+)
 from cursor_cloud_agents.core.call import Call
-from cursor_cloud_agents.core.liveness import fold_liveness
-from cursor_cloud_agents.core.seen import mark_seen
 from cursor_cloud_agents.core.timing import (
     ACTIVITY_RESERVE,
     ACTIVITY_WALK_SECONDS,
@@ -31,8 +36,6 @@ from cursor_cloud_agents.core.timing import (
     WAIT_POLL_SECONDS,
     Clock,
 )
-from cursor_cloud_agents.core.untrusted import clean
-from cursor_cloud_agents.core.waiting import with_progress
 from cursor_cloud_agents.server.declaration import Access, Catalogue, TaskRule
 from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait
 from cursor_cloud_agents.server.state import ServerState

@@ -14,11 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from cursor_cloud_agents.core.fleet import Fleet, Query
-from cursor_cloud_agents.core.groups import placements
-from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES
+from cursor_cloud_agents.core import STALE_AFTER_MINUTES, Fleet, Query, placements, with_progress
 from cursor_cloud_agents.core.timing import SUPERVISE_ACTIVITY_SECONDS, SUPERVISE_SECONDS
-from cursor_cloud_agents.core.waiting import with_progress
 from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.params import NameFilter, PageCursor, PrUrl
 from cursor_cloud_agents.server.state import ServerState

@@ -13,13 +13,18 @@ from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.groups import find_group
-from cursor_cloud_agents.core.paid import store_failures
-from cursor_cloud_agents.core.seen import mark_seen
+from cursor_cloud_agents.core import (
+    MAX_RUNS,
+    ToolFailure,
+    Until,
+    Watched,
+    failures,
+    find_group,
+    mark_seen,
+    store_failures,
+    watch,
+)
 from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS, WAIT_MARGIN_SECONDS
-from cursor_cloud_agents.core.watch import MAX_RUNS, Until, Watched, watch
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.declaration import Catalogue, TaskRule
 from cursor_cloud_agents.server.hints import suggest

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.core.attempts import SetResult
-from cursor_cloud_agents.core.compare import Comparison, Kept, Row
+from cursor_cloud_agents.core import AttemptRow, Comparison, Kept, SetResult
 from cursor_cloud_agents.server.hints import suggest
 from cursor_cloud_agents.server.views.agents import WEB_URL
 from cursor_cloud_agents.server.views.view import View
@@ -57,7 +56,7 @@ COST_UNKNOWN = "not reported yet (Cursor reports a cost after the run; compare a
 CHECK_NOTE = "No check verdicts: no check command runs in compare (a check runs code an agent wrote, on its own)."
 
 
-class ChangeView(View):
+class ChangeSizeView(View):
     """The size of an attempt's change: files touched, lines added and removed."""
 
     files: int
@@ -77,16 +76,16 @@ class CompareRow(View):
     duration_seconds: int | None
     cost_cents: float | str
     """Charged cents, or why not known: Cursor reports a run's cost some time after it ends."""
-    change: ChangeView | str
+    change: ChangeSizeView | str
     """The size, or "unknown: why"."""
     result_head: str | None
     note: str | None
 
     @classmethod
-    def of(cls, row: Row) -> CompareRow:
+    def of(cls, row: AttemptRow) -> CompareRow:
         size = row.change
         change = (
-            ChangeView(files=size.files, additions=size.additions, deletions=size.deletions)
+            ChangeSizeView(files=size.files, additions=size.additions, deletions=size.deletions)
             if size is not None
             else row.change_note or "unknown"
         )

@@ -8,10 +8,7 @@ from typing import Any, Literal
 
 from pydantic import SerializerFunctionWrapHandler, model_serializer
 
-from cursor_cloud_agents.core.activity import ActivitySummary, ToolState
-from cursor_cloud_agents.core.fleet import Fleet, Row
-from cursor_cloud_agents.core.groups import Placement
-from cursor_cloud_agents.core.untrusted import clip
+from cursor_cloud_agents.core import ActivitySummary, Fleet, Placement, Row, ToolState, clip
 from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View
 
