@@ -9,7 +9,7 @@ from cursor_cloud_agents.server.views.agents import WEB_URL
 from cursor_cloud_agents.server.views.view import View
 
 COMPARE_WHEN_DONE = (
-    suggest("cursor_wait", group_id="<group_id>", until="all")
+    suggest("cursor_wait", "group_id", until="all")
     + ", then "
     + suggest("cursor_compare", "group_id")
     + "; keep the best with "
