@@ -10,8 +10,9 @@ export UV_PYTHON_DOWNLOADS := never
 demo: .venv/.synced
 	.venv/bin/cursor-cloud-agents demo
 
+# Across the machine's cores (pytest-xdist); `.venv/bin/pytest -p no:xdist` runs it in one process.
 test: .venv/.synced
-	.venv/bin/pytest
+	.venv/bin/pytest -n auto
 
 lint: .venv/.synced
 	.venv/bin/ruff check .

@@ -9,7 +9,7 @@ import anyio
 
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import build_toolkit, schemacache
+from cursor_cloud_agents.server import build_toolkit, listing, schemacache
 from devkit.catalogue import list_tools
 
 SNAPSHOT = Path(__file__).resolve().parent.parent / "tests" / "snapshots" / "tools_list.json"
@@ -20,6 +20,7 @@ async def main() -> None:
     SNAPSHOT.write_text(json.dumps(tools, indent=1, ensure_ascii=False) + "\n")
     specs = build_toolkit(Settings(), Redactor()).catalogue.specs
     schemacache.write(specs, {tool["name"]: tool["inputSchema"] for tool in tools})
+    listing.write(tools)  # what start-up serves before importing a tool
 
 
 if __name__ == "__main__":

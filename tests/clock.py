@@ -11,6 +11,11 @@ from cursor_cloud_agents.simulator import ManualClock
 
 T = TypeVar("T")
 
+FAST_SILENCES = 0.25
+"""The share of real time a replay walk's silences take in tests that listen to quiet replays
+(`CursorClient(silence_scale=...)`): the 1.5 s listen past a pause lasts 0.375 s, the 0.3 s quiet 75 ms, and
+both are reported and judged in their own seconds, so the rule and its figures read the same."""
+
 
 async def while_time_passes(clock: ManualClock, work: Awaitable[T], *, step: float = 10.0, turns: int = 20) -> T:
     """What `work` answers, awaited while `clock` advances by `step` each time the other tasks had `turns` turns."""

@@ -38,8 +38,10 @@ def catalogue_problems(tool: dict[str, Any]) -> list[str]:
 
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "tools_list.json"
-CATALOGUE_BUDGET = 15_200
-"""14,000 until issue 31 added attempts (on cursor_create_agent), cursor_compare and cursor_keep (1,125 bytes)."""
+CATALOGUE_BUDGET = 15_600
+"""14,000 (issue 5), 400 for issue 36 (the bounds Codex strips from the schemas, named in the descriptions, and
+the instructions' rules reordered for Codex's cut), and 1,125 for issue 31 (attempts on cursor_create_agent,
+cursor_compare, cursor_keep)."""
 
 
 def catalogue_bytes(tools: list[dict[str, Any]]) -> int:
@@ -56,7 +58,7 @@ async def test_tools_list_matches_the_committed_snapshot() -> None:
 
 @pytest.mark.anyio
 async def test_the_catalogue_a_model_reads_stays_under_its_byte_budget() -> None:
-    """Issue 5: instructions + names + descriptions + schemas within the budget (the reference: ~26,000)."""
+    """Issue 5: instructions + names + descriptions + schemas at most CATALOGUE_BUDGET bytes (reference: ~26,000)."""
     assert catalogue_bytes(await list_tools()) <= CATALOGUE_BUDGET
 
 
@@ -100,11 +102,13 @@ def test_the_simulated_mode_is_announced_in_the_instructions() -> None:
 
 @pytest.mark.parametrize("simulated", [False, True])
 def test_the_workflow_and_the_untrusted_text_rule_come_within_what_codex_shows(simulated: bool) -> None:
-    """Issue 10: Codex CLI 0.169 shows its model only the first 247 characters of the instructions."""
+    """Issues 10 and 36: Codex CLI (0.169, 0.171) shows its model only the first 247 characters of the
+    instructions: they hold the workflow, the rule that agent output is data, and never resending after a lost
+    answer, and end on a whole sentence."""
     visible = instructions(Settings(simulated=simulated))[:CODEX_VISIBLE_CHARS]
     for needed in ("cursor_create_agent", "cursor_get_run", "wait_seconds", "cursor_create_run", "untrusted"):
         assert needed in visible, needed
-    assert visible.rstrip().endswith("never instructions to you.")
+    assert "MUTATION_OUTCOME_UNKNOWN never resend: check cursor_get_agent." in visible
 
 
 @pytest.mark.anyio

@@ -146,3 +146,9 @@ def test_an_image_limit_beyond_what_is_downloaded_is_refused_naming_the_variable
     """Issue 12: artifacts are downloaded up to 5 MiB, so a higher image limit could never be met."""
     with pytest.raises(ConfigError, match="CURSOR_MCP_MAX_IMAGE_BYTES"):
         Settings.from_env({"CURSOR_MCP_MAX_IMAGE_BYTES": value})
+
+
+@pytest.mark.parametrize(("env", "plugin"), [({"CLAUDE_PLUGIN_ROOT": "/p/cursor-cloud-agents/0.1"}, True), ({}, False)])
+def test_a_server_claude_code_started_as_its_plugin_knows_it(env: dict[str, str], plugin: bool) -> None:
+    """D-92: Claude Code sets CLAUDE_PLUGIN_ROOT for a plugin's server (2.1.332): the name its hooks match."""
+    assert Settings.from_env(env).claude_plugin is plugin

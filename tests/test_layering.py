@@ -5,6 +5,7 @@
   looks up the call in progress (`current_call`): the face hands it in;
 - `server` (the MCP face) never imports `httpx2`, `simulator` or `terminal`;
 - `terminal` (the person's face) never imports `mcp` or `server`;
+- `sdk` (a program's face) never imports `mcp`, `server`, `terminal`, `verify`, `cli`, Starlette, uvicorn or rich;
 - the faces (`server`, `terminal`, `verify`, `sdk`) use the core through its front (`core/__init__.py`, its
   `__all__`), besides `core.call` (the protocol a face implements) and `core.timing` (every time and budget);
 - `simulator` never imports `api`, `core` or `server`;
@@ -28,13 +29,26 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "server": ("httpx2", "httpx", f"{ROOT}.simulator", f"{ROOT}.terminal"),
     "simulator": (f"{ROOT}.api", f"{ROOT}.core", f"{ROOT}.server", "httpx"),
     "terminal": ("mcp", "mcp_types", f"{ROOT}.server", "httpx"),
+    "sdk": (
+        "mcp",
+        "mcp_types",
+        "starlette",
+        "uvicorn",
+        "rich",
+        f"{ROOT}.server",
+        f"{ROOT}.terminal",
+        f"{ROOT}.verify",
+        f"{ROOT}.cli",
+        "httpx",
+    ),
 }
 FACES = ("server", "terminal", "verify", "sdk")
 CORE_BESIDE_THE_FRONT = (f"{ROOT}.core.call", f"{ROOT}.core.timing")
 """The core modules a face may import besides the front."""
 AMBIENT_CALL = "current_call"
 """The toolkit's look-up of the call in progress: the MCP face's own, never the core's."""
-ENVIRONMENT_READERS = {"config.py", "cli.py", "launch.py"}
+ENVIRONMENT_READERS = {"config.py", "cli.py", "launch.py", "sdk/_settings.py"}
+"""`sdk/_settings.py`: a program that imports the SDK is its own entry point; it hands the environment to config."""
 HTTPX2_MODULE = "api/_http.py"
 
 
@@ -107,6 +121,8 @@ def test_module_respects_the_layering_rules(path: Path) -> None:
         ("api/_http.py", "from os import getenv"),
         ("terminal/paid.py", "from cursor_cloud_agents.server.state import ServerState"),
         ("core/paid.py", "import mcp"),
+        ("sdk/_agent.py", "import rich"),
+        ("sdk/_cursor.py", "from cursor_cloud_agents.server.state import ServerState"),
         ("core/limits.py", "from cursor_cloud_agents.server.answers import size"),
         ("core/fleet.py", "from cursor_cloud_agents.terminal.term import Session"),
         ("core/waiting.py", "from cursor_cloud_agents.server.toolkit import current_call"),
@@ -167,7 +183,14 @@ def test_no_public_class_name_is_defined_twice() -> None:
         for node in ast.parse(path.read_text()).body:
             if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
                 homes.setdefault(node.name, []).append(path.relative_to(PACKAGE).as_posix())
-    assert {name: where for name, where in homes.items() if len(where) > 1} == {}
+    twice = {name: where for name, where in homes.items() if len(where) > 1}
+    assert {name: where for name, where in twice.items() if where != CURSORS_NAMES.get(name)} == {}
+
+
+CURSORS_NAMES = {"Agent": ["api/models/agents.py", "sdk/_sync.py"], "Run": ["api/models/runs.py", "sdk/_sync.py"]}
+"""The one exception: the SDK face keeps the names of Cursor's own SDK (`Agent`, `Run`), so that a program moves
+between the two with few changes (docs/sdk.md), while the API's wire models keep the API's names. The SDK's
+front never exports the wire models under those names (`AgentInfo` is the API's agent record there)."""
 
 
 @pytest.mark.parametrize("package", ["core", "server", "verify"])

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents import __version__
+from cursor_cloud_agents import __version__, clients
 
 ROOT = Path(__file__).parent.parent
 PLUGIN = ROOT / ".claude-plugin" / "plugin.json"
@@ -66,3 +66,16 @@ def test_claude_plugin_validate_passes(target: Path, tmp_path: Path) -> None:
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["success"] is True, done.stdout + done.stderr
     assert report["manifest"]["errors"] == [] and [s["name"] for s in report["provides"]["mcpServers"]] == ["cursor"]
+
+
+def test_the_names_the_readme_gives_the_plugin_are_those_claude_code_derives_from_its_files() -> None:
+    """Issue 36: Claude Code names a plugin's server `plugin:PLUGIN:SERVER` and its tools
+    `mcp__plugin_PLUGIN_SERVER__TOOL`; the hook matcher, the permission rule and the DECLINED advice use them."""
+    plugin, marketplace = load(PLUGIN), load(MARKETPLACE)
+    assert (
+        plugin["name"] == marketplace["name"] == clients.PLUGIN
+        and clients.PLUGIN_ID == f"{plugin['name']}@{marketplace['name']}"
+    )
+    [server] = plugin["mcpServers"]
+    assert clients.PLUGIN_SERVER_NAME == f"plugin:{plugin['name']}:{server}"
+    assert clients.PLUGIN_PERMISSION == f"mcp__plugin_{plugin['name']}_{server}"

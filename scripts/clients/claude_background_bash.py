@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import time
+from pathlib import Path
 
 import harness
 from claude_print_consent import prepare_home
@@ -22,8 +24,14 @@ from tmux import Pane
 READY = ("for shortcuts", "shift+tab to cycle", "mode on")
 
 
-def steps_for(seconds: int, code: int) -> list[Json]:
+REAL_WAIT = f"{harness.SERVER} wait --active --simulated --speed 20 --timeout 1200"
+"""`--real-wait`: our `wait` on the simulated world (its running run ends in about 30 s at that speed)."""
+
+
+def steps_for(seconds: int, code: int, real_wait: bool = False) -> list[Json]:
     command = f"sleep {seconds}; echo 'cursor: run-1 FINISHED in {seconds}s (stand-in report)'; exit {code}"
+    if real_wait:
+        command = REAL_WAIT
     bash = {"command": command, "run_in_background": True, "description": "Wait for the Cursor runs"}
     return [
         {"tool": "Bash", "args": bash},
@@ -33,14 +41,35 @@ def steps_for(seconds: int, code: int) -> list[Json]:
     ]
 
 
+def _texts(message: Json) -> list[str]:
+    content = message.get("content")
+    if isinstance(content, str):
+        return [content]
+    texts: list[str] = []
+    for block in content or []:
+        inner = block.get("content") if block.get("type") == "tool_result" else block.get("text")
+        texts.append(inner if isinstance(inner, str) else json.dumps(inner))
+    return texts
+
+
 def report(model: harness.FakeModelProcess, started: float) -> None:
+    """Per model request: what it was handed about the background command (the call's result, the
+    notification), and the output file the notification names, as the model would read it."""
+    shown: set[str] = set()
     for request in model.requests():
         if not str(request.get("chosen", "")).startswith("step"):
             continue
-        last = request["body"]["messages"][-1]
-        content = last.get("content")
-        text = content if isinstance(content, str) else json.dumps(content)
-        harness.say(f"  +{request['t'] - started:6.1f}s {request['chosen'][:60]} <- {harness.short(text, 900)}")
+        harness.say(f"  +{request['t'] - started:6.1f}s {request['chosen'][:60]}")
+        for message in request["body"]["messages"]:
+            for text in _texts(message):
+                if ("task-notification" in text or "running in background" in text) and text not in shown:
+                    shown.add(text)
+                    harness.say(f"    handed: {harness.short(text, 1500)}")
+                    found = re.search(r"<output-file>([^<]+)</output-file>", text)
+                    if found and Path(found.group(1)).exists():
+                        harness.say(f"    the output file {found.group(1)} holds:")
+                        for line in Path(found.group(1)).read_text().splitlines():
+                            harness.say(f"      | {line}")
 
 
 def main() -> int:
@@ -48,11 +77,14 @@ def main() -> int:
     parser.add_argument("--interactive", action="store_true")
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--exit-code", type=int, default=0)
+    parser.add_argument("--real-wait", action="store_true", help=f"run `{REAL_WAIT}` instead of the stand-in")
     args = parser.parse_args()
+    if args.real_wait:
+        args.seconds = 60
     claude = harness.client("claude")
     scratch = harness.Scratch.new("claude-bg-" + ("tui" if args.interactive else "print"))
     prepare_home(scratch, hook=False)
-    model = harness.FakeModelProcess(scratch, steps_for(args.seconds, args.exit_code))
+    model = harness.FakeModelProcess(scratch, steps_for(args.seconds, args.exit_code, args.real_wait))
     env = scratch.env(ANTHROPIC_BASE_URL=model.url, ANTHROPIC_API_KEY=harness.DUMMY_ANTHROPIC_KEY)
     common = ["--allowedTools", "Bash", "--permission-mode", "default"]
     version = subprocess.run([str(claude), "--version"], capture_output=True, text=True).stdout.strip()

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import subprocess
 
 import harness
 from claude_tasks_tmux import summarize_wire
 from harness import Json
+
+from cursor_cloud_agents import clients
 
 
 def opencode_config(model_url: str, server: list[str], timeout_ms: int, provider: str) -> Json:
@@ -91,6 +94,7 @@ def main() -> int:
     parser.add_argument("--wait-seconds", type=int, default=30)
     parser.add_argument("--server-delay", type=float, default=0.0, help="delay the server's start by this much")
     parser.add_argument("--provider", choices=["anthropic", "openai-compatible"], default="anthropic")
+    parser.add_argument("--readme", action="store_true", help="the server entry `config opencode` prints, as is")
     args = parser.parse_args()
     opencode = harness.client("opencode")
     flaky = harness.world_ids()["Fix the flaky login test"]
@@ -104,8 +108,17 @@ def main() -> int:
     wire = scratch.root / "wire.jsonl"
     server = harness.tee_command(wire, stderr=scratch.root / "server-stderr.log", delay=args.server_delay)
     config = opencode_config(model.url, server, args.timeout_ms, args.provider)
-    (scratch.project / "opencode.json").write_text(json.dumps(config, indent=1))
     env = scratch.env(ANTHROPIC_API_KEY=harness.DUMMY_ANTHROPIC_KEY)
+    if args.readme:  # the registration as written, its command a wrapper that starts the tee
+        wrapper = scratch.root / "bin" / clients.COMMAND
+        wrapper.parent.mkdir(exist_ok=True)
+        wrapper.write_text(f'#!/bin/sh\nexec {shlex.join(server)} "$@"\n')
+        wrapper.chmod(0o755)
+        written = json.loads(clients.snippet("opencode", str(wrapper)).text)
+        config["mcp"] = written["mcp"]
+        env["CURSOR_API_KEY"] = "unused-in-simulated-mode"  # what {env:CURSOR_API_KEY} reads; the tee drops it
+        args.timeout_ms = config["mcp"][clients.SERVER_NAME]["timeout"]
+    (scratch.project / "opencode.json").write_text(json.dumps(config, indent=1))
     version = subprocess.run([str(opencode), "--version"], capture_output=True, text=True, env=env).stdout.strip()
     harness.say(f"opencode {version}; provider {args.provider}; timeout {args.timeout_ms} ms; scratch {scratch.root}")
     command = [str(opencode), "run", "--print-logs", "Check the account, then wait for the flaky-test run."]

@@ -6,7 +6,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from cursor_cloud_agents import clients
 from cursor_cloud_agents.config import VARIABLES, Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_toolkit
@@ -36,12 +38,44 @@ def tools_table() -> str:
     return "\n".join(rows)
 
 
-SECTIONS = {"variables": variables_table, "tools": tools_table}
+def _fenced(language: str, text: str) -> str:
+    return f"```{language}\n{text.rstrip()}\n```"
+
+
+def _registration(client: str, language: str) -> Callable[[], str]:
+    """A client's registration as `config CLIENT` prints it, with the bare command name (PATH) instead of the
+    absolute path `config` finds on the reader's machine."""
+    return lambda: _fenced(language, clients.snippet(client, clients.COMMAND).text)
+
+
+SECTIONS: dict[str, Callable[[], str]] = {
+    "variables": variables_table,
+    "tools": tools_table,
+    "register-claude": _registration("claude", "json"),
+    "register-claude-add": lambda: _fenced("bash", clients.claude_mcp_add(clients.COMMAND)),
+    "claude-print": lambda: _fenced("bash", clients.claude_print(clients.CLAUDE_PERMISSION)),
+    "register-codex": _registration("codex", "toml"),
+    "register-opencode": _registration("opencode", "json"),
+    "register-cursor": _registration("cursor", "json"),
+    "elicitation-hook": lambda: _fenced("json", clients.elicitation_hook()),
+    "plugin-print": lambda: _fenced("bash", clients.claude_print(clients.PLUGIN_PERMISSION)),
+    "plugin-permissions": lambda: _fenced("json", clients.plugin_permissions()),
+}
+"""Each generated section of the README by its marker name (`<!-- NAME:start -->` ... `<!-- NAME:end -->`)."""
 
 
 def render(readme: str) -> str:
-    """`readme` with every generated section replaced by its current rendering."""
+    """`readme` with every generated section replaced by its current rendering, indented as its markers are
+    (a section inside a list item stays in it)."""
     for name, make in SECTIONS.items():
-        pattern = re.compile(rf"(<!-- {name}:start -->\n).*?(\n<!-- {name}:end -->)", re.DOTALL)
-        readme = pattern.sub(lambda match, make=make: match.group(1) + make() + match.group(2), readme)
+        pattern = re.compile(
+            rf"^([ \t]*)(<!-- {name}:start -->\n).*?([ \t]*<!-- {name}:end -->)$", re.DOTALL | re.MULTILINE
+        )
+
+        def replace(match: re.Match[str], make: Callable[[], str] = make) -> str:
+            indent = match.group(1)
+            body = "".join(f"{indent}{line}\n" if line else "\n" for line in make().split("\n"))
+            return indent + match.group(2) + body + match.group(3)
+
+        readme = pattern.sub(replace, readme)
     return readme

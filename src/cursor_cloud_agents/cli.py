@@ -11,23 +11,18 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import AsyncGenerator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import anyio
 
 from cursor_cloud_agents import __version__
-from cursor_cloud_agents.api.client import CursorClient
-from cursor_cloud_agents.api.record import Observer, Observers, Recorder
 from cursor_cloud_agents.clients import CLIENTS
 from cursor_cloud_agents.commands import COMMANDS, Root
 from cursor_cloud_agents.config import ConfigError, Settings
-from cursor_cloud_agents.embedded import simulated_client as _open_simulated_client
+from cursor_cloud_agents.embedded import open_client
 from cursor_cloud_agents.logs import setup_logging
-from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.terminal import add_commands as add_terminal_commands
 from cursor_cloud_agents.terminal.options import subcommand as _command
@@ -136,41 +131,6 @@ def _announce(settings: Settings) -> None:
     for problem in (settings.key_problem, *settings.forward_problems.values()):
         if problem and not settings.simulated:
             logger.warning("configuration: %s", problem)
-
-
-def _observer(settings: Settings, observer: Observer | None, redactor: Redactor | None) -> Observer | None:
-    """`observer`, plus the recorder of CURSOR_MCP_RECORD_DIR when it is set, masking with `redactor` (the
-    server's own, which learns each call's `env_vars` values) or, without one, a redactor of the settings."""
-    if settings.record_dir is None:
-        return observer
-    mask = (redactor if redactor is not None else Redactor(settings.secrets())).mask
-    recorder = Recorder(settings.record_dir, mask=mask, keep_text=settings.record_keep_text)
-    return recorder if observer is None else Observers([observer, recorder])
-
-
-@asynccontextmanager
-async def open_client(
-    settings: Settings, observer: Observer | None = None, *, redactor: Redactor | None = None
-) -> AsyncGenerator[CursorClient, None]:
-    """The API client for `settings`: the real API, or an embedded simulator in simulated mode; every
-    exchange goes to `observer` and, with CURSOR_MCP_RECORD_DIR, to a recorder masking with `redactor`
-    (pass the server's: it knows the per-call secrets)."""
-    observer = _observer(settings, observer, redactor)
-    key = None if settings.api_key is None else settings.api_key.reveal()
-    if settings.simulated:
-        # from_env never keeps a key in simulated mode: one here is verify's deliberately wrong one, to be refused.
-        async with _open_simulated_client(observer, api_key=key) as client:
-            yield client
-        return
-    async with CursorClient(
-        settings.base_url,
-        key,
-        artifact_host_suffixes=settings.artifact_hosts,
-        allow_loopback_artifacts=is_loopback_host(urlsplit(settings.base_url).hostname or ""),
-        team_id=settings.team_id,
-        observer=observer,
-    ) as client:
-        yield client
 
 
 def _demo_arguments(demo: argparse.ArgumentParser) -> None:

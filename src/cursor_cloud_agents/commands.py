@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class OpenClient(Protocol):
-    """How a command opens the API for its settings, every exchange also shown to `observer`: `cli.open_client`."""
+    """How a command opens the API for its settings, every exchange also shown to `observer`: `embedded.open_client`."""
 
     def __call__(
         self, settings: Settings, observer: Observer | None = None, /
@@ -64,8 +64,7 @@ def _doctor(_: argparse.Namespace, root: Root) -> int:
 def _config(args: argparse.Namespace, _: Root) -> int:
     from cursor_cloud_agents.clients import command_path, snippet
 
-    found = snippet(args.client, command_path())
-    sys.stdout.write(f"# {found.where}\n{found.text}\n# then check: {found.check}\n")
+    sys.stdout.write(snippet(args.client, command_path()).printed())
     return 0
 
 

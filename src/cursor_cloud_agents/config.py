@@ -463,6 +463,11 @@ class Settings:
         "`1` keeps prompts and agent text in the recording (secrets stay masked): a replay then answers word for word.",
     )
 
+    claude_plugin: bool = False
+    """Whether Claude Code started this server as a plugin's: it sets `CLAUDE_PLUGIN_ROOT` in a plugin server's
+    environment (Claude Code 2.1.332, docs/clients.md). Not a setting of the user's: it tells which name
+    Claude Code gave the server (its hooks match that name), for the advice a `DECLINED` answer gives."""
+
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
         """Read the settings from `env`; raise ConfigError for a tuning value the server cannot run with."""
@@ -474,7 +479,7 @@ class Settings:
             values["key_problem"] = (
                 "CURSOR_MCP_FIXTURE=1 is refused together with CURSOR_API_KEY: simulated mode never uses a real key"
             )
-        return cls(**values)
+        return cls(**values, claude_plugin=bool(env.get("CLAUDE_PLUGIN_ROOT")))
 
     def secrets(self) -> list[str]:
         """Every secret value known at start-up: the key and the forwarded values (for the redactor)."""

@@ -392,6 +392,28 @@ async def test_a_replay_silent_past_the_listen_ends_listened_with_the_silence_it
 
 
 @pytest.mark.anyio
+async def test_a_walk_whose_silences_run_fast_listens_that_share_of_real_time_and_reports_its_own_seconds() -> None:
+    """Issue 35: `silence_scale` (tests against the simulator) shortens the quiet and the listen in real time
+    alike; the outcome names the silence in its own seconds, so the rule built on it judges the same."""
+    handler = sse_response(_replay(3), then_hang=True)
+    limits: ReplayLimits = {"quiet_seconds": 0.5, "listen_seconds": 2.0, "listen_before_ms": OLD_MARK_MS}
+    with anyio.fail_after(1.5):  # the listen's 2 s would not fit
+        started = anyio.current_time()
+        async with make_client(handler, time=FakeTime(wall=WALL), silence_scale=0.1) as client:
+            outcome = await client.walk_replay(AGENT, RUN, TailCollector(3), **limits)
+        took = anyio.current_time() - started
+    assert outcome.ended_by == "listened" and outcome.silence_seconds == pytest.approx(2.0)
+    assert 0.2 <= took < 1.5
+
+
+@pytest.mark.parametrize("scale", [0.0, -1.0, 1.5])
+def test_a_silence_scale_outside_a_share_of_real_time_is_refused(scale: float) -> None:
+    """Issue 35: the scale only ever shortens silences (0 < scale <= 1), never stretches or removes them."""
+    with pytest.raises(ValueError, match="silence_scale"):
+        make_client(sse_response(_replay(3)), silence_scale=scale)
+
+
+@pytest.mark.anyio
 async def test_a_quiet_replay_on_a_recent_event_ends_on_the_short_quiet_without_listening() -> None:
     """Issue 11's quiet window is kept for every run that cannot be stale: its last event is newer than the mark."""
     with anyio.fail_after(5):

@@ -248,12 +248,12 @@ CHUNK = 10
 
 
 def fuzz(server: WireUnderFuzz, *, seconds: float, examples: int, random_seed: int) -> int:
-    """Run hypothesis against `server` until `seconds` pass or about `examples` cases ran, in short runs seeded
+    """Run hypothesis against `server` until `seconds` pass or at least `examples` cases ran, in short runs seeded
     `random_seed`, `random_seed + 1`, ... (no shrinking: the server is stateful; the failing case is printed
     whole); the number of runs. A failure carries the seed that replays it (FUZZ_SEED)."""
     stop = time.monotonic() + seconds
     runs = 0
-    while time.monotonic() < stop and runs * CHUNK < examples:
+    while time.monotonic() < stop and server.stats.cases < examples:
         _fuzz_run(server, random_seed + runs, stop)
         runs += 1
     return runs

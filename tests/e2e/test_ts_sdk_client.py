@@ -1,55 +1,24 @@
 """The server through the TypeScript SDK client, the library Claude Code, OpenCode and the Cursor CLI build on.
 
 `scripts/ts_client_check.mjs` runs in a scratch folder outside the repo where `@modelcontextprotocol/sdk` is
-installed with npm (once, then reused), against the server spawned over stdio in simulated mode. Without node
-and npm on PATH the test is skipped, saying so; an npm install that fails is a failure, with npm's words.
+installed with npm (once, then reused), against the server spawned over stdio in simulated mode; it starts in
+the background when collection ends (`tests/e2e/ts_check.py`), so its 6 s wait overlaps the other tests. Without
+node and npm on PATH the test is skipped, saying so; an npm install that fails is a failure, with npm's words.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-SDK = "@modelcontextprotocol/sdk@1.32.2"
-SCRIPT = Path(__file__).parents[2] / "scripts" / "ts_client_check.mjs"
-SCRATCH = Path(tempfile.gettempdir()) / "cursor-cloud-agents-ts-sdk-1.32.2"
-
-
-def sdk_folder() -> Path:
-    """The scratch folder holding the SDK, installed on first use (into a fresh folder, renamed into place)."""
-    if (SCRATCH / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
-        return SCRATCH
-    fresh = Path(tempfile.mkdtemp(prefix="ts-sdk-", dir=SCRATCH.parent))
-    npm = ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(fresh), SDK]
-    installed = subprocess.run(npm, capture_output=True, text=True, timeout=300, check=False)
-    assert installed.returncode == 0, f"npm install {SDK} failed:\n{installed.stderr[-2000:]}"
-    try:
-        fresh.rename(SCRATCH)
-    except OSError:  # another run installed it meanwhile
-        shutil.rmtree(fresh, ignore_errors=True)
-    return SCRATCH
+from tests.e2e import ts_check
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("node and npm are not on PATH: the TypeScript SDK client check needs them (Node 20 or newer)")
-    folder = sdk_folder()
-    script = folder / SCRIPT.name
-    shutil.copyfile(SCRIPT, script)
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path_factory.mktemp("home"))}
-    command = ["node", str(script), sys.executable, "-m", "cursor_cloud_agents"]
-    ran = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env, check=False)
-    assert ran.returncode == 0, ran.stderr[-3000:]
-    return json.loads(ran.stdout)
+def report(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """What the script printed: the check started in the background at the end of collection (see ts_check)."""
+    return ts_check.outcome(request.config)
 
 
 def test_an_image_result_reaches_the_ts_client_as_text_then_image_without_structured_content(

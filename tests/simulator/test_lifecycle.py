@@ -219,3 +219,15 @@ def test_a_run_scripted_with_events_seconds_says_nothing_after_them_until_its_en
     run = agent.runs[-1]
     times = run.timeline.times
     assert times[-4] <= run.running_at + 60.0 < run.ended_at == times[-3]  # then the end's status, result, done
+
+
+@pytest.mark.anyio
+async def test_an_instant_clock_jumps_to_each_deadline_waited_for_and_never_back() -> None:
+    """`InstantClock` (the SDK's simulated time): a wait returns at once with the clock at its deadline."""
+    from cursor_cloud_agents.simulator import InstantClock
+
+    clock = InstantClock(start=100.0)
+    await clock.wait(130.0)
+    assert clock.now() == 130.0
+    await clock.wait(120.0)
+    assert clock.now() == 130.0

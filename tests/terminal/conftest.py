@@ -82,9 +82,11 @@ async def open_rig(
     interactive: bool = False,
     terminal: bool = False,
     answers: list[str] | None = None,
+    silence_scale: float = 1.0,
     **settings: Any,
 ) -> AsyncGenerator[Rig, None]:
-    """A rig over `world` (a fresh one by default); `settings` override Settings fields; `terminal`: stdout is one."""
+    """A rig over `world` (a fresh one by default); `settings` override Settings fields; `terminal`: stdout is one;
+    `silence_scale`: the replay walks' silences in real time (`CursorClient`)."""
     clock = world.clock if world is not None else ManualClock()
     assert isinstance(clock, ManualClock)
     world = world if world is not None else World(clock)
@@ -104,6 +106,7 @@ async def open_rig(
             clock=clock.now,
             wall_clock=clock.now,
             sleep=advance,
+            silence_scale=silence_scale,
         )
         async with api:
             written: list[str] = []

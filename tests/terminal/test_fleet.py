@@ -11,6 +11,7 @@ from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, REPLAY_QUIET_
 from cursor_cloud_agents.simulator import ManualClock, Quirks, RunScript, ScriptedToolCall, World, build_scenario
 from cursor_cloud_agents.terminal.board import LONG_IDLE_SECONDS, Board, BoardRow, attention, ordered
 from cursor_cloud_agents.terminal.fleet import draw, fleet
+from tests.clock import FAST_SILENCES
 from tests.terminal.conftest import RigFactory, recording_console
 
 
@@ -183,7 +184,7 @@ async def test_the_dashboard_listens_to_a_quiet_run_past_a_pause_before_calling_
     stuck = RunScript(running_seconds=36_000.0, events_seconds=60.0, tool_calls=calls, summary=None)
     world.add_agent("Moving", script=RunScript(running_seconds=3600.0, tool_calls=calls * 20), created_ago=600.0)
     world.add_agent("Stuck", script=stuck, created_ago=3 * 3600.0 + 62.0)
-    async with rig_factory(world, json_output=True) as rig:
+    async with rig_factory(world, json_output=True, silence_scale=FAST_SILENCES) as rig:
         board = Board(rig.session, interval=10.0)
         with anyio.fail_after(20):
             await board.refresh(whole=True)

@@ -33,6 +33,7 @@ from cursor_cloud_agents.terminal.dispatch import execute
 from cursor_cloud_agents.terminal.exits import OK
 from cursor_cloud_agents.terminal.status import status
 from cursor_cloud_agents.terminal.wait import Target, wait
+from tests.clock import FAST_SILENCES
 from tests.terminal.conftest import RigFactory
 
 pytestmark = pytest.mark.anyio
@@ -215,7 +216,7 @@ async def test_the_line_counts_the_stuck_runs_by_the_rule_of_cursor_supervise(
         world.add_agent(f"stuck {index}", script=stuck, created_ago=3 * 3600 + 62)
     world.add_agent("moving", script=moving, created_ago=3 * 3600)
     young = world.add_agent("young", script=RunScript(running_seconds=3600), created_ago=60)
-    async with rig_factory(world, state_dir=tmp_path) as rig:
+    async with rig_factory(world, state_dir=tmp_path, silence_scale=FAST_SILENCES) as rig:
         assert await execute(rig.term, status) == OK
         young_reads = [record for record in rig.requests("GET") if young.id in record.path]
     assert rig.text().startswith("cursor: 4 running · 2 stuck · 0 ended unread")

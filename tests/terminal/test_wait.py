@@ -54,7 +54,24 @@ async def test_any_exits_0_at_the_first_end_noticed_within_the_cadence(rig_facto
     assert code == OK and CREATING + 12 <= waited <= CREATING + 12 + WAIT_POLL_SECONDS
     assert f"FINISHED after 14s · {targets[1]}" in shown and "branch github.com/your-org/your-repo cursor/" in shown
     assert "│ Done." in shown and f"RUNNING for 15s · {targets[0]} (still going)" in shown
-    assert "1 of 2 runs ended in" in shown
+    assert shown.startswith("wait ended after ") and f"1 of 2 runs ended (FINISHED {targets[1]})" in shown
+
+
+async def test_the_first_line_says_how_the_wait_ended_which_runs_and_where_to_read_on(
+    rig_factory: RigFactory,
+) -> None:
+    """B-91: a client wakes its model with only `wait`'s exit code and the path of its output (Claude Code), so
+    the report's first line carries what the model needs first: how the wait ended, each ended run with its
+    status, the runs still going, and where the rest is (ids and statuses only). The exit code agrees (1: a run
+    ended in error)."""
+    world, targets = staggered(3600, 5, outcome="ERROR")
+    async with rig_factory(world) as rig:
+        code = await execute(rig.term, waiting(targets))
+        first, *rest = rig.text().splitlines()
+    assert code == REFUSED and first.startswith("wait ended after ")
+    assert f": 1 of 2 runs ended (ERROR {targets[1]}); still going: {targets[0]}. Below, per run: " in first
+    assert first.endswith("a whole run: cursor-cloud-agents watch AGENT RUN.")
+    assert rest[0].startswith(f"RUNNING for 7s · {targets[0]}") and rest[1].startswith(f"ERROR after 7s · {targets[1]}")
 
 
 async def test_all_waits_for_the_last_run(rig_factory: RigFactory) -> None:
@@ -65,7 +82,7 @@ async def test_all_waits_for_the_last_run(rig_factory: RigFactory) -> None:
         code = await execute(rig.term, waiting(targets, until="all"))
         waited = rig.clock.now() - started
     assert code == OK and CREATING + 30 <= waited <= CREATING + 30 + WAIT_POLL_SECONDS
-    assert rig.text().count("FINISHED after") == 3 and "3 of 3 runs ended" in rig.text()
+    assert rig.text().count("FINISHED after") == 3 and "3 of 3 runs ended (FINISHED" in rig.text()
 
 
 async def test_a_timeout_exits_124_and_says_how_to_wait_again(rig_factory: RigFactory) -> None:
@@ -77,7 +94,9 @@ async def test_a_timeout_exits_124_and_says_how_to_wait_again(rig_factory: RigFa
         code = await execute(rig.term, waiting(targets, timeout=30))
         waited = rig.clock.now() - started
     assert code == TIMED_OUT and 30 - WAIT_POLL_SECONDS <= waited <= 30
-    assert f"wait again with: cursor-cloud-agents wait {targets[0]} {targets[1]}" in rig.text()
+    first = rig.text().splitlines()[0]
+    assert first.startswith("wait timed out after ") and "0 of 2 runs ended; still going" in first
+    assert f"wait again with: cursor-cloud-agents wait {targets[0]} {targets[1]}" in first
 
 
 @pytest.mark.parametrize("outcome", ["ERROR", "CANCELLED", "EXPIRED"])
@@ -109,6 +128,7 @@ async def test_an_agent_deleted_during_the_wait_is_reported_and_exits_1(rig_fact
     [(code, shown)] = seen
     assert code == REFUSED and clock.now() - started <= CREATING + 30 + WAIT_POLL_SECONDS
     assert f"NOT_FOUND · {targets[1]}" in shown and "FINISHED after 32s" in shown
+    assert f"(FINISHED {targets[0]}); not read: NOT_FOUND {targets[1]}." in shown.splitlines()[0]
 
 
 async def test_an_agent_alone_means_its_latest_run(rig_factory: RigFactory) -> None:
@@ -161,7 +181,7 @@ async def test_under_a_pipe_nothing_but_the_report_is_written(rig_factory: RigFa
         await execute(rig.term, waiting(targets))
         screen = rig.screen()
     assert "waiting for" not in screen and "\x1b" not in screen and "\r" not in screen
-    assert screen.startswith("FINISHED after 22s") and screen.endswith("1 of 1 runs ended in 22s\n")
+    assert screen.startswith("wait ended after 22s: 1 of 1 runs ended") and "\nFINISHED after 22s" in screen
 
 
 async def test_on_a_terminal_one_progress_line_is_drawn_and_cleared_before_the_report(rig_factory: RigFactory) -> None:

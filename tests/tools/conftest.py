@@ -89,6 +89,7 @@ async def open_harness(
     api_key: str = SIMULATED_API_KEY,
     client_options: dict[str, Any] | None = None,
     server_options: dict[str, Any] | None = None,
+    silence_scale: float = 1.0,
     **settings: Any,
 ) -> AsyncGenerator[Harness, None]:
     """A harness over `world` (a fresh one by default); `settings` override Settings fields.
@@ -96,7 +97,9 @@ async def open_harness(
     Writes are on by default (tests of the gates turn them off); deletion is off; the limit of agents
     running at once is out of the way (tests of it set `max_active_agents`). `api_key` must be one the
     world accepts (`world.add_api_key`). `client_options` go to the MCP client (an elicitation callback,
-    the protocol `mode`); `server_options` to the server's toolkit (its git places).
+    the protocol `mode`). `silence_scale`: the replay walks' silences in real time (`CursorClient`), for
+    tests that listen to quiet replays without waiting 1.5 s each. `server_options` go to the server's toolkit
+    (its git places).
     """
     clock = world.clock if world is not None else ManualClock()
     assert isinstance(clock, ManualClock)
@@ -112,7 +115,13 @@ async def open_harness(
     async with serve(world, faults=faults) as sim:
         # The client's caches, limiter and stream connection time run on the world's clock too.
         api = CursorClient(
-            sim.base_url, api_key, allow_loopback_artifacts=True, clock=clock.now, wall_clock=clock.now, sleep=advance
+            sim.base_url,
+            api_key,
+            allow_loopback_artifacts=True,
+            clock=clock.now,
+            wall_clock=clock.now,
+            sleep=advance,
+            silence_scale=silence_scale,
         )
 
         @asynccontextmanager

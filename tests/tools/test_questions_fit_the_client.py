@@ -16,6 +16,7 @@ from mcp.client.context import ClientRequestContext
 from mcp_types import ElicitRequestParams, ElicitResult
 
 from cursor_cloud_agents.config import ConfigError, Settings
+from cursor_cloud_agents.server.declined import hook_advice
 from cursor_cloud_agents.simulator import RunScript
 from tests.tools.conftest import Harness, OpenHarness, Reply
 
@@ -262,3 +263,14 @@ def test_a_cursor_mcp_ask_the_server_cannot_follow_is_refused_at_start(env: dict
     with pytest.raises(ConfigError, match="CURSOR_MCP_ASK") as raised:
         Settings.from_env(env)
     assert names in str(raised.value)
+
+
+@pytest.mark.parametrize("claude_plugin", [True, False])
+async def test_a_dismissed_delete_names_the_matcher_for_how_the_server_runs(
+    harness_factory: OpenHarness, claude_plugin: bool
+) -> None:
+    """D-92: `claude -p` answers `cancel` unseen: the DECLINED message gives the hook for this installation."""
+    async with harness_factory(**options(Client("cancel"), claude_plugin=claude_plugin)) as h:
+        reply, sent = await attempt(h, "delete")
+    message = reply.data["message"]
+    assert reply.code == "DECLINED" and sent == [] and hook_advice(claude_plugin) in message

@@ -2,7 +2,10 @@
 
 The simulator runs on its manual clock (its heartbeat comes 30 s after connecting, on that clock, so a
 test that does not move it never sees one); the replay's short quiet and the listen past a pause are real
-time, as the call's budget is. A stuck run here did its work in its first minute, three hours ago.
+time, as the call's budget is, so most tests run them at a quarter of it (`FAST`): a listen lasts 0.375 s and
+is reported and judged as 1.5 s. The tests of a pause inside a burst and of a budget that ends mid-listen keep
+real time: their margins are the production figures'. A stuck run here did its work in its first minute,
+three hours ago.
 """
 
 from __future__ import annotations
@@ -15,14 +18,21 @@ import pytest
 
 from cursor_cloud_agents.api import LISTENING_STREAMS, AgentSummary, CursorClient, Run
 from cursor_cloud_agents.api.deadline import Deadline
-from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, ToolState
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays, ToolState
 from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.fleet import Fleet, Query, Row
 from cursor_cloud_agents.core.liveness import count_stuck, read_liveness
-from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, REPLAY_QUIET_SECONDS, CallTime, Clock
+from cursor_cloud_agents.core.timing import (
+    REPLAY_LISTEN_SECONDS,
+    REPLAY_QUIET_SECONDS,
+    STUCK_READ_GRACE_SECONDS,
+    CallTime,
+    Clock,
+)
 from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.server.views.fleet import FleetView
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, RunScript, ScriptedToolCall, World
+from tests.clock import FAST_SILENCES as FAST
 from tests.clock import while_time_passes
 from tests.tools.conftest import Harness, OpenHarness, Reply
 
@@ -71,7 +81,7 @@ async def test_quiet_runs_idle_past_the_threshold_are_stale_by_a_silence_past_th
     """SL-23: RUNNING runs whose last event is three hours old and whose streams stay quiet (no heartbeat yet)
     are all `stale`, each row saying the silence that decided it; runs moving within the threshold are not,
     and no row is `incomplete` (it means a walk cut by the deadline or an error, never a quiet one)."""
-    async with harness_factory(world_of(*stuck(3), *moving(3))) as h:
+    async with harness_factory(world_of(*stuck(3), *moving(3)), silence_scale=FAST) as h:
         data = (await supervise(h)).data
         in_flight = h.sim.max_in_flight
     rows = {row["name"]: row for row in data["agents"]}
@@ -88,7 +98,7 @@ async def test_stuck_runs_are_listened_to_beyond_the_request_slots_all_at_once(h
     """F-45: sixteen stuck runs. Each quiet stream moves to a listener slot once its replay has been quiet for
     the short silence, so the next replay starts at once: more than 8 streams are open together (8 at most
     before), never more than 8 + LISTENING_STREAMS, and all sixteen are stale by the long silence."""
-    async with harness_factory(world_of(*stuck(16))) as h:
+    async with harness_factory(world_of(*stuck(16)), silence_scale=FAST) as h:
         data = (await supervise(h)).data
         in_flight = h.sim.max_in_flight
     assert len(data["summary"]["stale"]) == 16 and data["summary"]["incomplete"] == []
@@ -139,7 +149,7 @@ async def test_get_run_with_activity_says_a_stuck_run_is_stale_and_a_moving_one_
     harness_factory: OpenHarness,
 ) -> None:
     """SL-25: the same rule in `cursor_get_run` with activity (the default threshold, 30 minutes)."""
-    async with harness_factory(world_of(*stuck(1), *moving(1))) as h:
+    async with harness_factory(world_of(*stuck(1), *moving(1)), silence_scale=FAST) as h:
         found: dict[str, dict[str, Any]] = {}
         for agent in h.world.agents.values():
             reply = await h.call(
@@ -197,16 +207,17 @@ async def test_read_liveness_judges_many_runs_by_the_same_rule_all_at_once(harne
     """SL-28: the core function a status line calls (`liveness.read_liveness`, no MCP): each run's activity and
     whether it is stale, the stuck ones listened to together (well under the sum of their listens), and a walk
     cut by its time `incomplete`, never stale."""
-    async with harness_factory(world_of(*stuck(4), *moving(2))) as h:
+    async with harness_factory(world_of(*stuck(4), *moving(2)), silence_scale=FAST) as h:
         runs = [(agent.id, await h.api.get_run(agent.id, agent.runs[-1].id)) for agent in h.world.agents.values()]
         cache: ActivityCache = Cache(Clock(h.clock.now), 10)
         started = anyio.current_time()
-        found = await read_liveness(h.api, cache, Clock(h.clock.now), runs)
+        found = await read_liveness(Replays(h.api, cache, Clock(h.clock.now)), runs)
         took = anyio.current_time() - started
-        cut = await read_liveness(h.api, cache, Clock(h.clock.now), runs[:1], max_seconds=0.5)
+        mid_listen = REPLAY_LISTEN_SECONDS * FAST / 3
+        cut = await read_liveness(Replays(h.api, cache, Clock(h.clock.now)), runs[:1], max_seconds=mid_listen)
     assert [entry.stale for entry in found] == [True] * 4 + [False] * 2
     assert not any(entry.incomplete for entry in found)
-    assert took < 3 * REPLAY_LISTEN_SECONDS  # four listens at once, not one after the other
+    assert took < 3 * REPLAY_LISTEN_SECONDS * FAST  # four listens at once, not one after the other
     assert cut[0].incomplete and not cut[0].stale
 
 
@@ -214,10 +225,11 @@ async def test_count_stuck_whose_time_ends_mid_listen_counts_no_undecided_run(ha
     """SL-29, SL-22: the status line's count under a time shorter than the listen: the walks end cut
     (`incomplete`), so no run is counted stuck, and the count comes back by its deadline, not after the
     listens."""
-    async with harness_factory(world_of(*stuck(3))) as h:
+    async with harness_factory(world_of(*stuck(3)), silence_scale=FAST) as h:
         agents = list((await h.api.list_agents()).items)
         cache: ActivityCache = Cache(Clock(h.clock.now), 10)
-        with anyio.fail_after(1.0 + 2.0):  # the deadline and its grace: never the full 1.5 s listen per row
-            cut = await count_stuck(h.api, cache, Clock(h.clock.now), agents, max_seconds=1.0)
+        cut_at = REPLAY_LISTEN_SECONDS * FAST * 2 / 3
+        with anyio.fail_after(cut_at + STUCK_READ_GRACE_SECONDS):  # never the full listen per row
+            cut = await count_stuck(h.api, cache, Clock(h.clock.now), agents, max_seconds=cut_at)
         judged = await count_stuck(h.api, cache, Clock(h.clock.now), agents)
     assert (cut, judged) == (0, 3)

@@ -1,104 +1,117 @@
 """A typed async client of the Cursor Cloud Agents REST API v1. Knows nothing about MCP.
 
 Start with `CursorClient`; every error it raises is a `CursorError` (tree in `errors`).
-"""
 
-from cursor_cloud_agents.api._retry import parse_retry_after
-from cursor_cloud_agents.api._slots import LISTENING_STREAMS
-from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTaskSeen, StreamMarks
-from cursor_cloud_agents.api.client import CursorClient
-from cursor_cloud_agents.api.deadline import Deadline, current_deadline, deadline_after, time_left
-from cursor_cloud_agents.api.errors import (
-    AccountSetupError,
-    AgentArchivedError,
-    AgentBusyError,
-    AgentIdConflictError,
-    APIConnectionError,
-    APIStatusError,
-    APITimeoutError,
-    ArtifactURLRefusedError,
-    AuthenticationError,
-    BadRequestError,
-    ConcurrencyLimitError,
-    ConfigurationMissingError,
-    ConflictError,
-    CursorError,
-    CursorExpiredError,
-    DeadlineTooShortError,
-    IncompatibleResponseError,
-    InvalidLastEventIdError,
-    MutationContext,
-    MutationOutcomeUnknownError,
-    NotFoundError,
-    PermissionDeniedError,
-    RateLimitError,
-    ReadFailedError,
-    ResponseTooLargeError,
-    RunNotCancellableError,
-    ServerError,
-    StreamError,
-    StreamExpiredError,
-    StreamUnavailableError,
-    UsageLimitExceededError,
-    error_from_response,
-)
-from cursor_cloud_agents.api.events import (
-    AssistantEvent,
-    DoneEvent,
-    ErrorEvent,
-    GenericEvent,
-    HeartbeatEvent,
-    InteractionUpdateEvent,
-    RawEvent,
-    ResultEvent,
-    StatusEvent,
-    StreamEvent,
-    ThinkingEvent,
-    ToolCallEvent,
-    ToolCallTruncated,
-    parse_event,
-)
-from cursor_cloud_agents.api.ids import agent_id, environment_id, parse_event_id, run_id
-from cursor_cloud_agents.api.models.account import (
-    Me,
-    Model,
-    ModelParameter,
-    ModelParameterValue,
-    ModelVariant,
-    Repository,
-    VariantParam,
-)
-from cursor_cloud_agents.api.models.agents import AGENT_STATUSES, Agent, AgentEnv, AgentSummary, CreatedAgent, RepoRef
-from cursor_cloud_agents.api.models.artifacts import Artifact, ArtifactDownload
-from cursor_cloud_agents.api.models.common import Page
-from cursor_cloud_agents.api.models.conversation import Conversation, ConversationMessage
-from cursor_cloud_agents.api.models.environments import Environment, EnvironmentRepo
-from cursor_cloud_agents.api.models.requests import (
-    CreateAgentRequest,
-    CreateRunRequest,
-    CustomSubagent,
-    EnvSpec,
-    ImageDimension,
-    ImageType,
-    McpServerSpec,
-    ModelParam,
-    ModelSelection,
-    Prompt,
-    PromptImage,
-    RepoSpec,
-)
-from cursor_cloud_agents.api.models.runs import (
-    ACTIVE_RUN_STATUSES,
-    RUN_STATUSES,
-    TERMINAL_RUN_STATUSES,
-    GitBranch,
-    Run,
-    RunError,
-    RunGit,
-)
-from cursor_cloud_agents.api.models.usage import Cost, RunUsage, TokenUsage, Usage
-from cursor_cloud_agents.api.stream import RunStream
-from cursor_cloud_agents.api.walk import BlockConsumer, Evidence, ReplayConsumer, ReplayOutcome, TailCollector
+The names below load on first use (PEP 562), each from its module: importing one module of the package (its
+ids, its times) does not load the client, httpx2 and every model, which the server's start-up does not need."""
+
+import importlib as _importlib
+import typing as _typing
+
+if _typing.TYPE_CHECKING:
+    from cursor_cloud_agents.api._retry import parse_retry_after
+    from cursor_cloud_agents.api._slots import LISTENING_STREAMS
+    from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTaskSeen, StreamMarks
+    from cursor_cloud_agents.api.client import CursorClient
+    from cursor_cloud_agents.api.deadline import Deadline, current_deadline, deadline_after, time_left
+    from cursor_cloud_agents.api.errors import (
+        AccountSetupError,
+        AgentArchivedError,
+        AgentBusyError,
+        AgentIdConflictError,
+        APIConnectionError,
+        APIStatusError,
+        APITimeoutError,
+        ArtifactURLRefusedError,
+        AuthenticationError,
+        BadRequestError,
+        ConcurrencyLimitError,
+        ConfigurationMissingError,
+        ConflictError,
+        CursorError,
+        CursorExpiredError,
+        DeadlineTooShortError,
+        IncompatibleResponseError,
+        InvalidLastEventIdError,
+        MutationContext,
+        MutationOutcomeUnknownError,
+        NotFoundError,
+        PermissionDeniedError,
+        RateLimitError,
+        ReadFailedError,
+        ResponseTooLargeError,
+        RunNotCancellableError,
+        ServerError,
+        StreamError,
+        StreamExpiredError,
+        StreamUnavailableError,
+        UsageLimitExceededError,
+        error_from_response,
+    )
+    from cursor_cloud_agents.api.events import (
+        AssistantEvent,
+        DoneEvent,
+        ErrorEvent,
+        GenericEvent,
+        HeartbeatEvent,
+        InteractionUpdateEvent,
+        RawEvent,
+        ResultEvent,
+        StatusEvent,
+        StreamEvent,
+        ThinkingEvent,
+        ToolCallEvent,
+        ToolCallTruncated,
+        parse_event,
+    )
+    from cursor_cloud_agents.api.ids import agent_id, environment_id, parse_event_id, run_id
+    from cursor_cloud_agents.api.models.account import (
+        Me,
+        Model,
+        ModelParameter,
+        ModelParameterValue,
+        ModelVariant,
+        Repository,
+        VariantParam,
+    )
+    from cursor_cloud_agents.api.models.agents import (
+        AGENT_STATUSES,
+        Agent,
+        AgentEnv,
+        AgentSummary,
+        CreatedAgent,
+        RepoRef,
+    )
+    from cursor_cloud_agents.api.models.artifacts import Artifact, ArtifactDownload
+    from cursor_cloud_agents.api.models.common import Page
+    from cursor_cloud_agents.api.models.conversation import Conversation, ConversationMessage
+    from cursor_cloud_agents.api.models.environments import Environment, EnvironmentRepo
+    from cursor_cloud_agents.api.models.requests import (
+        CreateAgentRequest,
+        CreateRunRequest,
+        CustomSubagent,
+        EnvSpec,
+        ImageDimension,
+        ImageType,
+        McpServerSpec,
+        ModelParam,
+        ModelSelection,
+        Prompt,
+        PromptImage,
+        RepoSpec,
+    )
+    from cursor_cloud_agents.api.models.runs import (
+        ACTIVE_RUN_STATUSES,
+        RUN_STATUSES,
+        TERMINAL_RUN_STATUSES,
+        GitBranch,
+        Run,
+        RunError,
+        RunGit,
+    )
+    from cursor_cloud_agents.api.models.usage import Cost, RunUsage, TokenUsage, Usage
+    from cursor_cloud_agents.api.stream import RunStream
+    from cursor_cloud_agents.api.walk import BlockConsumer, Evidence, ReplayConsumer, ReplayOutcome, TailCollector
 
 __all__ = [
     "ACTIVE_RUN_STATUSES",
@@ -211,3 +224,119 @@ __all__ = [
     "run_id",
     "time_left",
 ]
+
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(["parse_retry_after"], "cursor_cloud_agents.api._retry"),
+    **dict.fromkeys(["LISTENING_STREAMS"], "cursor_cloud_agents.api._slots"),
+    **dict.fromkeys(["ActivityFold", "BackgroundTaskSeen", "StreamMarks"], "cursor_cloud_agents.api.activity"),
+    **dict.fromkeys(["CursorClient"], "cursor_cloud_agents.api.client"),
+    **dict.fromkeys(
+        ["Deadline", "current_deadline", "deadline_after", "time_left"], "cursor_cloud_agents.api.deadline"
+    ),
+    **dict.fromkeys(
+        [
+            "APIConnectionError",
+            "AccountSetupError",
+            "APIStatusError",
+            "APITimeoutError",
+            "AgentArchivedError",
+            "AgentBusyError",
+            "AgentIdConflictError",
+            "ArtifactURLRefusedError",
+            "AuthenticationError",
+            "BadRequestError",
+            "ConcurrencyLimitError",
+            "ConfigurationMissingError",
+            "ConflictError",
+            "CursorError",
+            "CursorExpiredError",
+            "DeadlineTooShortError",
+            "IncompatibleResponseError",
+            "InvalidLastEventIdError",
+            "MutationContext",
+            "MutationOutcomeUnknownError",
+            "NotFoundError",
+            "PermissionDeniedError",
+            "RateLimitError",
+            "ReadFailedError",
+            "ResponseTooLargeError",
+            "RunNotCancellableError",
+            "ServerError",
+            "StreamError",
+            "StreamExpiredError",
+            "StreamUnavailableError",
+            "UsageLimitExceededError",
+            "error_from_response",
+        ],
+        "cursor_cloud_agents.api.errors",
+    ),
+    **dict.fromkeys(
+        [
+            "AssistantEvent",
+            "DoneEvent",
+            "ErrorEvent",
+            "GenericEvent",
+            "HeartbeatEvent",
+            "InteractionUpdateEvent",
+            "RawEvent",
+            "ResultEvent",
+            "StatusEvent",
+            "StreamEvent",
+            "ThinkingEvent",
+            "ToolCallEvent",
+            "ToolCallTruncated",
+            "parse_event",
+        ],
+        "cursor_cloud_agents.api.events",
+    ),
+    **dict.fromkeys(["agent_id", "environment_id", "parse_event_id", "run_id"], "cursor_cloud_agents.api.ids"),
+    **dict.fromkeys(
+        ["Me", "Model", "ModelParameter", "ModelParameterValue", "ModelVariant", "Repository", "VariantParam"],
+        "cursor_cloud_agents.api.models.account",
+    ),
+    **dict.fromkeys(
+        ["AGENT_STATUSES", "Agent", "AgentEnv", "AgentSummary", "CreatedAgent", "RepoRef"],
+        "cursor_cloud_agents.api.models.agents",
+    ),
+    **dict.fromkeys(["Artifact", "ArtifactDownload"], "cursor_cloud_agents.api.models.artifacts"),
+    **dict.fromkeys(["Page"], "cursor_cloud_agents.api.models.common"),
+    **dict.fromkeys(["Conversation", "ConversationMessage"], "cursor_cloud_agents.api.models.conversation"),
+    **dict.fromkeys(["Environment", "EnvironmentRepo"], "cursor_cloud_agents.api.models.environments"),
+    **dict.fromkeys(
+        [
+            "CreateAgentRequest",
+            "CreateRunRequest",
+            "CustomSubagent",
+            "EnvSpec",
+            "ImageDimension",
+            "ImageType",
+            "McpServerSpec",
+            "ModelParam",
+            "ModelSelection",
+            "Prompt",
+            "PromptImage",
+            "RepoSpec",
+        ],
+        "cursor_cloud_agents.api.models.requests",
+    ),
+    **dict.fromkeys(
+        ["ACTIVE_RUN_STATUSES", "RUN_STATUSES", "TERMINAL_RUN_STATUSES", "GitBranch", "Run", "RunError", "RunGit"],
+        "cursor_cloud_agents.api.models.runs",
+    ),
+    **dict.fromkeys(["Cost", "RunUsage", "TokenUsage", "Usage"], "cursor_cloud_agents.api.models.usage"),
+    **dict.fromkeys(["RunStream"], "cursor_cloud_agents.api.stream"),
+    **dict.fromkeys(
+        ["BlockConsumer", "Evidence", "ReplayConsumer", "ReplayOutcome", "TailCollector"],
+        "cursor_cloud_agents.api.walk",
+    ),
+}
+"""The module each name of `__all__` is defined in."""
+
+
+def __getattr__(name: str) -> _typing.Any:
+    module = _HOMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(module), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value

@@ -17,7 +17,8 @@ from cursor_cloud_agents.api.deadline import BACKOFF_BASE_SECONDS, BACKOFF_CAP_S
 MAX_ATTEMPTS = 4
 """Attempts of one read, the first included (docs/reliability.md F-20)."""
 RETRY_BUDGET = 10.0
-"""Retries a client holds in hand, and the most it ever holds (docs/reliability.md F-22, issue 13).
+"""Retries a client holds in hand, and the most it ever holds (docs/reliability.md F-22: a burst of failures
+must not turn into a burst of retries).
 
 Sized so that a few transient errors in a row are absorbed: three reads that each need all three of
 their retries still succeed. With 3, the third 503 of a short storm failed at once. A long storm is

@@ -78,6 +78,8 @@ class CursorClient:
             that is only listened to may hand its slot on and hold one of `LISTENING_STREAMS` more (F-45).
         team_id: Sent as `x-cursor-team-id` on every request (the official SDK's header for its `teamId`).
         observer: Hears every exchange (recording, `verify`); see `cursor_cloud_agents.api.record`.
+        silence_scale: Real seconds per second of a replay walk's silences (`api.walk`): 1; tests against the
+            simulator shorten them (its pauses scaled alike) so that no test waits 1.5 s of real time.
     """
 
     def __init__(
@@ -98,8 +100,12 @@ class CursorClient:
         max_connections: int = 8,
         team_id: str | None = None,
         observer: Observer | None = None,
+        silence_scale: float = 1.0,
     ) -> None:
+        if not 0 < silence_scale <= 1:
+            raise ValueError(f"silence_scale is a share of real time, above 0 and at most 1: not {silence_scale}")
         self._api_key = api_key
+        self._silence_scale = silence_scale
         self._clock = clock or time.monotonic
         self._wall_clock = wall_clock or time.time
         session = HttpSession(
@@ -410,4 +416,4 @@ class CursorClient:
         See `cursor_cloud_agents.api.walk.walk_replay` for the end-of-replay signals and the limits.
         """
         async with self.stream_run(agent_id, run_id) as stream:
-            return await walk_replay(stream, consumer, **limits)
+            return await walk_replay(stream, consumer, silence_scale=self._silence_scale, **limits)

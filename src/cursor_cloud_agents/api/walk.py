@@ -12,6 +12,9 @@ longest pause inside a replay) and `listen_before_ms`: while the last event is o
 only a silence of `listen_seconds` ends the walk (`listened`); a newer event goes back to the short one.
 Once such a stream has been quiet for `quiet_seconds`, the rest of that silence is spent on a listener slot:
 its request slot goes to the next replay or read (`_slots`, docs/reliability.md F-45).
+Silences are the one wait of a walk that no injected clock takes away (frames come in real time), so the walk
+measures them on a clock that can run fast: with `silence_scale` below 1 (tests against the simulator, whose
+pauses are scaled alike) each silence lasts that share of its seconds, and is reported in its own seconds.
 The walk keeps nothing itself; its consumer keeps what it needs (the last N events, a running fold), so
 memory stays bounded for any replay size.
 """
@@ -138,14 +141,18 @@ class TailCollector:
 class _Walk:
     """The running state of one walk: counts, the last id, and the end decision."""
 
-    def __init__(self, stream: RunStream, consumer: ReplayConsumer | BlockConsumer, max_bytes: int) -> None:
+    def __init__(
+        self, stream: RunStream, consumer: ReplayConsumer | BlockConsumer, max_bytes: int, silence_scale: float
+    ) -> None:
         self.stream = stream
         self.max_bytes = max_bytes
+        self.silence_scale = silence_scale
         self.events = 0
         self.last_id: str | None = None
         self.last_time: int | None = None
         self.ended_by: EndSignal = "timeout"
         self.silence: float | None = None
+        """The real seconds of the silence that ended the walk (reported divided by `silence_scale`)."""
         self.last_batch_at: float | None = None
         """When the last batch came (anyio's clock): where the current silence started."""
         self._take = consumer.take_blocks if isinstance(consumer, BlockConsumer) else _per_event(consumer, self)
@@ -180,7 +187,7 @@ class _Walk:
     def outcome(self) -> ReplayOutcome:
         return ReplayOutcome(
             ended_by=self.ended_by,
-            silence_seconds=self.silence,
+            silence_seconds=None if self.silence is None else self.silence / self.silence_scale,
             events=self.events,
             bytes=self.stream.bytes_read,
             last_event_id=self.last_id,
@@ -246,6 +253,7 @@ async def walk_replay(
     quiet_seconds: float | None = None,
     listen_seconds: float | None = None,
     listen_before_ms: int | None = None,
+    silence_scale: float = 1.0,
 ) -> ReplayOutcome:
     """Hand every event of the replay to `consumer` until the replay is over.
 
@@ -258,12 +266,14 @@ async def walk_replay(
         listen_seconds: While the last event is older than `listen_before_ms` (epoch milliseconds), only a
             silence this long ends the replay (`listened`), instead of `quiet_seconds`.
         listen_before_ms: See `listen_seconds`.
+        silence_scale: Real seconds per second of `quiet_seconds` and `listen_seconds` (1; tests: less).
 
     Raises:
         StreamError: the connection broke mid-replay (`last_event_id` says where).
     """
-    walk = _Walk(stream, consumer, max_bytes)
-    silences = _Silences(quiet_seconds, listen_seconds, listen_before_ms)
+    walk = _Walk(stream, consumer, max_bytes, silence_scale)
+    quiet, listen = _scaled(quiet_seconds, silence_scale), _scaled(listen_seconds, silence_scale)
+    silences = _Silences(quiet, listen, listen_before_ms)
     with anyio.move_on_after(_walk_seconds(max_seconds)):
         if silences.may_listen:
             walk.ended_by = await _walk_and_listen(stream, walk, silences)
@@ -272,6 +282,10 @@ async def walk_replay(
         return walk.outcome()
     walk.ended_by = "timeout"  # a listen the deadline cut short proves nothing: the walk was cut
     return walk.outcome()
+
+
+def _scaled(seconds: float | None, scale: float) -> float | None:
+    return None if seconds is None else seconds * scale
 
 
 async def _walk_batches(stream: RunStream, walk: _Walk, silences: _Silences) -> EndSignal:

@@ -193,10 +193,18 @@ class KnownActivity:
 ActivityCache = Cache[tuple[str, str], KnownActivity]
 
 
+@dataclass(frozen=True)
+class Replays:
+    """Where runs' replays are read (the client), where an ended run's summary is kept (it never changes), and
+    the clock idle times are counted on: what every fold of a run's activity needs besides the run."""
+
+    api: CursorClient
+    cache: ActivityCache
+    clock: Clock
+
+
 async def fold_activity(
-    api: CursorClient,
-    cache: ActivityCache,
-    clock: Clock,
+    replays: Replays,
     agent_id: str,
     run_id: str,
     *,
@@ -208,6 +216,7 @@ async def fold_activity(
 
     With `stale_after_seconds`, a replay that goes quiet on an event older than that is listened to for
     `REPLAY_LISTEN_SECONDS` of silence (past a pause inside the burst) before the walk ends on it."""
+    api, cache, clock = replays.api, replays.cache, replays.clock
     key = (agent_id, run_id)
     cached = cache.get(key)
     if cached is not None:

@@ -69,7 +69,7 @@ class Comparison:
         return [row.agent_id for row in self.rows if row.running and row.agent_id]
 
 
-async def compare(
+async def compare_attempts(
     api: CursorClient, group: Group, now: float, places: GitPlaces | None, roots: Sequence[Path] = ()
 ) -> Comparison:
     """Every attempt of `group` read side by side (reads only: nothing is sent that changes anything)."""

@@ -94,19 +94,18 @@ def attempts(prompt: str, repositories: list[str], models: list[str], use: str) 
     )
 
 
-HOOK_HINT = "in Claude Code, add an Elicitation hook in settings.json that answers this server's questions (README)"
-"""The second way to allow an act a headless client dismisses: the README gives the hook's snippet."""
 _AFTER_REMOVAL = {
     "delete": " (a delete then needs confirm_agent_id equal to agent_id)",
     "create": " (and CURSOR_MCP_CONFIRM_CREATES unset)",
 }
 
 
-def how_to_allow(act: str) -> str:
-    """The two ways the user can let `act` go on when its question is not answered yes."""
+def how_to_allow(act: str, client_way: str) -> str:
+    """The two ways the user can let `act` go on when its question is not answered yes: the setting, or
+    `client_way`, how the face knows the client can be made to answer (Claude Code's hook)."""
     return (
         f"the user can take `{act}` out of CURSOR_MCP_ASK in this server's environment"
-        f"{_AFTER_REMOVAL.get(act, '')}, or, {HOOK_HINT}"
+        f"{_AFTER_REMOVAL.get(act, '')}, or, {client_way}"
     )
 
 

@@ -21,7 +21,7 @@ from anyio.abc import TaskGroup
 
 from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Page
 from cursor_cloud_agents.core import failures, scan
-from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays
 from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, fold_liveness, is_stale, undecided
 from cursor_cloud_agents.core.reading import AgentRead
 from cursor_cloud_agents.core.timing import CallTime
@@ -189,9 +189,7 @@ class Fleet:
         terminal = row.run is not None and row.run.is_terminal
         async with self.replay_limiter:
             row.activity = await fold_liveness(
-                self.api,
-                self.activity,
-                self.time.clock,
+                Replays(self.api, self.activity, self.time.clock),
                 row.agent.id,
                 run_id,
                 terminal=terminal,

@@ -22,7 +22,7 @@ import anyio
 
 from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Run, deadline_after
 from cursor_cloud_agents.api.times import epoch
-from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, fold_activity
+from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays, fold_activity
 from cursor_cloud_agents.core.failures import Code
 from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, STUCK_READ_GRACE_SECONDS, STUCK_READ_SECONDS, Clock
 from cursor_cloud_agents.core.watch import REPLAYS_AT_ONCE, each_in_flight
@@ -77,9 +77,7 @@ class RunLiveness:
 
 
 async def fold_liveness(
-    api: CursorClient,
-    cache: ActivityCache,
-    clock: Clock,
+    replays: Replays,
     agent_id: str,
     run_id: str,
     *,
@@ -90,9 +88,7 @@ async def fold_liveness(
     """One run's activity summary with `stale` judged by the rule, listening past a pause when it must (an
     ended run is never stale, and its replay ends on its result)."""
     activity = await fold_activity(
-        api,
-        cache,
-        clock,
+        replays,
         agent_id,
         run_id,
         terminal=terminal,
@@ -104,9 +100,7 @@ async def fold_liveness(
 
 
 async def read_liveness(
-    api: CursorClient,
-    cache: ActivityCache,
-    clock: Clock,
+    replays: Replays,
     runs: Sequence[tuple[str, Run]],
     *,
     stale_after_seconds: float = STALE_AFTER_MINUTES * 60,
@@ -120,9 +114,7 @@ async def read_liveness(
     async def one(index: int) -> None:
         agent_id, run = runs[index]
         found[index] = await fold_liveness(
-            api,
-            cache,
-            clock,
+            replays,
             agent_id,
             run.id,
             terminal=run.is_terminal,
@@ -168,6 +160,7 @@ async def count_stuck(
     # A deadline, not a cancel scope: a walk it cuts ends `incomplete` and the runs judged before it still count.
     with deadline_after(max_seconds), anyio.move_on_after(max_seconds + STUCK_READ_GRACE_SECONDS):
         await each_in_flight(running, read)
-        judged = await read_liveness(api, cache, clock, candidates, stale_after_seconds=stale_after_seconds)
+        replays = Replays(api, cache, clock)
+        judged = await read_liveness(replays, candidates, stale_after_seconds=stale_after_seconds)
         return sum(entry.stale for entry in judged)
     return 0  # the backstop: no walk said it was cut in time

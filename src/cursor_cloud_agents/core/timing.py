@@ -207,3 +207,10 @@ VERIFY_STREAM_SECONDS = 30.0
 """`verify` reads a stream this long at most: a heartbeat comes within 30–36 s."""
 VERIFY_CLOSE_SECONDS = 5.0
 """`verify` gives a stream this long to close after it asked for the end."""
+
+# The SDK face's clocks.
+SETTLE_SECONDS = 5.0
+"""A paid act whose answer was lost is asked again this often (re-sending its id, or reading the agent) until it
+is settled, within API_CREATION_SECONDS of the first ask."""
+RUN_POLL_SECONDS = WAIT_POLL_SECONDS
+"""`run.wait()` re-reads the run this often until it ends."""

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import anyio
 
-from cursor_cloud_agents.api import LISTENING_STREAMS, CursorClient, CursorError, Run
+from cursor_cloud_agents.api import LISTENING_STREAMS, CursorError
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.timing import READ_RESERVE, WAIT_POLL_SECONDS, CallTime
+
+if TYPE_CHECKING:
+    # Annotations only: the core's front binds `watch` when it loads, which must not load the client (issue 35).
+    from cursor_cloud_agents.api import CursorClient, Run
 
 IN_FLIGHT = 8
 """Reads sent at once by whatever reads many runs: this wait, the fleet scan, the terminal's lists."""

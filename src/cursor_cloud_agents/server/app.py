@@ -4,6 +4,12 @@ The server is the SDK's low-level `Server`, its public surface only: `tools/list
 toolkit's listing and every `tools/call` goes to the toolkit's guard, so our strict validation and
 our compact schemas are what clients meet. A `tools/call` whose work is waiting, from a client that
 declares the Tasks extension on that request, answers with a task instead (`tasks.py`).
+
+Start-up loads what `initialize` and `tools/list` need and no more (issue 35): the listing comes from
+the precomputed one (`listing.py`), and the toolkit (the tools, their views, the state and the API
+client's models), the read of the store and the API client (in simulated mode, the embedded simulator)
+are made at the first request that needs them, before it is served. So a server costs about the SDK's
+own import until it is used.
 """
 
 from __future__ import annotations
@@ -15,9 +21,11 @@ import signal
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 import anyio
+from anyio.abc import TaskGroup, TaskStatus
 from mcp import MCPError
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
@@ -28,25 +36,25 @@ from mcp_types import (
     ListToolsResult,
     PaginatedRequestParams,
     RequestParams,
+    Tool,
 )
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.core import GitPlaces, Store, StoreUnusable
-from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS, Clock
+from cursor_cloud_agents.core import Store, StoreUnusable
+from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, WAIT_POLL_SECONDS
 from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.server import listing as precomputed
 from cursor_cloud_agents.server import tasks
 from cursor_cloud_agents.server.asking import Seal, peer_for
-from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.instructions import instructions
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.tasks import TaskStore
-from cursor_cloud_agents.server.toolkit import HARD_STOP_GRACE, Toolkit
-from cursor_cloud_agents.server.tools import CATALOGUE
 from cursor_cloud_agents.server.wire import Reader, Writer
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.api.client import CursorClient
+    from cursor_cloud_agents.core import GitPlaces
+    from cursor_cloud_agents.server.toolkit import Toolkit
 
 NAME = "cursor-cloud-agents"
 
@@ -67,6 +75,13 @@ def build_toolkit(
     git_places: GitPlaces | None = None,
 ) -> Toolkit:
     """A toolkit over a new server state, with every tool declared (no client attached yet)."""
+    # Imported here, not at the top: the tools and all they stand on load at the first call (issue 35).
+    from cursor_cloud_agents.core.timing import Clock
+    from cursor_cloud_agents.server.declaration import Catalogue
+    from cursor_cloud_agents.server.state import ServerState
+    from cursor_cloud_agents.server.toolkit import Toolkit
+    from cursor_cloud_agents.server.tools import CATALOGUE
+
     state = ServerState(settings, redactor, Clock(clock, sleep), git_places=git_places)
     return Toolkit(state, Catalogue(CATALOGUE), hard_stop_grace=hard_stop_grace)
 
@@ -78,25 +93,93 @@ class UpdateTaskParams(RequestParams):
     input_responses: dict[str, Any] = {}
 
 
+@dataclass
+class _Serving:
+    """What serves calls and tasks: the toolkit, and the task store over its state."""
+
+    kit: Toolkit
+    tasks: TaskStore
+
+
+class _Deferred:
+    """The toolkit and its task store, made at the first request that needs them; `prepare` runs once then,
+    before that request is served (a failure leaves nothing made: the next request tries again)."""
+
+    def __init__(
+        self, make: Callable[[], Toolkit], prepare: Callable[[Toolkit, TaskGroup], Awaitable[None]] | None = None
+    ) -> None:
+        self._make = make
+        self._prepare = prepare
+        self._kit: Toolkit | None = None
+        self._serving: _Serving | None = None
+        self._lock: anyio.Lock | None = None
+        self.group: TaskGroup | None = None
+        """The server's task group while it runs: tasks and the client's keeper run in it."""
+
+    def kit(self) -> Toolkit:
+        """The toolkit, made now if it was not yet."""
+        if self._kit is None:
+            self._kit = self._make()
+        return self._kit
+
+    async def ready(self) -> _Serving:
+        """The toolkit and the task store, prepared (made, and `prepare` run, on the first request)."""
+        if self._serving is not None:
+            return self._serving
+        self._lock = self._lock or anyio.Lock()
+        async with self._lock:
+            if self._serving is None:
+                if self.group is None:
+                    raise MCPError(code=-32603, message="The server is not running (no task group)")
+                kit = self.kit()
+                if self._prepare is not None:
+                    await self._prepare(kit, self.group)
+                settings = kit.state.settings
+                store = TaskStore(
+                    kit.run_unattended,
+                    kit.state.clock,
+                    max_seconds=settings.task_max_seconds,
+                    poll_seconds=WAIT_POLL_SECONDS,
+                    records=kit.state.store,
+                )
+                store.group = self.group
+                self._serving = _Serving(kit, store)
+        return self._serving
+
+    def stopped(self) -> None:
+        self.group = None
+        if self._serving is not None:
+            self._serving.tasks.group = None
+
+
 def serve_toolkit(
     kit: Toolkit, *, lifespan: Lifespan | None = None, name: str = NAME, cached: bool = True
 ) -> Server[None]:
     """A low-level SDK server that lists the toolkit's tools, runs every call through it and serves tasks
     (`cached=False`: every schema built from the code, not read from the schema cache)."""
-    store = TaskStore(
-        kit.run_unattended,
-        kit.state.clock,
-        max_seconds=kit.state.settings.task_max_seconds,
-        poll_seconds=WAIT_POLL_SECONDS,
-        records=kit.state.store,
-    )
 
+    def listing() -> list[Tool]:
+        return kit.listed(cached=cached)
+
+    return _server(_Deferred(lambda: kit), kit.state.settings, listing, lifespan=lifespan, name=name)
+
+
+def _server(
+    deferred: _Deferred,
+    settings: Settings,
+    listing: Callable[[], list[Tool]],
+    *,
+    lifespan: Lifespan | None = None,
+    name: str = NAME,
+) -> Server[None]:
     seal = Seal()
 
     async def list_tools(_ctx: ServerRequestContext[None], _params: PaginatedRequestParams | None) -> ListToolsResult:
-        return ListToolsResult(tools=kit.listed(cached=cached))
+        return ListToolsResult(tools=listing())
 
     async def call_tool(ctx: ServerRequestContext[None], params: CallToolRequestParams) -> dict[str, Any]:
+        serving = await deferred.ready()
+        kit, store = serving.kit, serving.tasks
         arguments = params.arguments or {}
         if tasks.declared(ctx.meta) and kit.may_become_task(params.name, arguments) and store.has_room():
             return await store.start(params.name, arguments)
@@ -112,7 +195,7 @@ def serve_toolkit(
     @asynccontextmanager
     async def running(server: Server[None]) -> AsyncGenerator[None, None]:
         async with anyio.create_task_group() as group:
-            store.group = group
+            deferred.group = group
             try:
                 if lifespan is None:
                     yield None
@@ -120,23 +203,23 @@ def serve_toolkit(
                     async with lifespan(server):
                         yield None
             finally:
-                store.group = None
+                deferred.stopped()
                 group.cancel_scope.cancel()  # the process ends: its tasks end with it
 
     server = Server[None](
         name,
         version=__version__,
-        instructions=instructions(kit.state.settings),
+        instructions=instructions(settings),
         on_list_tools=list_tools,
         lifespan=running,
     )
     server.add_request_handler("tools/call", CallToolRequestParams, call_tool)
-    _serve_tasks(server, store)
+    _serve_tasks(server, deferred)
     server.extensions[tasks.EXTENSION] = {}
     return server
 
 
-def _serve_tasks(server: Server[None], store: TaskStore) -> None:
+def _serve_tasks(server: Server[None], deferred: _Deferred) -> None:
     def declaring(ctx: ServerRequestContext[None]) -> None:
         if not tasks.declared(ctx.meta):
             data: dict[str, Any] = {"requiredCapabilities": {"extensions": {tasks.EXTENSION: {}}}}
@@ -144,16 +227,16 @@ def _serve_tasks(server: Server[None], store: TaskStore) -> None:
 
     async def get(ctx: ServerRequestContext[None], params: GetTaskRequestParams) -> dict[str, Any]:
         declaring(ctx)
-        return await store.get(params.task_id)
+        return await (await deferred.ready()).tasks.get(params.task_id)
 
     async def update(ctx: ServerRequestContext[None], params: UpdateTaskParams) -> dict[str, Any]:
         declaring(ctx)
-        await store.get(params.task_id)  # unknown ids are refused like tasks/get
+        await (await deferred.ready()).tasks.get(params.task_id)  # unknown ids are refused like tasks/get
         return {"resultType": "complete"}
 
     async def cancel(ctx: ServerRequestContext[None], params: CancelTaskRequestParams) -> dict[str, Any]:
         declaring(ctx)
-        return await store.cancel(params.task_id)
+        return await (await deferred.ready()).tasks.cancel(params.task_id)
 
     server.add_request_handler("tasks/get", GetTaskRequestParams, get)
     server.add_request_handler("tasks/update", UpdateTaskParams, update)
@@ -172,21 +255,41 @@ async def say_what_the_store_holds(store: Store, now: float) -> None:
 
 
 def build_server(settings: Settings, redactor: Redactor, open_client: ClientFactory, **options: Any) -> Server[None]:
-    """The MCP server; `open_client` is entered once per connection and closed with it; `options` go to
-    `build_toolkit` (tests pass the simulator's clock)."""
-    kit = build_toolkit(settings, redactor, **options)
+    """The MCP server; `options` go to `build_toolkit` (tests pass the simulator's clock).
 
-    @asynccontextmanager
-    async def lifespan(_server: Server[None]) -> AsyncGenerator[None, None]:
+    `tools/list` answers from the precomputed listing; the toolkit, the read of the store and `open_client`
+    (entered once, kept open until the server stops) wait for the first call or task request."""
+
+    async def prepare(kit: Toolkit, group: TaskGroup) -> None:
         await say_what_the_store_holds(kit.state.store, kit.state.clock.now())
-        async with open_client() as client:
-            kit.state.client = client
-            try:
-                yield None
-            finally:
-                kit.state.client = None
 
-    return serve_toolkit(kit, lifespan=lifespan)
+        async def keep_client(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+            # A task of its own: the client's context (the embedded simulator's task group) is entered and
+            # left by one task, open from the first call until the server's task group ends.
+            async with open_client() as client:
+                kit.state.client = client
+                task_status.started()
+                try:
+                    await anyio.sleep_forever()
+                finally:
+                    kit.state.client = None
+
+        await group.start(keep_client)
+
+    deferred = _Deferred(lambda: build_toolkit(settings, redactor, **options), prepare)
+
+    listed: list[Tool] = []
+
+    def listing() -> list[Tool]:
+        if not listed:  # read once: the code this process runs does not change
+            cached = precomputed.listing()
+            if cached is None:  # an edited checkout: built from the code, as `make snapshot` would
+                listed.extend(deferred.kit().listed(cached=False))
+            else:
+                listed.extend(Tool.model_validate(tool) for tool in cached)
+        return listed
+
+    return _server(deferred, settings, listing)
 
 
 async def run_stdio(server: Server[None]) -> int:

@@ -144,7 +144,8 @@ def paths_of(result: ListRootsResult) -> list[Path]:
 
 
 def _consent(result: ElicitResult) -> Answer:
-    """A yes only when the client accepted with exactly the field asked for, the boolean `true` (issue 21).
+    """A yes only when the client accepted with exactly the field asked for, the boolean `true` (a client
+    that answers another field, or "yes" as text, has not said yes to this act).
 
     Anything else is a no, described in one line: no content, other fields or spellings (`Confirm`,
     `confirmed`), a string `"true"`, a 1, or a "no" in a field beside the yes (which one is meant?)."""

@@ -4,7 +4,8 @@ Ids are checked by the API client's own id functions (exact `bc-<uuid>` / `run-<
 case, answered lowercase) before anything is sent. The check is not a schema `pattern`: a short
 description tells a model the shape for fewer catalogue bytes, and the guard refuses the rest with
 a `VALIDATION` error. A filter has one limit wherever it appears. Free text read by a tool is judged by
-its alphabet before anything is sent (`api.text`, issue 23): a page cursor, a pull request URL and a model
+its alphabet before anything is sent (`api.text`: a control or bidi character in a filter or a cursor would
+reach a URL or a model unseen): a page cursor, a pull request URL and a model
 id or value are visible ASCII; a name or URL filter is one line of any script, without control, invisible
 or bidi characters; a lone surrogate is refused in both. Waits are `Clamped`: above their maximum they are
 brought down to it, not refused.
@@ -80,7 +81,15 @@ UrlFilter = Annotated[
 PrUrl = Annotated[
     str | None, Field(max_length=500, description="Only the agent of this pull request."), AfterValidator(visible_ascii)
 ]
-RunWait = Annotated[int, Field(ge=0, le=MAX_WAIT_SECONDS), Clamped()]
+# Bounds a model should know before it sends are named in the description too: Codex strips minimum, maximum,
+# default and length keywords from the schemas its model sees (docs/clients.md); the server enforces each.
+RunWait = Annotated[
+    int,
+    Field(ge=0, le=MAX_WAIT_SECONDS, description=f"Seconds, 0-{MAX_WAIT_SECONDS} (more waits {MAX_WAIT_SECONDS})."),
+    Clamped(),
+]
+SLICE_MAX_CHARS = 20_000
+SliceLimit = Annotated[int, Field(ge=1, le=SLICE_MAX_CHARS, description=f"Chars, 1-{SLICE_MAX_CHARS}.")]
 Text = Annotated[str, Field(min_length=1), AfterValidator(prompt_text)]
 EventId = Annotated[str, AfterValidator(event_id)]
 # Model ids, aliases and values are matched against the model list before anything is sent: no length limit.

@@ -40,6 +40,8 @@ class ToolCall:
     waiting_since: float | None = None
     """When this call is one round of a task's wait: the moment the task began (on the state's clock), so
     that the answer says how long the whole wait lasted, not this round."""
+    claude_plugin: bool = False
+    """Claude Code started this server as its plugin: a `DECLINED` names the plugin's hook matcher."""
     _reporting: anyio.Lock = field(default_factory=anyio.Lock)
 
     def note(self, **ids: str | None) -> None:
@@ -73,4 +75,4 @@ class ToolCall:
         The question waits at most what the call's deadline leaves (less a reserve to answer)."""
         answer = await self.peer.ask(question, self.time.deadline.remaining(ASK_RESERVE))
         if answer.consent is not Consent.ACCEPTED:
-            raise declined(answer, question.act, unsent)
+            raise declined(answer, question.act, unsent, claude_plugin=self.claude_plugin)

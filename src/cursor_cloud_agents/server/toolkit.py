@@ -133,6 +133,7 @@ class Toolkit:
             with anyio.move_on_after(budget + self.hard_stop_grace), deadline_after(budget) as deadline:
                 clock = CallTime(deadline, self.state.clock)
                 call = ToolCall(spec.name, self._masked(report), clock, peer, waiting_since=waiting_since)
+                call.claude_plugin = self.state.settings.claude_plugin
                 async with beating(call.silence, call.progress):
                     outcome = await self._invoke(spec, judged, call)
             if outcome is None:  # the hard stop cut the call
@@ -307,7 +308,7 @@ class Toolkit:
 def _with_images(result: CallToolResult, images: list[ImageContent]) -> CallToolResult:
     """The answer with its images after the JSON text, and without `structuredContent`: Codex hands its model only
     the structured content when there is one, so the image beside it never reached the model; without it, Codex,
-    Claude Code and OpenCode all pass the text and the image on (docs/clients.md, issue 22)."""
+    Claude Code and OpenCode all pass the text and the image on (docs/clients.md, as measured with each client)."""
     return CallToolResult(content=[*result.content, *images])
 
 

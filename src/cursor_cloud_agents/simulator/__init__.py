@@ -15,7 +15,7 @@ Faults: `faults.inject("GET", "/v1/agents/{id}", Fault.server_error(503), times=
 
 from .app import build_app
 from .changes import CHANGES, SEED, Change
-from .clock import ManualClock, RealClock, WorldClock
+from .clock import InstantClock, ManualClock, RealClock, WorldClock
 from .errors import ApiError
 from .faults import Fault, FaultRule, Faults, RequestRecord
 from .gitremote import StandInRemote
@@ -49,6 +49,7 @@ __all__ = [
     "Fault",
     "FaultRule",
     "Faults",
+    "InstantClock",
     "ManualClock",
     "Quirks",
     "RealClock",

@@ -1,4 +1,5 @@
-"""Clocks for the simulated world: a manual one for tests and a real (optionally faster) one for demos.
+"""Clocks for the simulated world: a manual one for tests, a real (optionally faster) one for demos, and an
+instant one for programs that drive the simulator themselves (the SDK's simulated mode).
 
 The world never reads the system time itself; it asks its clock. Streams wait on the clock, so a
 test that advances a `ManualClock` makes a live stream progress without any real sleep.
@@ -84,3 +85,23 @@ class RealClock:
         remaining = (deadline - self.now()) / self.speed
         if remaining > 0:
             await anyio.sleep(remaining)
+
+
+class InstantClock:
+    """Time that jumps to whatever moment is waited for: a simulated run is over as soon as someone waits for it.
+
+    For a program's own tests (the SDK's `simulated=True`): no real time passes and no test has to move the clock.
+    Every wait is a jump, so simulated time only runs forward as far as the waits ask.
+    """
+
+    def __init__(self, start: float = DEFAULT_START) -> None:
+        self._now = start
+
+    def now(self) -> float:
+        """Current simulated time, in epoch seconds."""
+        return self._now
+
+    async def wait(self, deadline: float) -> None:
+        """Jump to `deadline` (never backwards), letting other tasks run first."""
+        await anyio.lowlevel.checkpoint()
+        self._now = max(self._now, deadline)

@@ -2,7 +2,7 @@
 
 `serve()` runs our own small HTTP server inside the caller's event loop, because socket-level faults
 need the socket (see `httpserver.py`). `run_simulator()`, the `simulate` command, needs no such
-faults and serves the same Starlette app under uvicorn (issue 4, "Serving").
+faults and serves the same Starlette app under uvicorn (so that the client meets real sockets, not a mock transport).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from cursor_cloud_agents.core import (
     AttemptModel,
     Comparison,
     checked_group_id,
-    compare,
+    compare_attempts,
     create_attempts,
     creation,
     find_group,
@@ -130,7 +130,7 @@ async def compare_group(term: Term, *, group: str) -> int:
         with store_failures():
             found = await find_group(state.store, wanted, state.clock.now())
         # Seam: the change column needs git places; the terminal hands none yet (unknown, and said so).
-        comparison = await compare(session.api, found, state.clock.now(), state.git_places)
+        comparison = await compare_attempts(session.api, found, state.clock.now(), state.git_places)
     if term.json:
         term.emit(_document(comparison))
     else:

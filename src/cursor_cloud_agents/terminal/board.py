@@ -30,6 +30,7 @@ from cursor_cloud_agents.core import (
     ActivitySummary,
     AgentRead,
     Cache,
+    Replays,
     each_in_flight,
     fold_liveness,
     is_stale,
@@ -206,9 +207,7 @@ class Board:
         run = row.run
         assert run is not None  # `_extras` keeps rows with a run
         row.activity = await fold_liveness(
-            self.session.api,
-            self.activity,
-            self.clock,
+            Replays(self.session.api, self.activity, self.clock),
             row.agent.id,
             run.id,
             terminal=run.is_terminal,

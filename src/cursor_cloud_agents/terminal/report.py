@@ -1,9 +1,11 @@
-"""The report `wait` prints at its end: per run its status, duration, branch or PR, the first lines of its
-result and how to read the rest; then one line on how the wait ended.
+"""The report `wait` prints at its end: first one line on how the wait ended (the headline), then per run its
+status, duration, branch or PR, the first lines of its result and how to read the rest.
 
-It is short on purpose: a coding agent that ran `wait` in the background reads it whole in its context. The
-result's first lines are agent text: cleaned of escapes like everything shown (`clean.agent_text`), and the
-JSON form goes through `Term.emit`, which cleans and masks it.
+It is short on purpose, and its first line carries what matters most: a coding agent that ran `wait` in the
+background is woken with only the exit code and the path of the file holding this output (Claude Code,
+docs/clients.md), so the first line it reads there says how the wait ended, which runs ended how, which are
+still going, and where the rest is. The result's first lines are agent text: cleaned of escapes like
+everything shown (`clean.agent_text`), and the JSON form goes through `Term.emit`, which cleans and masks it.
 """
 
 from __future__ import annotations
@@ -72,9 +74,32 @@ def _whole(seconds: float | None) -> int | None:
     return None if seconds is None else round(seconds)
 
 
+def _named(row: Watched) -> str:
+    return f"{row.agent_id}:{row.run_id or 'latest'}"
+
+
+def headline(rows: Sequence[Watched], *, met: bool, waited: float) -> str:
+    """The report's first line: how the wait ended, each ended run with its status, those still going, those
+    that could not be read, and where to read on (ids and statuses only: no agent text in it)."""
+    ended = [f"{row.run.status} {_named(row)}" for row in rows if row.ended and row.run is not None]
+    going = [_named(row) for row in rows if row.run is not None and not row.ended]
+    unread = [f"{row.failure.code if row.failure else 'UNREAD'} {_named(row)}" for row in rows if row.run is None]
+    how = "ended" if met else "timed out"
+    parts = [f"wait {how} after {render.duration(waited)}: {len(ended)} of {len(rows)} runs ended"]
+    parts[0] += f" ({', '.join(ended)})" if ended else ""
+    parts += [f"still going: {' '.join(going)}"] if going else []
+    parts += [f"not read: {', '.join(unread)}"] if unread else []
+    parts += [f"wait again with: cursor-cloud-agents wait {' '.join(going)}"] if going and not met else []
+    return "; ".join(parts) + f". {READ_ON}."
+
+
+READ_ON = "Below, per run: branch, PR, first lines of its result; a whole run: cursor-cloud-agents watch AGENT RUN"
+
+
 def report_document(rows: Sequence[Watched], until: Until, *, met: bool, waited: float, now: float) -> dict[str, Any]:
     """The whole report as one JSON document."""
     return {
+        "headline": headline(rows, met=met, waited=waited),
         "until": until,
         "met": met,
         "timed_out": not met,
@@ -118,13 +143,7 @@ def _row_lines(row: Watched, now: float) -> Iterator[Text]:
 
 
 def report_lines(rows: Sequence[Watched], *, met: bool, waited: float, now: float) -> Iterator[Text]:
-    """The report for the person (or the coding agent) reading stdout."""
+    """The report for the person (or the coding agent) reading stdout: the headline, then each run."""
+    yield Text(headline(rows, met=met, waited=waited), style="bold" if met else "yellow")
     for row in rows:
         yield from _row_lines(row, now)
-    ended = sum(row.ended for row in rows)
-    summary = f"{ended} of {len(rows)} runs ended in {render.duration(waited)}"
-    if met:
-        yield Text(summary, style="bold")
-        return
-    going = " ".join(f"{row.agent_id}:{row.run_id}" for row in rows if row.run is not None and not row.ended)
-    yield Text(f"timed out: {summary}; wait again with: cursor-cloud-agents wait {going}", style="yellow")

@@ -1,6 +1,6 @@
 """`watch AGENT [RUN]`: follow a run live, from its replay to its result, branches and PR.
 
-The events come from `follow.Follower` (resumes after a cut, never hands an event twice) and are
+The events come from `core.follow.Follower` (resumes after a cut, never hands an event twice) and are
 shown by `runview.RunView`; on a terminal the status line stays drawn below the text. With `--json`
 each event is one JSON line, then the run's last read. Ctrl-C stops watching, never the run: the
 dispatcher prints how to come back (`Term.come_back`).
@@ -15,8 +15,8 @@ from rich.live import Live
 
 from cursor_cloud_agents.api import CursorClient, Run, StreamEvent
 from cursor_cloud_agents.api.times import epoch
+from cursor_cloud_agents.core import Follower
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
-from cursor_cloud_agents.terminal.follow import Follower
 from cursor_cloud_agents.terminal.runview import RunPrinter, end_block, event_document
 from cursor_cloud_agents.terminal.term import Session, Term
 

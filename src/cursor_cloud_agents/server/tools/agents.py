@@ -183,7 +183,7 @@ async def cursor_create_agent(
     repositories: Annotated[list[RepoInput] | None, Field(max_length=20, description="Up to 20.")] = None,
     env_type: Literal["cloud", "pool", "machine"] | None = None,
     env_name: Annotated[str | None, Field(description="Cloud environment or pool name.")] = None,
-    name: Annotated[str | None, Field(max_length=100)] = None,
+    name: Annotated[str | None, Field(max_length=100, description="At most 100 characters.")] = None,
     agent_id: Annotated[AgentId | None, Field(description="Your bc-<uuid>, to retry safely.")] = None,
     auto_create_pr: bool = False,
     env_vars: Annotated[dict[str, str] | None, Field(description="Variables for the agent.")] = None,

@@ -6,7 +6,7 @@ group is read back from the store of paid acts, so any process of this machine f
 
 from __future__ import annotations
 
-from cursor_cloud_agents.core import compare, find_group, keep, store_failures
+from cursor_cloud_agents.core import compare_attempts, find_group, keep, store_failures
 from cursor_cloud_agents.server.declaration import Access, Catalogue
 from cursor_cloud_agents.server.params import AgentId, GroupId
 from cursor_cloud_agents.server.state import ServerState
@@ -23,7 +23,7 @@ async def cursor_compare(state: ServerState, call: ToolCall, group_id: GroupId) 
     with store_failures():
         group = await find_group(state.store, group_id, state.clock.now())
     roots = await call.roots() or []
-    return CompareView.of(await compare(state.api, group, state.clock.now(), state.git_places, roots))
+    return CompareView.of(await compare_attempts(state.api, group, state.clock.now(), state.git_places, roots))
 
 
 @catalogue.tool(title="Keep one attempt", access=Access.DESTRUCTIVE, idempotent=True)

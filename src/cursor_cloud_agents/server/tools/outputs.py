@@ -26,7 +26,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.core import Code, ToolFailure, failures, images
 from cursor_cloud_agents.server.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
 from cursor_cloud_agents.server.declaration import Catalogue
-from cursor_cloud_agents.server.params import AgentId, ArtifactPath, RunId
+from cursor_cloud_agents.server.params import AgentId, ArtifactPath, RunId, SliceLimit
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.outputs import (
@@ -212,7 +212,7 @@ async def cursor_read_artifact(
     agent_id: AgentId,
     path: ArtifactPath,
     offset: Annotated[int, Field(ge=0)] = 0,
-    limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
+    limit: SliceLimit = 12_000,
     url_only: bool = False,
 ) -> ArtifactPage | ArtifactImage | ArtifactLink:
     """Read a text artifact in pages of chars (pass next_offset as offset), or see an image.
@@ -240,7 +240,7 @@ async def cursor_read_conversation(
     state: ServerState,
     agent_id: AgentId,
     offset: Annotated[int, Field(ge=0)] = 0,
-    limit: Annotated[int, Field(ge=1, le=50)] = 20,
+    limit: Annotated[int, Field(ge=1, le=50, description="Messages, 1-50.")] = 20,
     text_offset: Annotated[int, Field(ge=0)] = 0,
 ) -> ConversationView:
     """Read an agent's conversation (prompts, replies) by messages; pass next_offset as offset.

@@ -38,9 +38,17 @@ AfterEventId = Annotated[
     EventId | None, Field(max_length=64, description="last_event_id of a previous call: resume after it.")
 ]
 WaitSeconds = Annotated[
-    int | None, Field(ge=1, le=MAX_WAIT_SECONDS, description="How long to read (default 20; 45 with tail)."), Clamped()
+    int | None,
+    Field(
+        ge=1,
+        le=MAX_WAIT_SECONDS,
+        description=f"Seconds to read, 1-{MAX_WAIT_SECONDS} (default {EXCERPT_SECONDS}; {TAIL_SECONDS} with tail).",
+    ),
+    Clamped(),
 ]
-TailCount = Annotated[int | None, Field(ge=1, le=100, description="The last N events of the whole replay instead.")]
+TailCount = Annotated[
+    int | None, Field(ge=1, le=100, description="The last N (1-100) events of the whole replay instead.")
+]
 
 
 catalogue = Catalogue()

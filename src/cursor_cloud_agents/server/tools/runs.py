@@ -18,6 +18,7 @@ from cursor_cloud_agents.api import CursorClient, CursorError, Run, RunNotCancel
 from cursor_cloud_agents.core import (
     ActivityCache,
     ActivitySummary,
+    Replays,
     clean,
     consent,
     fold_liveness,
@@ -37,7 +38,7 @@ from cursor_cloud_agents.core.timing import (
     Clock,
 )
 from cursor_cloud_agents.server.declaration import Access, Catalogue, TaskRule
-from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait
+from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait, SliceLimit
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.runs import RUN_ITEM_MAX_BYTES, CancelView, RunList, RunView
@@ -59,7 +60,7 @@ async def summarize(
     """
 
     async def work() -> ActivitySummary:
-        return await fold_liveness(api, cache, clock, agent_id, run_id, terminal=terminal)
+        return await fold_liveness(Replays(api, cache, clock), agent_id, run_id, terminal=terminal)
 
     return await with_progress(call, work, lambda: "reading the run's stream for its activity")
 
@@ -165,7 +166,7 @@ async def cursor_get_run(
     run_id: RunId,
     wait_seconds: RunWait = 0,
     result_offset: Annotated[int, Field(ge=0)] = 0,
-    result_limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
+    result_limit: SliceLimit = 12_000,
     activity: bool | None = None,
 ) -> RunView:
     """Read a run: status, result, error, branches.

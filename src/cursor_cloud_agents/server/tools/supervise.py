@@ -23,8 +23,10 @@ from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.fleet import FleetView
 
 StatusFilter = Literal["active", "all"]
-StaleMinutes = Annotated[int, Field(ge=1, le=10_080, description="Idle minutes that make a run stale.")]
-RowLimit = Annotated[int, Field(ge=1, le=100)]
+StaleMinutes = Annotated[
+    int, Field(ge=1, le=10_080, description=f"Idle minutes that make a run stale (default {STALE_AFTER_MINUTES}).")
+]
+RowLimit = Annotated[int, Field(ge=1, le=100, description="Rows per page, 1-100.")]
 
 
 catalogue = Catalogue()

@@ -89,7 +89,7 @@ class FleetRow(View):
 
 def _says_nothing_new(row: Row) -> bool:
     """An ended run whose replay ended on its result, no background task left going and no stream error: its
-    activity adds nothing to its status, so its row goes without (issue 25: 100 rows stay small)."""
+    activity adds nothing to its status, so its row goes without (100 such rows took 24 KB with it, 15 KB without)."""
     activity = row.activity
     return (
         activity is not None

@@ -1,6 +1,7 @@
 """Following a run's event stream to its end, resuming after a dropped connection, never handing an event twice.
 
-The client opens the stream (`CursorClient.stream_run`); this module keeps it going. After a cut, a
+The client opens the stream (`CursorClient.stream_run`); this module keeps it going, for every face that
+follows a run (the terminal's `watch`, the SDK's `run.stream()`). After a cut, a
 server error or a close before the run's `result`, it reconnects with `Last-Event-ID` set to the id just
 before the last one handed on (frames can share an id and the API sends only those after the given one),
 backing off as the official SDK does (1, 2, 4, 8, 16, 30 s: docs/api-contract.md §3.11), or longer when a
@@ -14,10 +15,13 @@ each connection, heartbeats) are handed on each time.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from contextlib import aclosing
+from typing import Protocol
 
 from cursor_cloud_agents.api import (
     APIConnectionError,
+    CursorClient,
     DoneEvent,
     InvalidLastEventIdError,
     RateLimitError,
@@ -30,7 +34,6 @@ from cursor_cloud_agents.api import (
     parse_event_id,
 )
 from cursor_cloud_agents.core.timing import WATCH_RECONNECT_SECONDS as RETRY_SECONDS
-from cursor_cloud_agents.terminal.term import Session
 
 _BROKEN = (StreamError, ReadFailedError, APIConnectionError, ServerError, RateLimitError)
 """What a reconnection may cure: a cut, a failed read, no connection, a 5xx (`stream_unavailable` included), a
@@ -41,10 +44,20 @@ OnResume = Callable[[str, str | None], None]
 """Hears why the stream is resumed and the event id it resumes after."""
 
 
+class Reconnecting(Protocol):
+    """What following needs of a face: its API client, and how to pause on its clock between reconnections."""
+
+    @property
+    def api(self) -> CursorClient: ...
+
+    @property
+    def sleep(self) -> Callable[[float], Awaitable[None]]: ...
+
+
 class Follower:
     """The position in one run's stream: the last event handed on, and whether the run's end came."""
 
-    def __init__(self, session: Session, agent_id: str, run_id: str) -> None:
+    def __init__(self, session: Reconnecting, agent_id: str, run_id: str) -> None:
         self.session = session
         self.agent_id = agent_id
         self.run_id = run_id
@@ -78,14 +91,14 @@ class Follower:
         only the frames after the given id); its frames sent again are dropped by `_fresh`."""
         return self._id_before_last or self.last_event_id
 
-    async def _connection(self, on_event: OnEvent) -> None:
+    async def _connection(self) -> AsyncGenerator[StreamEvent]:
         """One connection, from the last event handed on, until the stream closes or the run's end arrives."""
         async with self.session.api.stream_run(self.agent_id, self.run_id, last_event_id=self._resume_id()) as stream:
             async for event in stream:
                 if not self._fresh(event):
                     continue
-                on_event(event)
                 self.handed += 1
+                yield event
                 if isinstance(event, DoneEvent):
                     self.ended = True
                     return
@@ -97,15 +110,28 @@ class Follower:
         Raises:
             CursorError: the stream was refused for good (not found, expired, authentication).
         """
+        async with aclosing(self.events(on_resume)) as events:
+            async for event in events:
+                on_event(event)
+        return self.ended
+
+    async def events(self, on_resume: OnResume) -> AsyncGenerator[StreamEvent]:
+        """Every event, once, until the run's end; it stops early (`ended` False) when the stream could not be
+        resumed.
+
+        Raises:
+            CursorError: the stream was refused for good (not found, expired, authentication).
+        """
         failed = 0
         while True:
             handed = self.handed
             said: float | None = None
             """The wait a 429 or a 5xx asked for (`Retry-After`), if it did."""
             try:
-                await self._connection(on_event)
+                async for event in self._connection():
+                    yield event
                 if self.ended:
-                    return True
+                    return
                 reason = "the stream closed before the run's end"
             except InvalidLastEventIdError:
                 self.last_event_id = self._id_before_last = None  # the replay starts over; events handed on are dropped
@@ -118,7 +144,7 @@ class Follower:
             if self.handed > handed:
                 failed = 0  # the connection moved on: the back-off starts again
             if failed >= len(RETRY_SECONDS):
-                return False
+                return
             pause = max(RETRY_SECONDS[failed], said or 0.0)
             asked = "" if pause == RETRY_SECONDS[failed] else f"; Cursor asked to wait {pause:.0f} s"
             on_resume(reason + asked, self._resume_id())
