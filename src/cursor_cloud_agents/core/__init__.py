@@ -51,7 +51,7 @@ if _typing.TYPE_CHECKING:
         repository_key,
         toplevel,
     )
-    from cursor_cloud_agents.core.groups import GROUP_PATTERN, Placement, checked_group_id, find_group, placements
+    from cursor_cloud_agents.core.groups import GROUP_PATTERN, AttemptPlace, checked_group_id, find_group, placements
     from cursor_cloud_agents.core.images import MAX_IMAGES, Recognised, images_of, prompt_image
     from cursor_cloud_agents.core.ledger import use_of
     from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, count_stuck, fold_liveness, is_stale
@@ -108,7 +108,7 @@ __all__ = [
     "MAX_RUNS",
     "MIN_ATTEMPTS",
     "Pacer",
-    "Placement",
+    "AttemptPlace",
     "Query",
     "REASONING_PARAMS",
     "REPLAYS_AT_ONCE",
@@ -207,7 +207,7 @@ _HOMES: dict[str, str] = {
         ["AttemptRow", "Comparison", "Kept", "compare_attempts", "keep"], "cursor_cloud_agents.core.compare"
     ),
     **dict.fromkeys(
-        ["GROUP_PATTERN", "Placement", "checked_group_id", "find_group", "placements"],
+        ["GROUP_PATTERN", "AttemptPlace", "checked_group_id", "find_group", "placements"],
         "cursor_cloud_agents.core.groups",
     ),
     **dict.fromkeys(

@@ -145,7 +145,7 @@ def groups_in(reading: Reading) -> dict[str, Group]:
 
 
 @dataclass(frozen=True)
-class Placement:
+class AttemptPlace:
     """Where an agent stands in a group: attempt `attempt` of `of`."""
 
     group_id: str
@@ -156,17 +156,17 @@ class Placement:
         return f"{self.group_id[:12]} {self.attempt}/{self.of}"
 
 
-def attempts_by_agent(reading: Reading) -> dict[str, Placement]:
+def attempts_by_agent(reading: Reading) -> dict[str, AttemptPlace]:
     """For each agent made as an attempt (by lowercase id): its group and place (the fleet and supervise rows)."""
-    placed: dict[str, Placement] = {}
+    placed: dict[str, AttemptPlace] = {}
     for group in groups_in(reading).values():
         for attempt in group.attempts:
             if attempt.agent_id is not None:
-                placed[attempt.agent_id.lower()] = Placement(group.id, attempt.index, group.size)
+                placed[attempt.agent_id.lower()] = AttemptPlace(group.id, attempt.index, group.size)
     return placed
 
 
-async def placements(store: Store, now: float) -> dict[str, Placement]:
+async def placements(store: Store, now: float) -> dict[str, AttemptPlace]:
     """`attempts_by_agent` of the store now; empty when the store cannot be read (a view of agents goes on)."""
     try:
         return attempts_by_agent(await store.read(now))

@@ -17,7 +17,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from cursor_cloud_agents.core import Placement, Store, placements
+from cursor_cloud_agents.core import AttemptPlace, Store, placements
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.board import Board, BoardRow, attention
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -29,7 +29,7 @@ from cursor_cloud_agents.terminal.term import Term
 ATTENTION_STYLES = {"error": "bold red", "stuck": "yellow", "finished, unread": "green"}
 
 
-def _row_cells(row: BoardRow, placed: Mapping[str, Placement]) -> list[Text]:
+def _row_cells(row: BoardRow, placed: Mapping[str, AttemptPlace]) -> list[Text]:
     rank = attention(row)[1]
     status = render.status(None if row.run is None else row.run.status)
     if row.read_error:
@@ -49,7 +49,7 @@ def _row_cells(row: BoardRow, placed: Mapping[str, Placement]) -> list[Text]:
     ]
 
 
-def draw(board: Board, *, took: float | None = None, placed: Mapping[str, Placement] | None = None) -> Group:
+def draw(board: Board, *, took: float | None = None, placed: Mapping[str, AttemptPlace] | None = None) -> Group:
     """The dashboard: a header line (counts, when read) and the table of shown rows (the attempts of a group
     one after the other, where attention ranks them alike)."""
     placed = placed or {}
@@ -66,7 +66,7 @@ def draw(board: Board, *, took: float | None = None, placed: Mapping[str, Placem
     return Group(header, table)
 
 
-def by_group(rows: list[BoardRow], placed: Mapping[str, Placement]) -> list[BoardRow]:
+def by_group(rows: list[BoardRow], placed: Mapping[str, AttemptPlace]) -> list[BoardRow]:
     """`rows` in their order, except that the attempts of one group follow the first of them shown, by place."""
     out: list[BoardRow] = []
     taken: set[str] = set()
@@ -81,7 +81,7 @@ def by_group(rows: list[BoardRow], placed: Mapping[str, Placement]) -> list[Boar
     return out
 
 
-def _in(row: BoardRow, group_id: str, placed: Mapping[str, Placement]) -> bool:
+def _in(row: BoardRow, group_id: str, placed: Mapping[str, AttemptPlace]) -> bool:
     place = placed.get(row.agent.id.lower())
     return place is not None and place.group_id == group_id
 
@@ -116,7 +116,7 @@ async def fleet(term: Term, *, interval: float) -> int:
     return OK
 
 
-def _document(row: BoardRow, placed: Mapping[str, Placement]) -> dict[str, Any]:
+def _document(row: BoardRow, placed: Mapping[str, AttemptPlace]) -> dict[str, Any]:
     place = placed.get(row.agent.id.lower())
     extra = {} if place is None else {"group_id": place.group_id, "attempt": f"{place.attempt}/{place.of}"}
     return row.document() | extra

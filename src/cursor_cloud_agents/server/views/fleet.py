@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import SerializerFunctionWrapHandler, model_serializer
 
-from cursor_cloud_agents.core import ActivitySummary, Fleet, Placement, Row, ToolState, clip
+from cursor_cloud_agents.core import ActivitySummary, AttemptPlace, Fleet, Row, ToolState, clip
 from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View
 
@@ -69,7 +69,7 @@ class FleetRow(View):
         return data | activity
 
     @classmethod
-    def of(cls, row: Row, placed: Mapping[str, Placement] | None = None) -> FleetRow:
+    def of(cls, row: Row, placed: Mapping[str, AttemptPlace] | None = None) -> FleetRow:
         agent = row.agent
         place = (placed or {}).get(agent.id.lower())
         return cls(
@@ -154,7 +154,7 @@ class FleetView(View):
         usage: bool,
         stale_seconds: float,
         shown: int,
-        placed: Mapping[str, Placement] | None = None,
+        placed: Mapping[str, AttemptPlace] | None = None,
     ) -> FleetView:
         """The first `shown` rows of the fleet (all of them, unless the cap cuts the answer short)."""
         kept = fleet.rows[:shown]
