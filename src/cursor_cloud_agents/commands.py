@@ -131,7 +131,23 @@ def _run(args: argparse.Namespace) -> Command:
     from cursor_cloud_agents.terminal import paid
 
     order = paid.Order(args.prompt, args.repo, args.ref, args.model, tuple(args.images), args.yes)
+    if args.models is not None:
+        from cursor_cloud_agents.terminal import attempts
+
+        return partial(attempts.run_attempts, order=order, models=args.models, waits=args.wait or args.watch)
     return partial(paid.run, order=order, then="watch" if args.watch else "wait" if args.wait else None)
+
+
+def _compare(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal import attempts
+
+    return partial(attempts.compare_group, group=args.group)
+
+
+def _keep(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal import attempts
+
+    return partial(attempts.keep_attempt, group=args.group, agent_id=args.agent)
 
 
 def _followup(args: argparse.Namespace) -> Command:
@@ -232,6 +248,8 @@ COMMANDS: dict[str, Run] = {
     "fleet": _on_terminal(_fleet),
     "run": _on_terminal(_run),
     "followup": _on_terminal(_followup),
+    "compare": _on_terminal(_compare),
+    "keep": _on_terminal(_keep),
     "cancel": _on_terminal(_cancel),
     "archive": _on_terminal(_archive),
     "usage": _on_terminal(_usage),

@@ -37,6 +37,7 @@ SAMPLES: dict[str, Any] = {
     "agent_id": "bc-00000000-0000-4000-8000-000000000001",
     "confirm_agent_id": "bc-00000000-0000-4000-8000-000000000001",
     "run_id": "run-00000000-0000-4000-8000-000000000002",
+    "group_id": "grp-00000000-0000-4000-8000-000000000003",
     "prompt": "Fix the failing test",
     "path": "artifacts/report.md",
     "runs": [{"agent_id": "bc-00000000-0000-4000-8000-000000000001"}],

@@ -89,6 +89,7 @@ async def open_harness(
     faults: Faults | None = None,
     api_key: str = SIMULATED_API_KEY,
     client_options: dict[str, Any] | None = None,
+    server_options: dict[str, Any] | None = None,
     silence_scale: float = 1.0,
     git_places: GitPlaces | None = None,
     **settings: Any,
@@ -100,7 +101,7 @@ async def open_harness(
     world accepts (`world.add_api_key`). `client_options` go to the MCP client (an elicitation callback,
     the protocol `mode`). `silence_scale`: the replay walks' silences in real time (`CursorClient`), for
     tests that listen to quiet replays without waiting 1.5 s each. `git_places`: where the changes tools find
-    git (none by default).
+    git (none by default); `server_options` go to the server's toolkit.
     """
     clock = world.clock if world is not None else ManualClock()
     assert isinstance(clock, ManualClock)
@@ -131,7 +132,13 @@ async def open_harness(
 
         redactor = Redactor(config.secrets())
         server = build_server(
-            config, redactor, borrow, clock=clock.now, sleep=advance, hard_stop_grace=0.5, git_places=git_places
+            config,
+            redactor,
+            borrow,
+            clock=clock.now,
+            sleep=advance,
+            hard_stop_grace=0.5,
+            **({"git_places": git_places} | (server_options or {})),
         )
         client_settings: dict[str, Any] = {"mode": "legacy"} | (client_options or {})
         async with api, Client(server, **client_settings) as client:

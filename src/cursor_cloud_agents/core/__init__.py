@@ -21,6 +21,18 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays, ToolState, event_time
     from cursor_cloud_agents.core.acts import Act
     from cursor_cloud_agents.core.applying import Applied, Mode, apply_change, clone_place, ready_to_change
+    from cursor_cloud_agents.core.attempts import (
+        MAX_ATTEMPTS,
+        MIN_ATTEMPTS,
+        AttemptModel,
+        AttemptSet,
+        SetResult,
+        attempts_question,
+        create_attempts,
+        plan_set,
+        price_hint,
+        refuse_set_before_asking,
+    )
     from cursor_cloud_agents.core.cache import Cache
     from cursor_cloud_agents.core.changes import (
         MAX_DIFF_BYTES,
@@ -39,6 +51,7 @@ if _typing.TYPE_CHECKING:
         read_target,
     )
     from cursor_cloud_agents.core.checks import CheckResult, not_configured, run_check
+    from cursor_cloud_agents.core.compare import AttemptRow, Comparison, Kept, compare_attempts, keep
     from cursor_cloud_agents.core.consent import how_to_allow
     from cursor_cloud_agents.core.continuation import continuation_problem, refuse_continuation
     from cursor_cloud_agents.core.creation import RepoInput
@@ -56,11 +69,17 @@ if _typing.TYPE_CHECKING:
         toplevel,
         without_cursor,
     )
+    from cursor_cloud_agents.core.groups import GROUP_PATTERN, AttemptPlace, checked_group_id, find_group, placements
     from cursor_cloud_agents.core.images import MAX_IMAGES, Recognised, images_of, prompt_image
     from cursor_cloud_agents.core.ledger import use_of
     from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, count_stuck, fold_liveness, is_stale
     from cursor_cloud_agents.core.models import REASONING_PARAMS
-    from cursor_cloud_agents.core.paid import create_within_limits, limits_use_line, refuse_before_asking
+    from cursor_cloud_agents.core.paid import (
+        create_within_limits,
+        limits_use_line,
+        refuse_before_asking,
+        store_failures,
+    )
     from cursor_cloud_agents.core.reading import AgentRead
     from cursor_cloud_agents.core.scan import ScanPage
     from cursor_cloud_agents.core.seen import mark_seen
@@ -83,10 +102,13 @@ if _typing.TYPE_CHECKING:
 __all__ = [
     "ACTIVITY_ENTRIES",
     "CLIP_CHARS",
+    "GROUP_PATTERN",
     "IN_FLIGHT",
+    "MAX_ATTEMPTS",
     "MAX_DIFF_BYTES",
     "MAX_IMAGES",
     "MAX_RUNS",
+    "MIN_ATTEMPTS",
     "REASONING_PARAMS",
     "REPLAYS_AT_ONCE",
     "SLOT_PAGE",
@@ -98,10 +120,15 @@ __all__ = [
     "AgentChange",
     "AgentRead",
     "Applied",
+    "AttemptModel",
+    "AttemptPlace",
+    "AttemptRow",
+    "AttemptSet",
     "Cache",
     "ChangeSize",
     "CheckResult",
     "Code",
+    "Comparison",
     "CoreState",
     "Diff",
     "FileChange",
@@ -110,6 +137,7 @@ __all__ = [
     "Git",
     "GitError",
     "GitPlaces",
+    "Kept",
     "Mode",
     "Pacer",
     "Query",
@@ -118,6 +146,7 @@ __all__ = [
     "RepoInput",
     "Row",
     "ScanPage",
+    "SetResult",
     "Store",
     "StoreUnusable",
     "TooManyAgents",
@@ -126,22 +155,27 @@ __all__ = [
     "Until",
     "Watched",
     "apply_change",
+    "attempts_question",
     "branch_problem",
     "busy",
     "cache_dir_for",
+    "checked_group_id",
     "clean",
     "clean_data",
     "clip",
     "clone_place",
+    "compare_attempts",
     "consent",
     "continuation_problem",
     "count_stuck",
+    "create_attempts",
     "create_within_limits",
     "creation",
     "diff",
     "each_in_flight",
     "event_time",
     "failures",
+    "find_group",
     "fold_liveness",
     "follow_up_within_limits",
     "from_api_error",
@@ -151,12 +185,16 @@ __all__ = [
     "images_of",
     "is_stale",
     "journal",
+    "keep",
     "limits_use_line",
     "mark_seen",
     "measure",
     "models",
     "no_git",
     "not_configured",
+    "placements",
+    "plan_set",
+    "price_hint",
     "prompt_image",
     "read_agent_change",
     "read_change",
@@ -165,12 +203,14 @@ __all__ = [
     "ready_to_change",
     "refuse_before_asking",
     "refuse_continuation",
+    "refuse_set_before_asking",
     "remotes",
     "repository_key",
     "run_check",
     "scan",
     "seen",
     "settled",
+    "store_failures",
     "strip_hidden",
     "texts",
     "toplevel",
@@ -191,6 +231,21 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["Act"], "cursor_cloud_agents.core.acts"),
     **dict.fromkeys(
         ["Applied", "Mode", "apply_change", "clone_place", "ready_to_change"], "cursor_cloud_agents.core.applying"
+    ),
+    **dict.fromkeys(
+        [
+            "MAX_ATTEMPTS",
+            "MIN_ATTEMPTS",
+            "AttemptModel",
+            "AttemptSet",
+            "SetResult",
+            "attempts_question",
+            "create_attempts",
+            "plan_set",
+            "price_hint",
+            "refuse_set_before_asking",
+        ],
+        "cursor_cloud_agents.core.attempts",
     ),
     **dict.fromkeys(["Cache"], "cursor_cloud_agents.core.cache"),
     **dict.fromkeys(
@@ -213,6 +268,9 @@ _HOMES: dict[str, str] = {
         "cursor_cloud_agents.core.changes",
     ),
     **dict.fromkeys(["CheckResult", "not_configured", "run_check"], "cursor_cloud_agents.core.checks"),
+    **dict.fromkeys(
+        ["AttemptRow", "Comparison", "Kept", "compare_attempts", "keep"], "cursor_cloud_agents.core.compare"
+    ),
     **dict.fromkeys(["how_to_allow"], "cursor_cloud_agents.core.consent"),
     **dict.fromkeys(["continuation_problem", "refuse_continuation"], "cursor_cloud_agents.core.continuation"),
     **dict.fromkeys(["RepoInput"], "cursor_cloud_agents.core.creation"),
@@ -233,6 +291,10 @@ _HOMES: dict[str, str] = {
         ],
         "cursor_cloud_agents.core.git",
     ),
+    **dict.fromkeys(
+        ["GROUP_PATTERN", "AttemptPlace", "checked_group_id", "find_group", "placements"],
+        "cursor_cloud_agents.core.groups",
+    ),
     **dict.fromkeys(["MAX_IMAGES", "Recognised", "images_of", "prompt_image"], "cursor_cloud_agents.core.images"),
     **dict.fromkeys(["use_of"], "cursor_cloud_agents.core.ledger"),
     **dict.fromkeys(
@@ -240,7 +302,8 @@ _HOMES: dict[str, str] = {
     ),
     **dict.fromkeys(["REASONING_PARAMS"], "cursor_cloud_agents.core.models"),
     **dict.fromkeys(
-        ["create_within_limits", "limits_use_line", "refuse_before_asking"], "cursor_cloud_agents.core.paid"
+        ["create_within_limits", "limits_use_line", "refuse_before_asking", "store_failures"],
+        "cursor_cloud_agents.core.paid",
     ),
     **dict.fromkeys(["AgentRead"], "cursor_cloud_agents.core.reading"),
     **dict.fromkeys(["ScanPage"], "cursor_cloud_agents.core.scan"),

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal, cast
 
-from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, KEPT_SECONDS
+from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, GROUP_KEPT_SECONDS, KEPT_SECONDS
 from cursor_cloud_agents.regularfile import json_value
 
 Kind = Literal["create", "followup", "task", "seen"]
@@ -132,5 +132,7 @@ def unreadable_creation(now: float) -> Act:
 
 
 def kept(act: Act, now: float) -> bool:
-    """Whether a rewrite keeps `act`: each kind is remembered as long as a rule reads it (`KEPT_SECONDS`)."""
-    return now - act.at < KEPT_SECONDS[act.kind]
+    """Whether a rewrite keeps `act`: each kind is remembered as long as a rule reads it (`KEPT_SECONDS`); the
+    creations of a set of attempts are its group's record (core/groups.py), kept longer."""
+    grouped = act.kind == "create" and act.detail is not None and "group" in act.detail
+    return now - act.at < (GROUP_KEPT_SECONDS if grouped else KEPT_SECONDS[act.kind])

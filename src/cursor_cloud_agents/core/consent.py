@@ -82,6 +82,18 @@ def creation(prompt: str, repositories: list[str], model: str | None, use: str) 
     )
 
 
+def attempts(prompt: str, repositories: list[str], models: list[str], use: str) -> Question:
+    """Start several paid agents on one task, one per model? (One question for the whole set.)"""
+    first_line = next((line for line in prompt.splitlines() if line.strip()), "")
+    where = ", ".join(repositories) if repositories else "no repository"
+    return Question(
+        "confirm_create",
+        f"Start {len(models)} paid Cursor Cloud Agents on the same task, to compare their results? "
+        f"Prompt: \u201c{_short(first_line, PROMPT_CHARS)}\u201d. On: {_short(where, 200)}. "
+        f"Models: {_short(', '.join(models), 300)}. Limits: {use}.",
+    )
+
+
 _AFTER_REMOVAL = {
     "delete": " (a delete then needs confirm_agent_id equal to agent_id)",
     "create": " (and CURSOR_MCP_CONFIRM_CREATES unset)",

@@ -13,7 +13,7 @@ store cannot read is counted (`core/store.py`), and a store that cannot be used 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from cursor_cloud_agents.core.acts import Act, Reading
 from cursor_cloud_agents.core.store import Store
@@ -25,11 +25,13 @@ WINDOW_SECONDS = CREATION_WINDOW_SECONDS
 class LimitReached(Exception):
     """No creation may be sent now: `count` creations in the window, the oldest leaving it at `frees_at`."""
 
-    def __init__(self, count: int, limit: int, frees_at: float | None) -> None:
-        super().__init__(f"{count} of {limit} creations in the last 24 hours")
+    def __init__(self, count: int, limit: int, frees_at: float | None, asked: int = 1) -> None:
+        super().__init__(f"{count} of {limit} creations in the last 24 hours, {asked} more asked")
         self.count = count
         self.limit = limit
         self.frees_at = frees_at
+        self.asked = asked
+        """How many creations were asked at once (a set of attempts takes all its places or none)."""
 
 
 def counted(reading: Reading, now: float) -> list[Act]:
@@ -59,12 +61,24 @@ def admit(reading: Reading, act: Act, limit: int, *rules: Rule) -> list[Act]:
     Raises:
         LimitReached: the window already holds `limit` creations; nothing is written.
     """
-    held = counted(reading, act.at)
-    if len(held) >= limit:
-        raise LimitReached(len(held), limit, min(a.at for a in held) + WINDOW_SECONDS if held else None)
+    return admit_all(reading, [act], limit, *rules)
+
+
+def admit_all(reading: Reading, acts: Sequence[Act], limit: int, *rules: Rule) -> list[Act]:
+    """`acts` (new creations decided together: a set of attempts), to be written if the window has room for all
+    of them and every rule lets them; else none (for `Store.change`).
+
+    Raises:
+        LimitReached: the window has fewer than `len(acts)` places left; nothing is written.
+    """
+    at = acts[0].at
+    held = counted(reading, at)
+    if len(held) + len(acts) > limit:
+        frees_at = min(a.at for a in held) + WINDOW_SECONDS if held else None
+        raise LimitReached(len(held), limit, frees_at, asked=len(acts))
     for rule in rules:
-        rule(reading, act.at)
-    return [act]
+        rule(reading, at)
+    return list(acts)
 
 
 async def take(store: Store, act: Act, limit: int, *rules: Rule) -> None:
@@ -74,4 +88,14 @@ async def take(store: Store, act: Act, limit: int, *rules: Rule) -> None:
         LimitReached: nothing was written.
         StoreUnusable: the store cannot be used; nothing was written.
     """
-    await store.change(lambda reading: admit(reading, act, limit, *rules), act.at)
+    await take_all(store, [act], limit, *rules)
+
+
+async def take_all(store: Store, acts: Sequence[Act], limit: int, *rules: Rule) -> None:
+    """Write `acts` (new creations decided together, counted) in one change, all or none.
+
+    Raises:
+        LimitReached: nothing was written.
+        StoreUnusable: the store cannot be used; nothing was written.
+    """
+    await store.change(lambda reading: admit_all(reading, acts, limit, *rules), acts[0].at)

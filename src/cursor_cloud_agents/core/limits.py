@@ -16,6 +16,7 @@ Both checks run before anything is sent and refuse with what was seen and what t
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import anyio
@@ -121,7 +122,20 @@ class Limits:
             LimitReached: the creation limit; CAPACITY (ToolFailure): the slots; nothing was written then.
             StoreUnusable: the store cannot be used; nothing was written.
         """
-        await ledger.take(self._store, act, self.max_new, self._room_still_left)
+        await self.take_all([act])
+
+    async def take_all(self, acts: Sequence[Act]) -> None:
+        """`take` for new creations decided together (a set of attempts): every place and slot, or none.
+
+        Raises:
+            LimitReached, CAPACITY (ToolFailure), StoreUnusable: as `take`; nothing was written then.
+        """
+        places = len(acts)
+
+        def room(reading: Reading, now: float) -> None:
+            self._room_still_left(reading, now, places)
+
+        await ledger.take_all(self._store, acts, self.max_new, room)
 
     async def creations(self) -> tuple[int, float | None]:
         """How many creations are in the 24-hour window now, and when the oldest leaves it.
@@ -132,43 +146,45 @@ class Limits:
         now = self._clock.now()
         return ledger.use_of(await self._store.read(now), now)
 
-    async def before_create(self, api: CursorClient) -> None:
-        """Refuse a creation over either limit (`LIMIT_REACHED`, `CAPACITY`); nothing is sent then.
+    async def before_create(self, api: CursorClient, places: int = 1) -> None:
+        """Refuse a creation (or `places` creations at once) over either limit (`LIMIT_REACHED`, `CAPACITY`);
+        nothing is sent then.
 
         It runs under the journal's lock, right before the creation is written to the store as sent: the next
         check (of this process or another) counts it from there, so creations at once cannot all take the
         last slot."""
-        await self.check_room(api)
+        await self.check_room(api, places)
 
-    async def check_room(self, api: CursorClient) -> None:
+    async def check_room(self, api: CursorClient, places: int = 1) -> None:
         """Refuse as `before_create` would now: also to say so before the person is asked."""
         await self.before_spending(api)
         try:
             slots = await self.slots(api)
         except StoreUnusable as unusable:
             raise failures.store_unusable(unusable.why) from None
-        self._refuse_when_full(slots)
+        self._refuse_when_full(slots, places)
 
-    def _refuse_when_full(self, slots: Slots) -> None:
-        if not slots.full:
+    def _refuse_when_full(self, slots: Slots, places: int = 1) -> None:
+        if slots.active + places <= slots.limit:
             return
         starting = f" ({slots.creating} of them created through this machine, not listed yet)" if slots.creating else ""
         confirmed_by = (
             f", confirmed by their latest runs ({slots.confirm_requests} requests)" if slots.confirm_requests else ""
         )
+        asked = f" and {places} more were asked for at once (all or none)" if places > 1 else ""
         raise self.capacity(
             slots,
-            f"{slots.active} agents of this key are running{starting}{confirmed_by}, the limit "
+            f"{slots.active} agents of this key are running{starting}{confirmed_by}{asked}, the limit "
             f"CURSOR_MCP_MAX_ACTIVE_AGENTS={slots.limit} set by the user",
         )
 
-    def _room_still_left(self, reading: Reading, now: float) -> None:
+    def _room_still_left(self, reading: Reading, now: float, places: int = 1) -> None:
         """The slot check again, under the store's lock as the creation is written (`take`), on
         the listing it counted from: a creation another process wrote since then takes its slot first."""
         del now
         checked, self._checked = self._checked, None  # one check, one creation
         if checked is not None:
-            self._refuse_when_full(self._slots(checked, reading))
+            self._refuse_when_full(self._slots(checked, reading), places)
 
     async def before_spending(self, api: CursorClient) -> None:
         """Refuse a paid call (creation or follow-up) once the spend limit is reached."""

@@ -61,6 +61,21 @@ async def create_once(
         attempt, counted = decided
     if not counted:
         on_resend(cast(str, attempt.agent_id))  # an attempt without an id was resolved by name
+    return await send_decided(api, store, clock, request, attempt, counted=counted)
+
+
+async def send_decided(
+    api: CursorClient, store: Store, clock: Clock, request: CreateAgentRequest, attempt: Act, *, counted: bool
+) -> CreatedAgent | Agent:
+    """Send a creation already written in the store as `sent`, once, and settle it: new (`counted`: its place
+    taken now, given back if Cursor refuses it), or the re-send of an earlier one with the same agent id
+    (`create_once`'s, and each attempt of a set's, core/attempts.py).
+
+    Raises:
+        ToolFailure: CONFLICT (a new creation's id was taken), CREATION_IN_FLIGHT (a re-send Cursor is still
+            creating); a refusal of Cursor's as its error.
+        MutationOutcomeUnknownError: it stays `sent`; the next identical ask re-sends the same id.
+    """
     request = request.model_copy(update={"agent_id": attempt.agent_id})
     try:
         created = await api.create_agent(request)
@@ -84,7 +99,8 @@ async def create_once(
         # made the agent: it stays `sent`, and the next identical call re-sends the same id again.
         raise
     # Settled with its id: a creation with variables learns it only now, and its cost counts towards the spend limit.
-    await store.write(replace(attempt, agent_id=created.agent.id, state="done"), now=clock.now())
+    settled = replace(attempt, agent_id=created.agent.id, state="done", run_id=created.run.id)
+    await store.write(settled, now=clock.now())
     return created
 
 
@@ -141,7 +157,7 @@ async def _landed(api: CursorClient, store: Store, clock: Clock, attempt: Act) -
         agent = await api.get_agent(attempt.agent_id)
     except NotFoundError:
         raise in_flight(attempt, clock.now()) from None
-    await store.write(replace(attempt, state="done"), now=clock.now())
+    await store.write(replace(attempt, state="done", run_id=agent.latest_run_id), now=clock.now())
     return agent
 
 
@@ -190,13 +206,19 @@ async def limits_use_line(state: CoreState) -> str:
 def limit_reached(full: LimitReached) -> ToolFailure:
     """The answer at `CURSOR_MCP_MAX_NEW_AGENTS`: the count, and when the oldest creation leaves the window."""
     when = "" if full.frees_at is None else f" The oldest leaves the 24-hour window at {iso(full.frees_at)}."
+    asked = (
+        f"; {full.asked} more were asked for at once, and a set of attempts is created whole or not at all"
+        if full.asked > 1
+        else ""
+    )
     return ToolFailure(
         failures.LIMIT_REACHED,
         f"{full.count} agents were created through this machine's servers in the last "
-        f"24 hours, the limit CURSOR_MCP_MAX_NEW_AGENTS={full.limit} set by the user; nothing was sent.{when} "
-        "Only the user can raise it.",
+        f"24 hours, the limit CURSOR_MCP_MAX_NEW_AGENTS={full.limit} set by the user{asked}; nothing was sent."
+        f"{when} Only the user can raise it.",
         count=full.count,
         limit=full.limit,
+        asked=full.asked if full.asked > 1 else None,
         frees_at=None if full.frees_at is None else iso(full.frees_at),
     )
 

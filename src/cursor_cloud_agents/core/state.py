@@ -23,6 +23,7 @@ from cursor_cloud_agents.redact import Redactor
 if TYPE_CHECKING:
     from cursor_cloud_agents.api import CursorClient, Model
     from cursor_cloud_agents.core.activity import KnownActivity
+    from cursor_cloud_agents.core.changes import GitPlaces
 
 ACTIVITY_ENTRIES = 512
 """Complete activity summaries of ended runs kept (they never change: idle time is recomputed)."""

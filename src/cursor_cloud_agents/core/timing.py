@@ -82,6 +82,9 @@ KEPT_SECONDS = {
 }
 """How long a rewrite of the store keeps each kind of act: as long as a rule reads it (the creation count
 reads a day, with an hour of margin for clocks; an ended run the user was shown stays shown for a week)."""
+GROUP_KEPT_SECONDS = 7 * 24 * 3600.0
+"""How long the creations of a set of attempts are kept: they are the group that `compare` and `keep` read back,
+and a person may come back to compare a set days later."""
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from cursor_cloud_agents.api import ids, text
-from cursor_cloud_agents.core import texts
+from cursor_cloud_agents.core import checked_group_id, texts
 from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS
 from cursor_cloud_agents.server.arguments import Clamped
 
@@ -112,3 +112,17 @@ ArtifactPath = Annotated[
 ]
 # The rules (count, roots, types, size) are in the VALIDATION messages (domain/images.py), not in catalogue bytes.
 Images = Annotated[list[str] | None, Field(description="Up to 5: file paths, data: or https URLs.")]
+
+
+class AttemptInput(BaseModel):
+    # No docstring: pydantic would publish it in the input schema, costing catalogue bytes.
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    # Described once, on cursor_create_agent's own model fields: the catalogue's bytes are counted.
+    model_id: Annotated[str, AfterValidator(visible_ascii)]
+    reasoning_level: Annotated[str | None, AfterValidator(visible_ascii)] = None
+    model_params: Annotated[dict[str, str] | None, AfterValidator(model_parameters)] = None
+
+
+GroupId = Annotated[str, AfterValidator(checked_group_id), Field(description="Group id, grp-<uuid>.")]

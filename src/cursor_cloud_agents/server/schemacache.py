@@ -1,6 +1,6 @@
 """Precomputed tool schemas: start-up reads them instead of building a pydantic model per tool.
 
-Describing 19 tools costs the SDK an argument model and a JSON schema each, about a third of our
+Describing 22 tools costs the SDK an argument model and a JSON schema each, about a third of our
 start-up. The schemas change only with what they are made of, so `make snapshot` writes them to
 `schemas.json` beside the server's modules, stamped with a digest of exactly that: each tool's name and
 its model's parameters (name, default and annotated type, walked into the models, constraints and

@@ -22,6 +22,7 @@ Subparsers = Any  # argparse's `_SubParsersAction` is private; its `add_parser` 
 
 
 _EXAMPLE_AGENT = "bc-00000000-0000-4000-8000-000000000000"
+_EXAMPLE_GROUP = "grp-00000000-0000-4000-8000-000000000000"
 # Each command: its one-line help, and its example's arguments.
 _HELP: dict[str, tuple[str, str]] = {
     "agents": ("list agents: latest run, repository, branch or PR, age, idle time, URL", "--name login --limit 5"),
@@ -30,6 +31,14 @@ _HELP: dict[str, tuple[str, str]] = {
     "run": (
         "start a paid agent, after showing what will be paid for",
         "'Fix the flaky login test' --repo https://github.com/org/repo --watch",
+    ),
+    "compare": (
+        "the attempts of a group side by side: status, time, cost, change, result",
+        "grp-" + _EXAMPLE_AGENT[3:],
+    ),
+    "keep": (
+        "keep one attempt of a group and archive the others (reversible)",
+        f"grp-{_EXAMPLE_AGENT[3:]} {_EXAMPLE_AGENT}",
     ),
     "followup": (
         "send a follow-up prompt: a new paid run of the same agent",
@@ -99,6 +108,23 @@ def _token(value: str) -> str:
         return text.token(value, "the value")
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _models(value: str) -> tuple[str, ...]:
+    from cursor_cloud_agents.terminal.attempts import models_of
+
+    try:
+        return tuple(_token(model) for model in models_of(value))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _group(value: str) -> str:
+    from cursor_cloud_agents.core import GROUP_PATTERN
+
+    if not GROUP_PATTERN.fullmatch(value.strip().lower()):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a group id (grp-<uuid>, as `run --models` printed)")
+    return value.strip().lower()
 
 
 def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
@@ -182,7 +208,14 @@ def _run_command(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser.add_argument("prompt", type=_prompt, help="what the agent should do")
     parser.add_argument("--repo", help="repository URL (https://github.com/OWNER/REPO)", metavar="URL")
     parser.add_argument("--ref", help="branch or full commit SHA to start from (with --repo)", metavar="REF")
-    parser.add_argument("--model", type=_token, help="model id (default: the account's default model)", metavar="ID")
+    models = parser.add_mutually_exclusive_group()
+    models.add_argument("--model", type=_token, help="model id (default: the account's default model)", metavar="ID")
+    models.add_argument(
+        "--models",
+        type=_models,
+        help="2 to 8 model ids: one paid agent each on the same task, compared with `compare GROUP`",
+        metavar="A,B,C",
+    )
     parser.add_argument(
         "--image", action="append", default=[], help="attach an image file (up to 5)", metavar="PATH", dest="images"
     )
@@ -262,6 +295,14 @@ def _changes(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     )
 
 
+def _attempts(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    compare = _add(commands, shared, "compare")
+    compare.add_argument("group", type=_group, help="the group (grp-<uuid>)")
+    keep = _add(commands, shared, "keep")
+    keep.add_argument("group", type=_group, help="the group (grp-<uuid>)")
+    keep.add_argument("agent", type=_agent, help="the attempt to keep (bc-<uuid>)")
+
+
 def _status(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     _add(commands, shared, "status")
 
@@ -272,5 +313,17 @@ COMMANDS = tuple(_HELP)
 def add_commands(commands: Subparsers) -> None:
     """Add every terminal command to the `cursor-cloud-agents` subparsers."""
     shared = _shared()
-    for add in (_agents, _watch, _fleet, _run_command, _followup, _simple, _wait, _checkout, _changes, _status):
+    for add in (
+        _agents,
+        _watch,
+        _fleet,
+        _run_command,
+        _followup,
+        _attempts,
+        _simple,
+        _wait,
+        _checkout,
+        _changes,
+        _status,
+    ):
         add(commands, shared)

@@ -66,6 +66,8 @@ class Order:
     model: str | None
     images: tuple[str, ...]
     confirmed: bool
+    models: tuple[str, ...] = ()
+    """`--models A,B,C`: one agent per model on the same task (terminal/attempts.py)."""
 
 
 def prompt_images(paths: tuple[str, ...]) -> list[PromptImage] | None:
@@ -92,14 +94,14 @@ def command_state(term: Term, session: Session) -> CoreState:
     return CoreState(term.settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
 
 
-def _refuse_unconfirmed(term: Term, confirmed: bool, what: str) -> None:
+def refuse_unconfirmed(term: Term, confirmed: bool, what: str) -> None:
     if not confirmed and not term.interactive:
         raise UsageError(
             f"{what} is paid and there is no terminal to confirm on: pass --yes to confirm it. Nothing was sent."
         )
 
 
-def _confirm(term: Term, confirmed: bool, lines: list[tuple[str, Text]], question: str) -> None:
+def confirm(term: Term, confirmed: bool, lines: list[tuple[str, Text]], question: str) -> None:
     """Show what will be paid for; ask y/N unless `--yes` was given."""
     for label, value in lines:
         term.err.print(Text(f"{label:>10}  ", style="bold").append_text(value))
@@ -110,7 +112,7 @@ def _confirm(term: Term, confirmed: bool, lines: list[tuple[str, Text]], questio
         raise UsageError(f"not confirmed (the answer was {heard(answer)}; only y or yes confirms); nothing was sent")
 
 
-def _repos_line(repos: list[RepoSpec]) -> Text:
+def repos_line(repos: list[RepoSpec]) -> Text:
     if not repos:
         return Text("none (an agent without a repository)", style="dim")
     return agent_text(
@@ -159,7 +161,7 @@ async def _then(term: Term, session: Session, agent_id: str, run_id: str | None,
 async def run(term: Term, *, order: Order, then: Then) -> int:
     """Start a paid agent after showing what will be paid for, and optionally wait for it or watch it."""
     request = _request(order)
-    _refuse_unconfirmed(term, order.confirmed, "Starting an agent")
+    refuse_unconfirmed(term, order.confirmed, "Starting an agent")
     async with term.open_session() as session:
         state = command_state(term, session)
         model = await model_check.selection(session.api, state.models, order.model, None, None)
@@ -168,12 +170,12 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
         async def ask() -> None:  # after the limits are checked: a yes would be wasted on a refusal
             used, _ = await state.limits.creations()
             limit = f"new agent {used + 1} of {state.limits.max_new} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)"
-            _confirm(
+            confirm(
                 term,
                 order.confirmed,
                 [
                     ("prompt", agent_text(first_line(order.prompt))),
-                    ("repos", _repos_line(request.repos or [])),
+                    ("repos", repos_line(request.repos or [])),
                     ("model", agent_text(order.model or "the account's default model")),
                     ("images", Text(str(len(request.prompt.images or [])))),
                     ("limit", Text(limit)),
@@ -193,13 +195,13 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -
     """Send a follow-up prompt (a paid run of the same agent) after confirmation."""
     if not prompt.strip():
         raise UsageError("the prompt is empty: say what the agent should do next")
-    _refuse_unconfirmed(term, confirmed, "A follow-up run")
+    refuse_unconfirmed(term, confirmed, "A follow-up run")
     async with term.open_session() as session:
         agent = await session.api.get_agent(agent_id)
         problem = continuation_problem(agent)
         if problem is not None:
             raise UsageError(f"no follow-up was sent: {problem}")
-        _confirm(
+        confirm(
             term,
             confirmed,
             [

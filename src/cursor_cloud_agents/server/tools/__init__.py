@@ -4,6 +4,7 @@ from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.tools import (
     account,
     agents,
+    attempts,
     changes,
     choices,
     followup,
@@ -14,8 +15,8 @@ from cursor_cloud_agents.server.tools import (
     wait,
 )
 
-# Catalogue order: who am I, what can I use, agents, runs and waiting on them, what they produced, what they
-# changed, the fleet.
+# Catalogue order: who am I, what can I use, agents, runs and waiting on them, attempts compared, what they
+# produced, what they changed, the fleet.
 CATALOGUE = Catalogue(
     account.catalogue,
     choices.catalogue,
@@ -23,6 +24,7 @@ CATALOGUE = Catalogue(
     followup.catalogue,
     runs.catalogue,
     wait.catalogue,
+    attempts.catalogue,
     run_events.catalogue,
     outputs.catalogue,
     changes.catalogue,

@@ -26,13 +26,19 @@ from cursor_cloud_agents.api import (
     ids,
 )
 from cursor_cloud_agents.core import (
+    MAX_ATTEMPTS,
+    MIN_ATTEMPTS,
+    AttemptModel,
     RepoInput,
+    attempts_question,
     consent,
+    create_attempts,
     create_within_limits,
     creation,
     images_of,
     journal,
     limits_use_line,
+    plan_set,
     scan,
 )
 from cursor_cloud_agents.core import models as model_check
@@ -41,6 +47,7 @@ from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.declaration import Access, Catalogue
 from cursor_cloud_agents.server.params import (
     AgentId,
+    AttemptInput,
     Images,
     ModelId,
     ModelParams,
@@ -63,6 +70,7 @@ from cursor_cloud_agents.server.views.agents import (
     PendingCreationView,
     ResumedAgentView,
 )
+from cursor_cloud_agents.server.views.attempts import AttemptsView
 
 LIST_ENVELOPE_BYTES = 600
 """Room for next_cursor, has_more, scanned and the braces around a list of agents."""
@@ -180,12 +188,16 @@ async def cursor_create_agent(
     auto_create_pr: bool = False,
     env_vars: Annotated[dict[str, str] | None, Field(description="Variables for the agent.")] = None,
     forward_env: Annotated[list[str] | None, Field(description="Names from CURSOR_MCP_FORWARD_ENV.")] = None,
-) -> CreatedAgentView | ResumedAgentView:
+    attempts: Annotated[
+        list[AttemptInput] | None,
+        Field(min_length=MIN_ATTEMPTS, max_length=MAX_ATTEMPTS, description="2-8 models: one agent each."),
+    ] = None,
+) -> CreatedAgentView | ResumedAgentView | AttemptsView:
     """Create a Cloud Agent and start its first run (paid). Returns agent_id, run_id, url without waiting.
 
     No repository, one, or up to 20. Model params are checked against cursor_list_models first. With
     env_vars/forward_env, name is required (agent_id is not allowed). On MUTATION_OUTCOME_UNKNOWN never
-    resend: read the returned agent_id.
+    resend: read the returned agent_id. attempts: the same task on several models, all or none (a group).
     """
     for value in (env_vars or {}).values():
         state.redactor.add(value, permanent=False)  # masked before anything can echo it
@@ -195,6 +207,18 @@ async def cursor_create_agent(
     creation.identity(agent_id, creation.agent_name(name), variables)
     attached = await images_of(call, images)
     model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
+    if attempts is not None:
+        shared = CreateAgentRequest(
+            prompt=Prompt(text=prompt, images=attached),
+            agent_id=agent_id,
+            model=model,
+            env=env,
+            repos=repos or None,
+            work_on_current_branch=False,
+            auto_create_pr=auto_create_pr,
+            env_vars=variables.values or None,
+        )
+        return await _create_attempts(state, call, shared, attempts, name)
     minted = None if variables.given else (agent_id or ids.mint_agent_id())
     call.note(agent_id=minted, name=name)
     request = CreateAgentRequest(
@@ -221,6 +245,24 @@ async def cursor_create_agent(
     if isinstance(created, CreatedAgent):
         return CreatedAgentView.of(created, model)
     return ResumedAgentView.of(created)
+
+
+async def _create_attempts(
+    state: ServerState, call: ToolCall, shared: CreateAgentRequest, attempts: list[AttemptInput], name: str | None
+) -> AttemptsView:
+    """The same task on each model asked: one paid act for the set (core/attempts.py)."""
+    choices = [AttemptModel(item.model_id, item.reasoning_level, item.model_params) for item in attempts]
+    plan = await plan_set(state, shared, choices, name)
+
+    async def ask() -> None:  # the limits are checked before, for the whole set: a yes is never wasted
+        question = attempts_question(plan, await limits_use_line(state))
+        await consent.ask_before(call, question, "no agent was created", state.settings.ask)
+
+    def note(group_id: str, agent_ids: list[str]) -> None:
+        call.note(group_id=group_id, agent_ids=",".join(agent_ids))
+
+    asking = ask if "create" in state.settings.ask else None
+    return AttemptsView.of(await create_attempts(state, plan, ask=asking, on_ids=note))
 
 
 @catalogue.tool(title="Archive agent", access=Access.DESTRUCTIVE, idempotent=True)

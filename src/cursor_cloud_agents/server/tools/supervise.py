@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from cursor_cloud_agents.core import STALE_AFTER_MINUTES, Fleet, Query, with_progress
+from cursor_cloud_agents.core import STALE_AFTER_MINUTES, Fleet, Query, placements, with_progress
 from cursor_cloud_agents.core.timing import SUPERVISE_ACTIVITY_SECONDS, SUPERVISE_SECONDS
 from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.params import NameFilter, PageCursor, PrUrl
@@ -63,9 +63,17 @@ async def cursor_supervise(
     describe = lambda: f"{fleet.statuses_read} runs and {fleet.replays_read} replays read"  # noqa: E731
     next_cursor = await with_progress(call, work, describe)
 
+    placed = await placements(state.store, state.clock.now())  # attempts shown with their group
+
     def answer(shown: int) -> FleetView:
         return FleetView.of(
-            fleet, next_cursor, activity=activity, usage=usage, stale_seconds=stale_after_minutes * 60, shown=shown
+            fleet,
+            next_cursor,
+            activity=activity,
+            usage=usage,
+            stale_seconds=stale_after_minutes * 60,
+            shown=shown,
+            placed=placed,
         )
 
     return answer(state.answers.rows_in_answer(len(fleet.rows), answer))

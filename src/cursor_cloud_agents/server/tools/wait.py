@@ -9,16 +9,26 @@ declares MCP Tasks gets it as a task that waits until the end, minutes if need b
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cursor_cloud_agents.core import MAX_RUNS, Until, Watched, mark_seen, watch
+from cursor_cloud_agents.core import (
+    MAX_RUNS,
+    ToolFailure,
+    Until,
+    Watched,
+    failures,
+    find_group,
+    mark_seen,
+    store_failures,
+    watch,
+)
 from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS, WAIT_MARGIN_SECONDS
 from cursor_cloud_agents.server.answers import Answers
 from cursor_cloud_agents.server.declaration import Catalogue, TaskRule
 from cursor_cloud_agents.server.hints import suggest
-from cursor_cloud_agents.server.params import AgentId, RunId, RunWait
+from cursor_cloud_agents.server.params import AgentId, GroupId, RunId, RunWait
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.wait import EndedRun, WaitView
@@ -65,20 +75,38 @@ def wait_still_waiting(answer: WaitView) -> bool:
 async def cursor_wait(
     state: ServerState,
     call: ToolCall,
-    runs: Annotated[list[RunRef], Field(min_length=1, max_length=MAX_RUNS)],
+    runs: Annotated[list[RunRef] | None, Field(min_length=1, max_length=MAX_RUNS)] = None,
     until: Until = "any",
     wait_seconds: RunWait = MAX_WAIT_SECONDS,
+    group_id: Annotated[GroupId | None, Field(description="Or a group's attempts.")] = None,
 ) -> WaitView:
     """Wait until any (or all) of up to 20 runs end, instead of polling them one by one.
 
     Answers ended runs (status, branches, PR, result start), those still running, and timed_out.
     """
-    rows = [Watched(ref.agent_id, ref.run_id) for ref in runs]
+    rows = await _rows(state, runs, group_id)
     started = call.time.now() if call.waiting_since is None else call.waiting_since
     met = await watch(state.api, rows, until, call.time, wait_seconds, call.progress, since=started)
     view = WaitView.of(rows, until, met=met, waited=call.time.now() - started, next_step=WAIT_AGAIN)
     await mark_seen(state.store, [row.run_id for row in rows if row.ended and row.run_id], state.clock.now())
     return with_results(state.answers, view, {row.run_id: row.run.result for row in rows if row.run and row.ended})
+
+
+async def _rows(state: ServerState, runs: list[RunRef] | None, group_id: str | None) -> list[Watched]:
+    """The runs to wait on: those given, or the latest run of each attempt of a group."""
+    if (runs is None) == (group_id is None):
+        raise ToolFailure(failures.VALIDATION, "Pass runs or group_id (one of them).")
+    if runs is not None:
+        return [Watched(ref.agent_id, ref.run_id) for ref in runs]
+    with store_failures():
+        group = await find_group(state.store, cast(str, group_id), state.clock.now())
+    if not group.agent_ids:
+        raise ToolFailure(
+            failures.Code.NOT_FOUND,
+            f"No attempt of group {group.id} was made, so there is no run to wait for.",
+            group_id=group.id,
+        )
+    return [Watched(agent_id, None) for agent_id in group.agent_ids]
 
 
 def with_results(answers: Answers, view: WaitView, results: Mapping[str | None, str | None]) -> WaitView:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from pydantic import SerializerFunctionWrapHandler, model_serializer
 
-from cursor_cloud_agents.core import ActivitySummary, Fleet, Row, ToolState, clip
+from cursor_cloud_agents.core import ActivitySummary, AttemptPlace, Fleet, Row, ToolState, clip
 from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View
 
@@ -56,6 +56,9 @@ class FleetRow(View):
     read_error: str | None
     charged_cents: float | None
     usage_error: str | None
+    group_id: str | None
+    """The group of attempts this agent is one of (cursor_compare), with its place: `attempt` of `of`."""
+    attempt: str | None
     activity: RowActivity | None
 
     @model_serializer(mode="wrap")
@@ -66,9 +69,12 @@ class FleetRow(View):
         return data | activity
 
     @classmethod
-    def of(cls, row: Row) -> FleetRow:
+    def of(cls, row: Row, placed: Mapping[str, AttemptPlace] | None = None) -> FleetRow:
         agent = row.agent
+        place = (placed or {}).get(agent.id.lower())
         return cls(
+            group_id=None if place is None else place.group_id,
+            attempt=None if place is None else f"{place.attempt}/{place.of}",
             agent_id=agent.id,
             name=clip(agent.name or "", NAME_CHARS)[0] or None,
             run_id=agent.latest_run_id,
@@ -140,7 +146,15 @@ class FleetView(View):
 
     @classmethod
     def of(
-        cls, fleet: Fleet, next_cursor: str | None, *, activity: bool, usage: bool, stale_seconds: float, shown: int
+        cls,
+        fleet: Fleet,
+        next_cursor: str | None,
+        *,
+        activity: bool,
+        usage: bool,
+        stale_seconds: float,
+        shown: int,
+        placed: Mapping[str, AttemptPlace] | None = None,
     ) -> FleetView:
         """The first `shown` rows of the fleet (all of them, unless the cap cuts the answer short)."""
         kept = fleet.rows[:shown]
@@ -149,7 +163,7 @@ class FleetView(View):
         cut = shown < len(fleet.rows)
         resume = fleet.page.cut(shown) if cut and fleet.page is not None else next_cursor
         return cls(
-            agents=[FleetRow.of(row) for row in kept],
+            agents=[FleetRow.of(row, placed) for row in kept],
             summary=summary,
             next_cursor=resume,
             scanned=fleet.scanned,

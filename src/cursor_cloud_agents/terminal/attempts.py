@@ -1,0 +1,192 @@
+"""`run --models A,B,C`, `compare GROUP` and `keep GROUP AGENT`: one task on several models, side by side.
+
+The set goes through the core's one paid act for attempts (core/attempts.py): the same model check, limits
+for the whole set, store and never-twice rules as the server's. Here the person confirms (or `--yes`), after
+seeing how many paid agents it starts, on which models, and what the machine's recent agents cost each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from cursor_cloud_agents.api import CreateAgentRequest, Prompt
+from cursor_cloud_agents.core import (
+    MAX_ATTEMPTS,
+    MIN_ATTEMPTS,
+    AttemptModel,
+    Comparison,
+    checked_group_id,
+    compare_attempts,
+    create_attempts,
+    creation,
+    find_group,
+    keep,
+    plan_set,
+    price_hint,
+    refuse_set_before_asking,
+    store_failures,
+)
+from cursor_cloud_agents.terminal import render
+from cursor_cloud_agents.terminal.clean import agent_text
+from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
+from cursor_cloud_agents.terminal.paid import (
+    Order,
+    command_state,
+    confirm,
+    first_line,
+    prompt_images,
+    refuse_unconfirmed,
+    repos_line,
+)
+from cursor_cloud_agents.terminal.term import Term
+
+
+def models_of(value: str) -> tuple[str, ...]:
+    """`--models A,B,C` as a tuple of model ids (2 to 8, each named).
+
+    Raises:
+        ValueError: the list is not 2 to 8 names (argparse says it as a usage error).
+    """
+    models = tuple(part.strip() for part in value.split(","))
+    if not MIN_ATTEMPTS <= len(models) <= MAX_ATTEMPTS or not all(models):
+        raise ValueError(f"--models takes {MIN_ATTEMPTS} to {MAX_ATTEMPTS} model ids separated by commas")
+    return models
+
+
+async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], waits: bool = False) -> int:
+    """Start one paid agent per model on the same task, after showing what that costs; all or none."""
+    if waits:
+        raise UsageError(
+            "--models starts several agents: follow them with `compare GROUP` or `wait`, not --wait or --watch"
+        )
+    if not order.prompt.strip():
+        raise UsageError("the prompt is empty: say what the agents should do")
+    repos = creation.repos(order.repo, order.ref, None)
+    shared = CreateAgentRequest(
+        prompt=Prompt(text=order.prompt, images=prompt_images(order.images)),
+        repos=repos or None,
+        work_on_current_branch=False,
+    )
+    refuse_unconfirmed(term, order.confirmed, f"Starting {len(models)} agents")
+    async with term.open_session() as session:
+        state = command_state(term, session)
+        plan = await plan_set(state, shared, [AttemptModel(model) for model in models], None)
+        await refuse_set_before_asking(state, plan)  # said before the person is asked: a yes would be wasted
+        with store_failures():
+            used, _ = await state.limits.creations()
+        price = await price_hint(state)
+        each = (
+            f"recent agents of this machine cost {render.cents(price.cents_each)} each ({price.known} known): "
+            f"about {render.cents(price.cents_each * len(models))} for {len(models)}"
+            if price.cents_each is not None
+            else "not known before the runs end (no recent agent's cost on this machine)"
+        )
+        confirm(
+            term,
+            order.confirmed,
+            [
+                ("prompt", agent_text(first_line(order.prompt))),
+                ("repos", repos_line(repos)),
+                ("models", agent_text(", ".join(plan.models))),
+                ("price", Text(f"{len(models)} paid runs; {each}")),
+                (
+                    "limit",
+                    Text(
+                        f"new agents {used + 1}-{used + len(models)} of {state.limits.max_new} in 24 hours "
+                        "(CURSOR_MCP_MAX_NEW_AGENTS); all or none"
+                    ),
+                ),
+            ],
+            f"Start these {len(models)} paid agents?",
+        )
+        result = await create_attempts(state, plan)
+    rows = [asdict(outcome) | {"failure": None} for outcome in result.outcomes]
+    if term.json:
+        term.emit({"group_id": result.group.group_id, "attempts": rows})
+        return OK
+    term.out.print(Text("started group ", style="green").append_text(agent_text(result.group.group_id)))
+    for outcome in result.outcomes:
+        term.out.print(agent_text(f"  {outcome.index}. {outcome.model}  {outcome.agent_id}  {outcome.run_id or ''}"))
+    term.out.print(Text(f"compare them: cursor-cloud-agents compare {result.group.group_id}", style="dim"))
+    return OK
+
+
+def _group(value: str) -> str:
+    try:
+        return checked_group_id(value)
+    except Exception as refused:  # a ToolFailure: said as a usage error
+        raise UsageError(str(refused)) from None
+
+
+async def compare_group(term: Term, *, group: str) -> int:
+    """The attempts of a group side by side, as a table (or one JSON document)."""
+    wanted = _group(group)
+    async with term.open_session() as session:
+        state = command_state(term, session)
+        with store_failures():
+            found = await find_group(state.store, wanted, state.clock.now())
+        # Seam: the change column needs git places; the terminal hands none yet (unknown, and said so).
+        comparison = await compare_attempts(session.api, found, state.clock.now(), state.git_places)
+    if term.json:
+        term.emit(_document(comparison))
+    else:
+        term.out.print(compare_table(comparison))
+        if comparison.running:
+            term.out.print(Text(f"{len(comparison.running)} still running", style="cyan"))
+    return OK
+
+
+def _document(comparison: Comparison) -> dict[str, Any]:
+    group = comparison.group
+    rows = [asdict(row) for row in comparison.rows]
+    return {"group_id": group.id, "name": group.name, "attempts": rows, "running": comparison.running}
+
+
+def compare_table(comparison: Comparison) -> Table:
+    """One row per attempt: model, agent, status, time, cost, change, the result's first line."""
+    table = Table(show_edge=False, pad_edge=False, header_style="bold")
+    for column in ("#", "model", "agent", "status", "time", "cost", "change", "result"):
+        table.add_column(column, justify="right" if column in ("#", "time", "cost") else "left")
+    for row in comparison.rows:
+        change = (
+            f"{row.change.files} files +{row.change.additions} -{row.change.deletions}"
+            if row.change is not None
+            else (row.change_note or "unknown").split(":")[0]
+        )
+        result = (row.result_head or "").splitlines()[0] if row.result_head else render.NONE
+        table.add_row(
+            str(row.attempt),
+            agent_text(row.model or render.NONE),
+            agent_text(row.agent_id or render.NONE),
+            render.status(row.status),
+            render.duration(row.duration_seconds),
+            render.cents(row.cost_cents),
+            agent_text(change),
+            agent_text(result),
+        )
+    return table
+
+
+async def keep_attempt(term: Term, *, group: str, agent_id: str) -> int:
+    """Keep one attempt, archive the others (reversible), and say what was archived."""
+    wanted = _group(group)
+    async with term.open_session() as session:
+        state = command_state(term, session)
+        with store_failures():
+            found = await find_group(state.store, wanted, state.clock.now())
+        kept = await keep(session.api, found, agent_id)
+    if term.json:
+        term.emit({"group_id": found.id} | asdict(kept))
+    else:
+        term.out.print(Text("kept ", style="green").append_text(agent_text(kept.kept)))
+        for archived in kept.archived:
+            term.out.print(agent_text(f"archived {archived}"))
+        for archived in kept.already_archived:
+            term.out.print(agent_text(f"already archived {archived}", "dim"))
+        for agent, why in kept.failed:
+            term.out.print(agent_text(f"not archived {agent}: {why}", "yellow"))
+    return REFUSED if kept.failed else OK
