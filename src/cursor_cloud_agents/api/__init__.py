@@ -8,6 +8,7 @@ from cursor_cloud_agents.api._slots import LISTENING_STREAMS
 from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTaskSeen, StreamMarks
 from cursor_cloud_agents.api.client import CursorClient
 from cursor_cloud_agents.api.deadline import Deadline, current_deadline, deadline_after, time_left
+from cursor_cloud_agents.api.ending import Heard
 from cursor_cloud_agents.api.errors import (
     AccountSetupError,
     AgentArchivedError,
@@ -149,6 +150,7 @@ __all__ = [
     "GenericEvent",
     "GitBranch",
     "HeartbeatEvent",
+    "Heard",
     "ImageDimension",
     "ImageType",
     "IncompatibleResponseError",

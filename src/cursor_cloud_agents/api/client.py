@@ -27,6 +27,7 @@ from cursor_cloud_agents.api.deadline import (
     REPOSITORIES_CACHE_SECONDS,
     REPOSITORIES_CAP_SECONDS,
 )
+from cursor_cloud_agents.api.ending import Heard, listen_for_end
 from cursor_cloud_agents.api.errors import ConfigurationMissingError
 from cursor_cloud_agents.api.models.account import Me, Model, ModelList, Repository, RepositoryList
 from cursor_cloud_agents.api.models.agents import Agent, AgentSummary, CreatedAgent
@@ -397,6 +398,18 @@ class CursorClient:
             wall_clock=self._wall_clock,
         ) as stream:
             yield stream
+
+    async def listen_for_end(
+        self, agent_id: str, run_id: str, *, last_event_id: str | None = None, quiet_seconds: float
+    ) -> Heard:
+        """Listen to a run's stream until it ends (`api.ending.listen_for_end`), from `last_event_id` if given.
+
+        Raises:
+            StreamError: the connection broke (its `last_event_id` says where to resume).
+            InvalidLastEventIdError, StreamExpiredError, and the other refusals of `stream_run`.
+        """
+        async with self.stream_run(agent_id, run_id, last_event_id=last_event_id) as stream:
+            return await listen_for_end(stream, quiet_seconds=quiet_seconds)
 
     async def walk_replay(
         self,

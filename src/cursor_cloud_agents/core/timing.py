@@ -25,6 +25,12 @@ PROGRESS_SECONDS = 5.0
 WAIT_POLL_SECONDS = 2.5
 """A run being waited for is re-read this often: its end is noticed within 3 s, and 20 runs read at this
 pace stay under the client's 10 requests per second."""
+STREAM_RESUMES = 3
+"""A run's stream listened to for its end that breaks is resumed this many times, then the run is only read."""
+HEARD_REREAD_SECONDS = 0.25
+"""A run whose stream told its end but which does not read as ended yet is read again this soon."""
+HEARD_REREADS = 8
+"""How many times such a run is read again so soon (2 s in all) before it goes back to the cadence."""
 REPLAY_QUIET_SECONDS = 0.3
 """A running run's replay arrives as one burst: this long a silence after it is taken as its end (marked
 inferred), instead of waiting 30-36 s for the first heartbeat. Never taken as the end of the run."""

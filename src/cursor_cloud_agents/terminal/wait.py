@@ -1,11 +1,11 @@
 """`wait AGENT[:RUN] ... | --active`: block until any (or all) of the runs end, then a short report per run.
 
-The bridge for the clients the server cannot wake (`claude -p`, Codex, OpenCode): each can run a shell
-command in the background and is told when it exits. The waiting is cursor_wait's own
-(`core.watch.watch`): every run not yet settled re-read every WAIT_POLL_SECONDS, IN_FLIGHT at a time, at
-most MAX_RUNS runs, so a wait here costs what the tool costs. While it waits nothing is printed unless stdout
-is a terminal (then one progress line, redrawn in place); at the end the report goes to stdout (`report.py`)
-and the exit code says how it went (`outcome`).
+The bridge for the clients the server cannot wake (`claude -p`, Codex, OpenCode): each can run a shell command
+in the background and is told when it exits. The waiting is cursor_wait's own (`core.watch.watch`): each run
+heard ending on its stream (`core.ends`), and every run not yet settled re-read every WAIT_POLL_SECONDS,
+IN_FLIGHT at a time, at most MAX_RUNS runs, so a wait here costs what the tool costs. While it waits nothing is
+printed unless stdout is a terminal (then one progress line, redrawn in place); at the end the report goes to
+stdout (`report.py`) and the exit code says how it went (`outcome`).
 """
 
 from __future__ import annotations
