@@ -54,10 +54,10 @@ MIGRATED_SUFFIX = ".migrated"
 COMPACT_FACTOR = 4
 """The file is rewritten when it holds this many lines per live act (each act writes two or three)."""
 
-Kind = Literal["create", "followup", "task", "seen"]
-State = Literal["sent", "done", "failed"]
-KINDS: frozenset[str] = frozenset(("create", "followup", "task", "seen"))
-STATES: frozenset[str] = frozenset(("sent", "done", "failed"))
+Kind = Literal["create", "followup", "task", "seen", "queued"]
+State = Literal["queued", "sent", "done", "failed"]
+KINDS: frozenset[str] = frozenset(("create", "followup", "task", "seen", "queued"))
+STATES: frozenset[str] = frozenset(("queued", "sent", "done", "failed"))
 
 
 class StoreUnusable(Exception):

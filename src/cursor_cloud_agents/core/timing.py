@@ -80,7 +80,13 @@ NAME_MATCH_SLACK_SECONDS = 120.0
 """An agent found by name counts as a lost creation only if it was created this close to the attempt."""
 FUTURE_SLACK_SECONDS = 300.0
 """A stored act dated further ahead of the clock than this is impossibly dated: counted as made now."""
+QUEUED_FOLLOWUP_SECONDS = 12 * 3600.0
+"""A follow-up queued for a busy agent that was not sent within this time expires with a note: a prompt
+written half a day ago for work that was going on then is no longer what the person would send."""
+QUEUE_STORE_SECONDS = 5.0
+"""A process keeping the queue reads the store this often for follow-ups queued by other processes."""
 KEPT_SECONDS = {
+    "queued": CREATION_WINDOW_SECONDS,
     "create": CREATION_WINDOW_SECONDS + 3600.0,
     "followup": CREATION_WINDOW_SECONDS,
     "task": CREATION_WINDOW_SECONDS,
