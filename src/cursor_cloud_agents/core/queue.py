@@ -23,6 +23,7 @@ paid twice); the follow-up's own act in the store says whether its POST left.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -35,10 +36,12 @@ from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.followups import follow_up_within_limits
 from cursor_cloud_agents.core.paid import store_failures
-from cursor_cloud_agents.core.state import CoreState
-from cursor_cloud_agents.core.store import Act, Reading
+from cursor_cloud_agents.core.state import CoreState, QueueBell
+from cursor_cloud_agents.core.store import Act, Reading, StoreUnusable
 from cursor_cloud_agents.core.timing import QUEUE_STORE_SECONDS, QUEUED_FOLLOWUP_SECONDS, CallTime
 from cursor_cloud_agents.core.watch import Watched, watch
+
+logger = logging.getLogger("cursor_cloud_agents.queue")
 
 Outcome = Literal["sent", "held", "expired", "refused", "unknown"]
 
@@ -105,6 +108,7 @@ async def enqueue(state: CoreState, agent: Agent, request: CreateRunRequest, act
 
     with store_failures():
         await state.store.change(alone, now)
+    state.queue_bell.ring()
     return act
 
 
@@ -232,28 +236,12 @@ def describe(act: Act) -> dict[str, Any]:
     }
 
 
-class Bell:
-    """Rung by this process when it queues a follow-up, so that its keeper looks at once."""
-
-    def __init__(self) -> None:
-        self._event: anyio.Event | None = None
-
-    def ring(self) -> None:
-        if self._event is not None:
-            self._event.set()
-
-    async def wait(self) -> None:
-        if self._event is None or self._event.is_set():
-            self._event = anyio.Event()  # made here: an anyio event needs a running event loop
-        await self._event.wait()
-
-
 async def keep(
     state: CoreState,
     time: CallTime,
     on_news: Callable[[QueueNews], Awaitable[None]] | None = None,
     *,
-    bell: Bell | None = None,
+    bell: QueueBell | None = None,
 ) -> None:
     """Keep the queue for as long as the caller runs it (cancel to stop): a pass at once (a process started
     after a run ended sends its follow-up), then one each time a run a follow-up waits for ends (heard on its
@@ -278,11 +266,24 @@ async def keep(
                 group.cancel_scope.cancel()
 
 
+async def keep_going(
+    state: CoreState, time: CallTime, on_news: Callable[[QueueNews], Awaitable[None]] | None = None
+) -> None:
+    """`keep` for a process's whole life: a failure (the store unusable, Cursor down) is logged and the queue
+    kept again QUEUE_STORE_SECONDS later, never ending the process that keeps it."""
+    while True:
+        try:
+            await keep(state, time, on_news, bell=state.queue_bell)
+        except (ToolFailure, CursorError, StoreUnusable) as failed:
+            logger.warning("the follow-up queue could not be kept (%s); trying again shortly", failed)
+        await anyio.sleep(QUEUE_STORE_SECONDS)
+
+
 async def _nothing(_message: str) -> None:
     return None
 
 
-async def _queue_changes(state: CoreState, ids: frozenset[str], bell: Bell | None) -> None:
+async def _queue_changes(state: CoreState, ids: frozenset[str], bell: QueueBell | None) -> None:
     """Return once the follow-ups waiting are no longer `ids` (or the bell rang)."""
     async with anyio.create_task_group() as group:
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import anyio
+
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.journal import CreationJournal
@@ -28,6 +30,23 @@ ACTIVITY_ENTRIES = 512
 ARTIFACT_TEXT_ENTRIES = 4
 
 
+class QueueBell:
+    """Rung by a process when it queues a follow-up, so that its own queue keeper looks at once
+    (`core.queue.keep`); other processes' follow-ups are found in the store."""
+
+    def __init__(self) -> None:
+        self._event: anyio.Event | None = None
+
+    def ring(self) -> None:
+        if self._event is not None:
+            self._event.set()
+
+    async def wait(self) -> None:
+        if self._event is None or self._event.is_set():
+            self._event = anyio.Event()  # made here: an anyio event needs a running event loop
+        await self._event.wait()
+
+
 @dataclass
 class CoreState:
     """The state of one face, for its whole life."""
@@ -43,6 +62,7 @@ class CoreState:
     models: Cache[str, list[Model]] = field(init=False)
     activity: Cache[tuple[str, str], KnownActivity] = field(init=False)
     artifact_texts: Cache[tuple[str, str], str] = field(init=False)
+    queue_bell: QueueBell = field(default_factory=QueueBell)
 
     def __post_init__(self) -> None:
         # Simulated agents never enter the store of real ones: in simulated mode it stays in memory.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import os
 import signal
 import time
@@ -31,9 +32,11 @@ from mcp_types import (
 )
 
 from cursor_cloud_agents import __version__
+from cursor_cloud_agents.api import Deadline
 from cursor_cloud_agents.config import Settings
+from cursor_cloud_agents.core import queue
 from cursor_cloud_agents.core.store import Store, StoreUnusable
-from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS, Clock
+from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS, CallTime, Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import tasks
 from cursor_cloud_agents.server.asking import Seal, peer_for
@@ -179,11 +182,14 @@ def build_server(settings: Settings, redactor: Redactor, open_client: ClientFact
     @asynccontextmanager
     async def lifespan(_server: Server[None]) -> AsyncGenerator[None, None]:
         await say_what_the_store_holds(kit.state.store, kit.state.clock.now())
-        async with open_client() as client:
+        async with open_client() as client, anyio.create_task_group() as group:
             kit.state.client = client
+            # Follow-ups queued for busy agents are sent by whichever of our processes is alive (issue 32).
+            group.start_soon(queue.keep_going, kit.state, CallTime(Deadline(math.inf), kit.state.clock))
             try:
                 yield None
             finally:
+                group.cancel_scope.cancel()
                 kit.state.client = None
 
     return serve_toolkit(kit, lifespan=lifespan)

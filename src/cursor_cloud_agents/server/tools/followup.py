@@ -25,9 +25,11 @@ from cursor_cloud_agents.api import (
     Run,
     RunNotCancellableError,
 )
-from cursor_cloud_agents.core import consent
+from cursor_cloud_agents.core import consent, failures
 from cursor_cloud_agents.core import models as model_check
+from cursor_cloud_agents.core import queue as follow_up_queue
 from cursor_cloud_agents.core.continuation import refuse_continuation
+from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.followups import busy, follow_up_within_limits
 from cursor_cloud_agents.core.images import images_of
 from cursor_cloud_agents.core.timing import CANCEL_POLL_SECONDS, SEND_RESERVE
@@ -87,12 +89,16 @@ def register(kit: Toolkit, state: ServerState) -> None:
         reasoning_level: Reasoning = None,
         model_params: ModelParams = None,
         replace_active: Annotated[bool, Field(description="Cancel the active run first.")] = False,
+        queue: Annotated[bool, Field(description="If busy: send once its run ends.")] = False,
     ) -> FollowUpView:
         """Send a follow-up prompt to an agent: a new paid run in the same conversation. Returns run_id.
 
         model_id changes the model for this and later runs. A busy agent answers AGENT_BUSY; replace_active
-        cancels the active run, waits for its end, then sends (nothing if it does not end in time).
+        cancels the active run, waits for its end, then sends (nothing if it does not end in time); queue
+        answers `queued` and sends it right after the run ends.
         """
+        if queue and replace_active:
+            raise ToolFailure(failures.VALIDATION, "Give queue or replace_active, not both.")
         attached = await images_of(current_call(), images)
         agent = await state.api.get_agent(agent_id)
         refuse_continuation(agent)
@@ -101,6 +107,9 @@ def register(kit: Toolkit, state: ServerState) -> None:
         current_call().note(agent_id=agent.id, previous_run_id=previous)
         request = CreateRunRequest(prompt=Prompt(text=prompt, images=attached), model=model)
         replaced: Run | None = None
+        if queue and previous and not (await state.api.get_run(agent.id, previous)).is_terminal:
+            queued = await follow_up_queue.enqueue(state, agent, request, previous)
+            return FollowUpView.queued_for(agent.id, queued.id, previous, follow_up_queue.expires_at(queued))
 
         async def replace_the_active_run() -> None:  # only once no earlier identical follow-up made a run
             nonlocal replaced
