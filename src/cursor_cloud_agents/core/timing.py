@@ -194,6 +194,11 @@ LONG_IDLE_SECONDS = 600.0
 """An active run whose decided replay showed nothing for this long is stuck (`liveness.is_stale`)."""
 ERROR_WINDOW_SECONDS = 24 * 3600.0
 """Runs that ended in error this recently stay on the dashboard."""
+EVENTS_LOOK_SECONDS = 10.0
+"""`events` reads the agents it follows this often (new runs, PRs, an end whose stream was given up): one
+listing and one read per changed agent, well under the client's rate; an end is told sooner, from its stream."""
+STUCK_LOOK_SECONDS = 300.0
+"""`events` judges its running runs stuck or not this often (each judgement walks their replays)."""
 WATCH_RECONNECT_SECONDS = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 """The pause before each reconnection of `watch` in a row; after the last, following gives up."""
 GIT_SECONDS = 300.0

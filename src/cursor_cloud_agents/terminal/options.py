@@ -45,6 +45,10 @@ _HELP: dict[str, tuple[str, str]] = {
         "block until any (or all) of the runs end, then report each: for a coding agent's background shell",
         f"{_EXAMPLE_AGENT} --timeout 3600",
     ),
+    "events": (
+        "one JSON line per change across the agents (started, ended, stuck, PR, follow-up sent): for a Monitor",
+        "--until any --notify",
+    ),
     "checkout": ("put an agent's branch in a new worktree of this repository (or a local branch)", _EXAMPLE_AGENT),
     "status": ("one line for a status bar: agents running, ended unread, cents today, new agents", "--json"),
 }
@@ -179,6 +183,7 @@ def _followup(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
     parser.add_argument("prompt", help="what the agent should do next")
     parser.add_argument("--yes", action="store_true", help="send without asking for confirmation")
+    parser.add_argument("--queue", action="store_true", help="if the agent is busy, send it right after its run ends")
 
 
 def _simple(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
@@ -206,6 +211,23 @@ def _wait(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout", type=_positive(float), metavar="S", help="give up after S seconds (exit 124); default: none"
     )
+    _notify(parser)
+
+
+def _notify(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--notify", action="store_true", help="a desktop notification per ended run (else the terminal's bell)"
+    )
+
+
+def _events(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(commands, shared, "events")
+    parser.add_argument("agents", type=_agent, nargs="*", metavar="AGENT", help="agents to follow (default: the fleet)")
+    parser.add_argument("--name", help="follow the agents whose name contains this text (a group)")
+    parser.add_argument(
+        "--until", choices=("any", "all"), help="stop once one run (every run followed) ended; default: never"
+    )
+    _notify(parser)
 
 
 def _checkout(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
@@ -231,5 +253,5 @@ COMMANDS = tuple(_HELP)
 def add_commands(commands: Subparsers) -> None:
     """Add every terminal command to the `cursor-cloud-agents` subparsers."""
     shared = _shared()
-    for add in (_agents, _watch, _fleet, _run_command, _followup, _simple, _wait, _checkout, _status):
+    for add in (_agents, _watch, _fleet, _run_command, _followup, _simple, _wait, _events, _checkout, _status):
         add(commands, shared)

@@ -34,13 +34,16 @@ from cursor_cloud_agents.api import (
     Run,
     ids,
 )
+from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import creation
 from cursor_cloud_agents.core import models as model_check
+from cursor_cloud_agents.core import queue as follow_up_queue
 from cursor_cloud_agents.core.continuation import continuation_problem
 from cursor_cloud_agents.core.followups import follow_up_within_limits
 from cursor_cloud_agents.core.images import MAX_IMAGES, prompt_image
 from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
 from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core.store import Act
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.terminal.ask import heard, is_yes
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -187,8 +190,9 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
         return await _then(term, session, agent.id, run_id, then)
 
 
-async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -> int:
-    """Send a follow-up prompt (a paid run of the same agent) after confirmation."""
+async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool, queue: bool = False) -> int:
+    """Send a follow-up prompt (a paid run of the same agent) after confirmation; with `queue`, a busy agent's
+    follow-up waits in the queue (`core.queue`) and goes out right after its run ends."""
     if not prompt.strip():
         raise UsageError("the prompt is empty: say what the agent should do next")
     _refuse_unconfirmed(term, confirmed, "A follow-up run")
@@ -204,10 +208,13 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -
                 ("agent", agent_text(f"{agent.name or ''} {agent.id}")),
                 ("prompt", agent_text(first_line(prompt))),
             ],
-            "Send this paid follow-up?",
+            "Send this paid follow-up?" if not queue else "Send this paid follow-up (now, or once its run ends)?",
         )
         state = server_state(term, session)
         request = CreateRunRequest(prompt=Prompt(text=prompt))
+        active = agent.latest_run_id
+        if queue and active and not (await session.api.get_run(agent.id, active)).is_terminal:
+            return _queued(term, await follow_up_queue.enqueue(state, agent, request, active))
         # The spend limit holds here too; an identical follow-up whose answer was lost is this one (resumed).
         made = await follow_up_within_limits(state, agent, request)
         run_ = made.run
@@ -217,3 +224,20 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -
             term.out.print(Text("sent ", style="green").append_text(agent_text(f"{agent.id} {run_.id}")))
             term.out.print(Text(f"follow it: cursor-cloud-agents watch {agent.id} {run_.id}", style="dim"))
         return OK
+
+
+def _queued(term: Term, act: Act) -> int:
+    """Say where a queued follow-up stands: nothing sent yet, who sends it, how to drop it."""
+    row = follow_up_queue.describe(act)
+    if term.json:
+        term.emit({"queued": True} | row | {"queued_at": iso(row["queued_at"]), "expires_at": iso(row["expires_at"])})
+        return OK
+    term.out.print(Text("queued ", style="yellow").append_text(agent_text(f"{act.agent_id} after {act.before_run_id}")))
+    term.out.print(
+        Text(
+            "sent right after that run ends by whichever of our processes is alive (the MCP server, `wait`, "
+            f"`events`, `status`; else the next one started); expires {iso(row['expires_at'])}",
+            style="dim",
+        )
+    )
+    return OK

@@ -20,7 +20,8 @@ from pathlib import Path
 import anyio
 
 from cursor_cloud_agents import statuscache
-from cursor_cloud_agents.core import seen
+from cursor_cloud_agents.api import CursorError
+from cursor_cloud_agents.core import queue, seen
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.liveness import count_stuck
 from cursor_cloud_agents.core.slots import SLOT_PAGE, TooManyAgents, read_listing
@@ -45,6 +46,7 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
     running, ended = statuscache.ended_unread(previous, listed, now)
     active = [agent for agent in agents if running.get(agent.id) == agent.latest_run_id]
     stuck = await count_stuck(session.api, core.activity, core.clock, active)
+    queued = await _queue_once(core)
     not_shown = set(await seen.unread(core.store, ended, now))  # a tool answer or a command showed the others
     unread = {run_id: at for run_id, at in ended.items() if run_id in not_shown}
     try:
@@ -62,9 +64,20 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
         cents_unknown=unknown,
         new_agents=(await core.ledger.use(now))[0],
         new_agents_limit=settings.max_new_agents,
+        queued=queued,
         active_runs=running,
         unread=unread,
     )
+
+
+async def _queue_once(core: CoreState) -> int:
+    """One pass over the follow-up queue (a follow-up whose run ended while none of our processes was alive is
+    sent by this refresh), then how many still wait. A store or API failure leaves the line as it was."""
+    try:
+        await queue.send_due(core)
+        return len(await queue.listed(core))
+    except (ToolFailure, CursorError):
+        return 0
 
 
 async def _cached_or_read(term: Term, session: Session) -> Snapshot:
