@@ -8,24 +8,22 @@ and its lock. Only the test moves the clock; the queue keepers' pauses wait for 
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncGenerator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import Callable
+from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
 
-from cursor_cloud_agents.api import CreateRunRequest, CursorClient, Deadline, Prompt
-from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.api import CreateRunRequest, Deadline, Prompt
 from cursor_cloud_agents.core import queue
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.store import Act
-from cursor_cloud_agents.core.timing import QUEUED_FOLLOWUP_SECONDS, USAGE_SECONDS, CallTime, Clock
-from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, RunningSimulator, RunScript, World, serve
+from cursor_cloud_agents.core.timing import QUEUED_FOLLOWUP_SECONDS, USAGE_SECONDS, CallTime
+from cursor_cloud_agents.simulator import ManualClock, RunningSimulator, RunScript, World, serve
 from cursor_cloud_agents.simulator.records import Agent
+from tests.core.rig import process
 
 pytestmark = pytest.mark.anyio
 
@@ -42,31 +40,6 @@ def busy_world(outcome: str = "FINISHED", *, cost: tuple[float, float] | None = 
 def clock_of(world: World) -> ManualClock:
     assert isinstance(world.clock, ManualClock)
     return world.clock
-
-
-def pausing_on(clock: ManualClock) -> Callable[[float], Any]:
-    """A pause that waits for the test to move the clock (never moves it itself)."""
-
-    async def sleep(seconds: float) -> None:
-        until = clock.now() + seconds
-        while clock.now() < until:
-            await clock.wait(until)
-
-    return sleep
-
-
-@asynccontextmanager
-async def process(
-    sim: RunningSimulator, clock: ManualClock, state_dir: Path, **settings: Any
-) -> AsyncGenerator[CoreState]:
-    """One of our processes: its settings, clock, API client and store on the shared state directory."""
-    config = Settings(
-        api_key=Secret(SIMULATED_API_KEY), allow_writes=True, max_active_agents=10_000, state_dir=state_dir, **settings
-    )
-    sleep = pausing_on(clock)
-    api = CursorClient(sim.base_url, SIMULATED_API_KEY, clock=clock.now, wall_clock=clock.now, sleep=sleep)
-    async with api:
-        yield CoreState(config, Redactor(config.secrets()), Clock(now=clock.now, sleep=sleep), client=api)
 
 
 def call_time(state: CoreState) -> CallTime:

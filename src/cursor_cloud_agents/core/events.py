@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 
@@ -40,6 +40,7 @@ TEXT_CHARS = 120
 """Agent-written text in an event (a name, a branch) is clipped to this many characters."""
 
 Event = dict[str, Any]
+T = TypeVar("T")
 Emit = Callable[[Event], Awaitable[None]]
 
 
@@ -99,6 +100,8 @@ class Follower:
     """Runs whose stream is being listened to for their end."""
     failures: int = 0
     """Looks failed in a row."""
+    looked: bool = False
+    """Whether a first look was made: an agent or run found after it is new (`started`)."""
 
     @property
     def api(self) -> CursorClient:
@@ -112,7 +115,7 @@ class Follower:
             async def read(agent_id: str) -> None:
                 found.append(await self.api.get_agent(agent_id))
 
-            await each_in_flight(list(self.target.agent_ids), read)
+            await _each(list(self.target.agent_ids), read)
             return sorted(found, key=lambda agent: self.target.agent_ids.index(agent.id))
         page = (await self.api.list_agents(limit=FLEET_PAGE, include_archived=False)).items
         name = (self.target.name or "").casefold()
@@ -129,7 +132,7 @@ class Follower:
                 runs[agent.id] = await self.api.get_run(agent.id, agent.latest_run_id)
 
         agents = await self.agents()
-        await each_in_flight(agents, read)
+        await _each(agents, read)
         for agent in agents:
             run = runs.get(agent.id)
             if run is not None:
@@ -137,6 +140,7 @@ class Follower:
                 if not run.is_terminal and run.id not in self.listened:
                     self.listened.add(run.id)
                     group.start_soon(self._listen, ears, agent.id, run.id)
+        self.looked = True
 
     async def _listen(self, ears: EndEars, agent_id: str, run_id: str) -> None:
         """Listen to one run's stream; once that ends (told, broken, given up) the next look may listen again."""
@@ -172,7 +176,7 @@ class Follower:
         """Tell what `run` shows that was not told of the agent before. On the first look a run already going is
         not `started` (it was), and PRs already open are not new; a run already ended is told `ended` once."""
         before = self.known.get(agent_id)
-        new_run = before is not None and before.run_id != run.id
+        new_run = (before.run_id != run.id) if before is not None else self.looked
         stuck = before is not None and before.run_id == run.id and before.stuck
         self.known[agent_id] = Known(run.id, run.status, _prs(run), stuck)
         if new_run:
@@ -225,6 +229,21 @@ class Follower:
         if news.run is not None:
             event["run_id"] = news.run.id
         await self.emit(event | {"note": news.note})
+
+
+async def _each(items: Sequence[T], work: Callable[[T], Awaitable[None]]) -> None:
+    """`each_in_flight`, the first failure raised alone (not in an exception group) once all are done."""
+    failed: list[CursorError] = []
+
+    async def one(item: T) -> None:
+        try:
+            await work(item)
+        except CursorError as exc:
+            failed.append(exc)
+
+    await each_in_flight(items, one)
+    if failed:
+        raise failed[0]
 
 
 _ENDED = ("FINISHED", "ERROR", "CANCELLED", "EXPIRED")
