@@ -123,6 +123,7 @@ async def test_the_fleet_tells_a_new_run_started_and_stays_quiet_on_what_was_goi
     world = World(clock)
     world.add_agent("Before", script=RunScript(running_seconds=3600))
     told: list[Any] = []
+    later = None
     async with serve(world) as sim, process(sim, clock, tmp_path) as state:
         async with anyio.create_task_group() as group:
 
@@ -139,4 +140,5 @@ async def test_the_fleet_tells_a_new_run_started_and_stays_quiet_on_what_was_goi
                 while not told:
                     await anyio.lowlevel.checkpoint()
             group.cancel_scope.cancel()
+    assert later is not None
     assert told == [{"event": "started", "agent_id": later.id, "run_id": later.runs[0].id, "status": "RUNNING"}]
