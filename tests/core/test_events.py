@@ -32,10 +32,9 @@ async def following(
     async def emit(event: Event) -> None:
         told.append(event)
 
+    lines: list[str] = said if said is not None else []
     time = CallTime(Deadline(math.inf), state.clock)
-    return await follow(
-        state, target, emit, time, until=until, keep_queue=False, say=[].append if said is None else said.append
-    )
+    return await follow(state, target, emit, time, until=until, keep_queue=False, say=lines.append)
 
 
 async def time_passes(clock: ManualClock, done: Callable[[], bool]) -> None:
