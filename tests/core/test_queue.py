@@ -7,20 +7,26 @@ and its lock. Only the test moves the clock; the queue keepers' pauses wait for 
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Callable
+import time
+from collections.abc import Callable, MutableMapping
 from contextlib import AsyncExitStack
 from pathlib import Path
+from typing import Any
 
 import anyio
+import httpx2
 import pytest
 
-from cursor_cloud_agents.api import CreateRunRequest, Deadline, Prompt
+from cursor_cloud_agents.api import CreateRunRequest, CursorClient, Deadline, Prompt
+from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.core import queue
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.store import Act
-from cursor_cloud_agents.core.timing import QUEUED_FOLLOWUP_SECONDS, USAGE_SECONDS, CallTime
+from cursor_cloud_agents.core.timing import QUEUED_FOLLOWUP_SECONDS, USAGE_SECONDS, CallTime, Clock
+from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.simulator import ManualClock, RunningSimulator, RunScript, World, serve
 from cursor_cloud_agents.simulator.records import Agent
 from tests.core.rig import process
@@ -183,3 +189,89 @@ async def test_a_follow_up_not_sent_in_time_expires_with_a_note_and_a_second_one
     assert second.value.code == "VALIDATION" and act.id in second.value.message
     assert [item.outcome for item in news] == ["expired"] and "expired" in news[0].note
     assert follow_ups(sim, agent) == 0
+
+
+class BusyAgentMock:
+    """An independent mock of the API, written here from the contract (not the simulator): one agent whose run
+    works until `ends_at` (real time), its stream, and follow-up POSTs recorded (409 `agent_busy` while busy)."""
+
+    AGENT = "bc-11111111-2222-4333-8444-555555555555"
+    RUN = "run-11111111-2222-4333-8444-555555555555"
+    NEXT = "run-66666666-7777-4888-8999-000000000000"
+
+    def __init__(self, running_seconds: float) -> None:
+        self.ends_at = time.monotonic() + running_seconds
+        self.posts: list[float] = []
+
+    def running(self) -> bool:
+        return time.monotonic() < self.ends_at
+
+    def run(self) -> dict[str, Any]:
+        status = "RUNNING" if self.running() else "FINISHED"
+        return {"id": self.RUN, "agentId": self.AGENT, "status": status, "createdAt": "2026-12-03T08:00:00Z"}
+
+    def agent(self) -> dict[str, Any]:
+        latest = self.NEXT if self.posts else self.RUN
+        return {"id": self.AGENT, "name": "Busy", "status": "ACTIVE", "latestRunId": latest}
+
+    async def __call__(self, scope: MutableMapping[str, Any], _receive: Any, send: Any) -> None:
+        assert scope["type"] == "http"
+        method, path = scope["method"], scope["path"]
+        runs = f"/v1/agents/{self.AGENT}/runs"
+        if method == "POST" and path == runs:
+            if self.running():
+                error = {"error": {"code": "agent_busy", "message": "A run is active"}}
+                return await self.answer(send, 409, error)
+            self.posts.append(time.monotonic())
+            run = {"id": self.NEXT, "agentId": self.AGENT, "status": "CREATING"}
+            return await self.answer(send, 201, {"run": run})
+        if path == f"{runs}/{self.RUN}/stream":
+            return await self.stream(send)
+        if path == f"{runs}/{self.RUN}":
+            return await self.answer(send, 200, self.run())
+        if path == f"{runs}/{self.NEXT}":
+            return await self.answer(send, 200, {"id": self.NEXT, "agentId": self.AGENT, "status": "RUNNING"})
+        if path == f"/v1/agents/{self.AGENT}":
+            return await self.answer(send, 200, self.agent())
+        return await self.answer(send, 404, {"error": {"code": "not_found", "message": path}})
+
+    async def answer(self, send: Any, status: int, body: dict[str, Any]) -> None:
+        data = json.dumps(body).encode()
+        headers = [(b"content-type", b"application/json"), (b"x-request-id", b"req-mock")]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": data})
+
+    async def stream(self, send: Any) -> None:
+        headers = [(b"content-type", b"text/event-stream"), (b"x-request-id", b"req-mock")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        opening = b'event: status\ndata: {"status":"RUNNING"}\n\n'
+        await send({"type": "http.response.body", "body": opening, "more_body": True})
+        await anyio.sleep(max(0.0, self.ends_at - time.monotonic()))
+        ended = int(time.time() * 1000)
+        tail = (
+            f'id: {ended}-0\nevent: result\ndata: {{"status":"FINISHED"}}\n\nid: {ended}-1\nevent: done\ndata: {{}}\n\n'
+        )
+        await send({"type": "http.response.body", "body": tail.encode()})
+
+
+async def test_against_an_independent_mock_a_queued_follow_up_is_sent_once_within_3_s_of_the_end(
+    tmp_path: Path,
+) -> None:
+    """Issue 32's acceptance, in real time (about 2 s: the mock's run works 1.5 s of wall clock): a follow-up
+    queued while the agent's run works is sent exactly once, within 3 s after that run ends, and not before."""
+    mock = BusyAgentMock(running_seconds=1.5)
+    config = Settings(api_key=Secret("key_" + "m" * 40), allow_writes=True, state_dir=tmp_path)
+    api = CursorClient("https://api.cursor.com", "key_" + "m" * 40, transport=httpx2.ASGITransport(app=mock))
+    async with api:
+        state = CoreState(config, Redactor(config.secrets()), Clock(), client=api)
+        agent = await api.get_agent(mock.AGENT)
+        await queue.enqueue(state, agent, request(), mock.RUN)
+        with anyio.fail_after(10):
+            async with anyio.create_task_group() as group:
+                group.start_soon(queue.keep, state, CallTime(Deadline(math.inf), state.clock))
+                while not mock.posts:
+                    await anyio.sleep(0.05)
+                await anyio.sleep(1.0)  # any second send would come now
+                group.cancel_scope.cancel()
+    assert len(mock.posts) == 1
+    assert 0 <= mock.posts[0] - mock.ends_at <= 3.0
