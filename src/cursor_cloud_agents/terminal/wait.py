@@ -140,15 +140,17 @@ async def wait(
         met = await _keeping_the_queue(term, session, _watch(term, session, rows, until, timeout))
         now = session.now()
     term.come_back = None
+    # The report first, flushed: a background reader is told the moment it is written, not at the exit.
+    if term.json:
+        term.emit(report_document(rows, until, met=met, waited=now - started, now=now))
+    else:
+        for line in report_lines(rows, met=met, waited=now - started, now=now):
+            term.out.print(line, soft_wrap=True)  # whole lines: a command in it stays one line
+    term.out.file.flush()
     if notify:
         notifier = notifier or Notifier()
         for row in rows:
             if row.ended and row.run is not None and row.run_id is not None:
                 await notifier.ended(row.run_id, f"{end_line(row.run)} · {row.agent_id}")
     await shown_ended(term, [row.run_id for row in rows if row.ended and row.run_id is not None], now)
-    if term.json:
-        term.emit(report_document(rows, until, met=met, waited=now - started, now=now))
-    else:
-        for line in report_lines(rows, met=met, waited=now - started, now=now):
-            term.out.print(line, soft_wrap=True)  # whole lines: a command in it stays one line
     return outcome(rows, met)
