@@ -214,6 +214,11 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool, q
         request = CreateRunRequest(prompt=Prompt(text=prompt))
         active = agent.latest_run_id
         if queue and active and not (await session.api.get_run(agent.id, active)).is_terminal:
+            if not state.store.on_disk:  # this command ends now: a queue in its memory would end with it
+                raise UsageError(
+                    "the agent is busy and --queue needs the store on disk (CURSOR_MCP_STATE_DIR, not memory or "
+                    "simulated mode) so that another process can send it; nothing was queued or sent"
+                )
             return _queued(term, await follow_up_queue.enqueue(state, agent, request, active))
         # The spend limit holds here too; an identical follow-up whose answer was lost is this one (resumed).
         made = await follow_up_within_limits(state, agent, request)
