@@ -46,7 +46,7 @@ from cursor_cloud_agents.simulator import (
     Quirks,
     RealClock,
     RunScript,
-    ToolCall,
+    ScriptedToolCall,
     World,
 )
 
@@ -55,8 +55,8 @@ HOURS = 3600.0
 REPLAY_PAUSE = 1.2
 
 
-def _calls(count: int) -> tuple[ToolCall, ...]:
-    return tuple(ToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(count))
+def _calls(count: int) -> tuple[ScriptedToolCall, ...]:
+    return tuple(ScriptedToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(count))
 
 
 def stuck_world(count: int) -> tuple[World, Faults]:

@@ -28,7 +28,7 @@ import anyio
 from _mcp import answer_of, mcp_server_at
 
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Faults, RealClock, RunScript, World, serve
-from cursor_cloud_agents.simulator.records import Agent
+from cursor_cloud_agents.simulator.records import AgentRecord as Agent
 
 LATENCY = 0.05
 RUN_SECONDS = 10.0

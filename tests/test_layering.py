@@ -5,6 +5,8 @@
   looks up the call in progress (`current_call`): the face hands it in;
 - `server` (the MCP face) never imports `httpx2`, `simulator` or `terminal`;
 - `terminal` (the person's face) never imports `mcp` or `server`;
+- the faces (`server`, `terminal`, `verify`, `sdk`) use the core through its front (`core/__init__.py`, its
+  `__all__`), besides `core.call` (the protocol a face implements) and `core.timing` (every time and budget);
 - `simulator` never imports `api`, `core` or `server`;
 - only `config` (and `cli` and `launch`, which hand `os.environ` to it) touch `os.environ` or `os.getenv`.
 """
@@ -12,6 +14,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -26,6 +29,9 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "simulator": (f"{ROOT}.api", f"{ROOT}.core", f"{ROOT}.server", "httpx"),
     "terminal": ("mcp", "mcp_types", f"{ROOT}.server", "httpx"),
 }
+FACES = ("server", "terminal", "verify", "sdk")
+CORE_BESIDE_THE_FRONT = (f"{ROOT}.core.call", f"{ROOT}.core.timing")
+"""The core modules a face may import besides the front."""
 AMBIENT_CALL = "current_call"
 """The toolkit's look-up of the call in progress: the MCP face's own, never the core's."""
 ENVIRONMENT_READERS = {"config.py", "cli.py", "launch.py"}
@@ -62,6 +68,8 @@ def violations(relative: str, source: str) -> list[str]:
         found.extend(
             f"{relative} imports {module}" for rule in banned if module == rule or module.startswith(rule + ".")
         )
+        if layer in FACES and module.startswith(f"{ROOT}.core.") and module not in CORE_BESIDE_THE_FRONT:
+            found.append(f"{relative} imports {module} (a face uses the core's front: from {ROOT}.core import ...)")
         if module.split(".")[0] == "httpx2" and relative != HTTPX2_MODULE:
             found.append(f"{relative} imports httpx2 (only {HTTPX2_MODULE} may)")
     if layer == "core" and any(
@@ -104,8 +112,67 @@ def test_module_respects_the_layering_rules(path: Path) -> None:
         ("core/waiting.py", "from cursor_cloud_agents.server.toolkit import current_call"),
         ("core/waiting.py", "from cursor_cloud_agents.server import toolkit\ncall = toolkit.current_call()"),
         ("api/client.py", "from cursor_cloud_agents.core.failures import ToolFailure"),
+        ("server/tools/runs.py", "from cursor_cloud_agents.core.liveness import fold_liveness"),
+        ("terminal/board.py", "import cursor_cloud_agents.core.store"),
+        ("verify/spend.py", "from cursor_cloud_agents.core.paid import create_within_limits"),
     ],
 )
 def test_the_layering_check_catches_a_broken_rule(relative: str, source: str) -> None:
     """The check itself: each rule, broken on purpose, is reported (a test that cannot fail proves nothing)."""
     assert violations(relative, source)
+
+
+def test_a_face_may_import_the_cores_front_and_its_call_and_timing() -> None:
+    """The front, `core.call` and `core.timing` are what a face may use of the core."""
+    source = (
+        "from cursor_cloud_agents.core import ToolFailure, failures\n"
+        "from cursor_cloud_agents.core.call import Call\n"
+        "from cursor_cloud_agents.core.timing import Clock\n"
+    )
+    assert violations("server/tools/runs.py", source) == []
+
+
+def module_imports() -> dict[str, set[str]]:
+    """Each module of the package and the package modules it imports (a submodule named in a from-import counted
+    as itself, not as its package)."""
+    names = {
+        ".".join((ROOT, *path.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(".__init__"): path
+        for path in package_modules()
+    }
+    imports: dict[str, set[str]] = {name: set() for name in names}
+    for name, path in names.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                subs = [f"{node.module}.{alias.name}" for alias in node.names if f"{node.module}.{alias.name}" in names]
+                targets = subs + ([node.module] if len(subs) < len(node.names) else [])
+            elif isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                continue
+            imports[name] |= {target for target in targets if target in names and target != name}
+    return imports
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """An import runs one way: two modules that need each other are one idea split in two, or a third missing."""
+    imports = module_imports()
+    mutual = sorted({tuple(sorted((a, b))) for a in imports for b in imports[a] if a in imports.get(b, set())})
+    assert mutual == []
+
+
+def test_no_public_class_name_is_defined_twice() -> None:
+    """One name, one thing: two public classes of one name leave a reader (and an import) guessing which."""
+    homes: dict[str, list[str]] = {}
+    for path in package_modules():
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                homes.setdefault(node.name, []).append(path.relative_to(PACKAGE).as_posix())
+    assert {name: where for name, where in homes.items() if len(where) > 1} == {}
+
+
+@pytest.mark.parametrize("package", ["core", "server", "verify"])
+def test_the_core_server_and_verify_name_their_front(package: str) -> None:
+    """docs/architecture.md §6.5: each package says what it exports, and every name it lists exists."""
+    module = importlib.import_module(f"{ROOT}.{package}")
+    exported = module.__all__
+    assert exported and all(hasattr(module, name) for name in exported)

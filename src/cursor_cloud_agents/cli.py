@@ -118,7 +118,7 @@ def _stdout_to_devnull() -> None:
 
 def _serve() -> int:
     # Imported here: the MCP SDK is the server's alone, and the terminal commands start without it.
-    from cursor_cloud_agents.server.app import build_server, run_stdio
+    from cursor_cloud_agents.server import build_server, run_stdio
 
     settings = Settings.from_env(os.environ)
     redactor = Redactor(settings.secrets())

@@ -71,7 +71,7 @@ def _config(args: argparse.Namespace, _: Root) -> int:
 
 def _verify(args: argparse.Namespace, root: Root) -> int:
     from cursor_cloud_agents.terminal.ask import ask_on_terminal
-    from cursor_cloud_agents.verify.command import Io, Options, run_verify  # loaded by verify alone
+    from cursor_cloud_agents.verify import Io, Options, run_verify  # loaded by verify alone
 
     options = Options(args.spend, args.yes, args.record, args.keep_text, args.show_identities)
     io = Io(write=lambda text: (sys.stdout.write(text), sys.stdout.flush()), ask=ask_on_terminal)

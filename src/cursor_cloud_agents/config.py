@@ -69,7 +69,7 @@ def refusal(value: str) -> str | None:
 
 
 @dataclass(frozen=True)
-class Reader(Generic[T]):
+class VariableReader(Generic[T]):
     """How a variable becomes a value: its parser (bounds and error messages included) and its default."""
 
     parse: Callable[[Mapping[str, str], str], T]
@@ -85,7 +85,7 @@ class Variable:
     """One environment variable: its name, its reader, what it does, and the Settings field(s) it sets."""
 
     name: str
-    reader: Reader[Any]
+    reader: VariableReader[Any]
     meaning: str
     field: str = ""  # the Settings field that declares it (VARIABLES fills it in)
     problems: str | None = None
@@ -104,12 +104,12 @@ class Variable:
         return {self.field: value[0], self.problems: value[1]}
 
 
-def setting(name: str, reader: Reader[T], meaning: str) -> T:
+def setting(name: str, reader: VariableReader[T], meaning: str) -> T:
     """A Settings field read from the variable `name`: the one entry that declares it."""
     return field(default_factory=reader.default, metadata={"variable": Variable(name, reader, meaning)})
 
 
-def setting_with_problems(name: str, reader: Reader[tuple[T, Any]], meaning: str, *, problems: str) -> T:
+def setting_with_problems(name: str, reader: VariableReader[tuple[T, Any]], meaning: str, *, problems: str) -> T:
     """A Settings field whose reader also answers problems that do not stop start-up, kept in `problems`."""
     variable = Variable(name, reader, meaning, problems=problems)
     return field(default_factory=lambda: reader.default()[0], metadata={"variable": variable})
@@ -310,20 +310,24 @@ def _asked_acts(env: Mapping[str, str]) -> frozenset[str]:
     return frozenset(names) | ({"create"} if creates else frozenset[str]())
 
 
-def _switch_reader() -> Reader[bool]:
-    return Reader(lambda env, name: _switch(env, name), lambda: False, "0")
+def _switch_reader() -> VariableReader[bool]:
+    return VariableReader(lambda env, name: _switch(env, name), lambda: False, "0")
 
 
-def _number_reader(default: float, *, low: float, high: float) -> Reader[float]:
-    return Reader(lambda env, name: _number(env, name, default, low=low, high=high), lambda: default, _plain(default))
+def _number_reader(default: float, *, low: float, high: float) -> VariableReader[float]:
+    return VariableReader(
+        lambda env, name: _number(env, name, default, low=low, high=high), lambda: default, _plain(default)
+    )
 
 
-def _count_reader(default: int, *, low: int, high: int) -> Reader[int]:
-    return Reader(lambda env, name: _count(env, name, default, low=low, high=high), lambda: default, _plain(default))
+def _count_reader(default: int, *, low: int, high: int) -> VariableReader[int]:
+    return VariableReader(
+        lambda env, name: _count(env, name, default, low=low, high=high), lambda: default, _plain(default)
+    )
 
 
-def _optional_number_reader(*, low: float, high: float) -> Reader[float | None]:
-    return Reader(lambda env, name: _optional_number(env, name, low=low, high=high), lambda: None, "(none)")
+def _optional_number_reader(*, low: float, high: float) -> VariableReader[float | None]:
+    return VariableReader(lambda env, name: _optional_number(env, name, low=low, high=high), lambda: None, "(none)")
 
 
 @dataclass(frozen=True)
@@ -336,7 +340,7 @@ class Settings:
 
     api_key: Secret | None = setting_with_problems(
         "CURSOR_API_KEY",
-        Reader(lambda env, _: _read_key(env), lambda: (None, None), "(none)"),
+        VariableReader(lambda env, _: _read_key(env), lambda: (None, None), "(none)"),
         "Your Cursor API key. Without it the server starts and lists its tools; "
         "every call answers `CONFIGURATION_MISSING`.",
         problems="key_problem",
@@ -349,7 +353,7 @@ class Settings:
     )
     forward_env: Mapping[str, Secret] = setting_with_problems(
         "CURSOR_MCP_FORWARD_ENV",
-        Reader(lambda env, _: _read_forward_env(env), lambda: ({}, {}), "(none)"),
+        VariableReader(lambda env, _: _read_forward_env(env), lambda: ({}, {}), "(none)"),
         "Comma-separated names of variables of this process that "
         "`forward_env` may pass to an agent; the values never go through tool arguments.",
         problems="forward_problems",
@@ -367,12 +371,12 @@ class Settings:
     )
     log_level: str = setting(
         "CURSOR_MCP_LOG_LEVEL",
-        Reader(lambda env, _: _log_level(env), lambda: "INFO", "INFO"),
+        VariableReader(lambda env, _: _log_level(env), lambda: "INFO", "INFO"),
         "Log level on stderr: DEBUG, INFO, WARNING or ERROR.",
     )
     base_url: str = setting(
         "CURSOR_API_BASE_URL",
-        Reader(lambda env, _: _base_url(env), lambda: "https://api.cursor.com", "https://api.cursor.com"),
+        VariableReader(lambda env, _: _base_url(env), lambda: "https://api.cursor.com", "https://api.cursor.com"),
         "API base URL; https is required except for a loopback host (a simulator), whose own host and port are "
         "then the one loopback place artifact downloads may come from.",
     )
@@ -406,7 +410,7 @@ class Settings:
     )
     ask: frozenset[str] = setting(
         "CURSOR_MCP_ASK",
-        Reader(lambda env, _: _asked_acts(env), lambda: frozenset({"delete"}), "delete"),
+        VariableReader(lambda env, _: _asked_acts(env), lambda: frozenset({"delete"}), "delete"),
         "The acts the user is asked about first (MCP elicitation), comma-separated: `delete`, `cancel` (a run), "
         "`replace` (`replace_active`'s cancel), `create` (each paid creation); `none` for unattended use. A client "
         "that cannot ask gets `confirm_agent_id` for a delete and a refusal for the others listed.",
@@ -423,7 +427,7 @@ class Settings:
     )
     artifact_hosts: tuple[str, ...] = setting(
         "CURSOR_MCP_ARTIFACT_HOSTS",
-        Reader(lambda env, _: _host_suffixes(env), lambda: (".amazonaws.com",), ".amazonaws.com"),
+        VariableReader(lambda env, _: _host_suffixes(env), lambda: (".amazonaws.com",), ".amazonaws.com"),
         "Comma-separated host suffixes allowed for artifact downloads.",
     )
     max_image_bytes: int = setting(
@@ -436,7 +440,7 @@ class Settings:
     state_dir: Path | None = setting(
         "CURSOR_MCP_STATE_DIR",
         # None: acts kept in memory, by this process only (Settings() in tests, CURSOR_MCP_STATE_DIR=memory).
-        Reader(lambda env, _: _state_dir(env), lambda: None, "~/.local/state/cursor-cloud-agents"),
+        VariableReader(lambda env, _: _state_dir(env), lambda: None, "~/.local/state/cursor-cloud-agents"),
         "Where the store of paid acts lives (creations, follow-ups, "
         "tasks: no prompt, no secret in it), shared by every process of the machine, so a lost answer is never "
         "paid twice and the limits count them all; an absolute path. If it cannot be written, paid acts are "
@@ -444,12 +448,12 @@ class Settings:
     )
     team_id: str | None = setting(
         "CURSOR_TEAM_ID",
-        Reader(lambda env, _: _team_id(env), lambda: None, "(none)"),
+        VariableReader(lambda env, _: _team_id(env), lambda: None, "(none)"),
         "Your Cursor team id, sent as the `x-cursor-team-id` header on every request (as the official SDK does).",
     )
     record_dir: Path | None = setting(
         "CURSOR_MCP_RECORD_DIR",
-        Reader(lambda env, name: _folder(env, name), lambda: None, "(none)"),
+        VariableReader(lambda env, name: _folder(env, name), lambda: None, "(none)"),
         "A folder (an absolute path) where every exchange with the API is written as redacted JSON lines (files "
         "0600, size-capped); prompts and agent text are masked. Replay it with `simulate --replay`.",
     )

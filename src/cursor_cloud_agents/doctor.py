@@ -18,7 +18,7 @@ import anyio
 from cursor_cloud_agents.api import CursorClient, CursorError, deadline_after
 from cursor_cloud_agents.config import ASK_ACTS, ConfigError, Settings
 from cursor_cloud_agents.core.failures import from_api_error
-from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.ledger import use_of
 from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import DOCTOR_CALL_SECONDS as CALL_SECONDS
 from cursor_cloud_agents.redact import Redactor
@@ -26,7 +26,7 @@ from cursor_cloud_agents.redact import Redactor
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 
 
-class Report:
+class Diagnosis:
     """The lines of a diagnosis, masked, and whether any of them failed."""
 
     def __init__(self, redactor: Redactor, write: Callable[[str], object]) -> None:
@@ -39,7 +39,7 @@ class Report:
         self.write(f"{verdict:<4}  {self.redactor.mask(text)}\n")
 
 
-def _settings_lines(settings: Settings, report: Report) -> None:
+def _settings_lines(settings: Settings, report: Diagnosis) -> None:
     if settings.simulated:
         report.line("ok", "simulated mode (CURSOR_MCP_FIXTURE=1): nothing real, nothing billed")
     elif settings.key_problem is not None:
@@ -55,7 +55,7 @@ def _settings_lines(settings: Settings, report: Report) -> None:
     report.line("ok", f"limits: {settings.max_call_seconds:g} s per call, {settings.max_result_bytes} bytes per result")
 
 
-async def _state_line(settings: Settings, report: Report) -> None:
+async def _state_line(settings: Settings, report: Diagnosis) -> None:
     folder = settings.state_dir
     if folder is None or settings.simulated:
         return  # simulated mode (or CURSOR_MCP_STATE_DIR=memory) keeps its acts in memory
@@ -63,7 +63,8 @@ async def _state_line(settings: Settings, report: Report) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder):
             pass
-        used, _ = await CreationLedger(Store(folder), settings.max_new_agents).use(time.time())
+        now = time.time()
+        used, _ = use_of(await Store(folder).read(now), now)
     except (OSError, StoreUnusable) as exc:
         why = exc.why if isinstance(exc, StoreUnusable) else f"{folder} is not writable ({type(exc).__name__})"
         report.line(
@@ -76,7 +77,7 @@ async def _state_line(settings: Settings, report: Report) -> None:
     report.line("ok", f"new agents: {used} of {settings.max_new_agents} in the last 24 h (CURSOR_MCP_MAX_NEW_AGENTS)")
 
 
-def _limit_lines(settings: Settings, report: Report) -> None:
+def _limit_lines(settings: Settings, report: Diagnosis) -> None:
     report.line("ok", f"agents running at once: at most {settings.max_active_agents} (CURSOR_MCP_MAX_ACTIVE_AGENTS)")
     spend = settings.max_spend_cents
     report.line(
@@ -89,7 +90,7 @@ def _limit_lines(settings: Settings, report: Report) -> None:
     report.line("ok", f"the user is asked before: {asked}, when the client can ask (CURSOR_MCP_ASK)")
 
 
-async def _api_line(settings: Settings, open_client: ClientFactory, report: Report) -> None:
+async def _api_line(settings: Settings, open_client: ClientFactory, report: Diagnosis) -> None:
     if settings.key_problem is not None and not settings.simulated:
         report.line("FAIL", "no call made to Cursor: fix the key first")
         return
@@ -113,9 +114,9 @@ async def diagnose(env: Mapping[str, str], open_client: ClientFactory, write: Ca
     try:
         settings = Settings.from_env(env)
     except ConfigError as exc:
-        Report(Redactor(), write).line("FAIL", str(exc))
+        Diagnosis(Redactor(), write).line("FAIL", str(exc))
         return 1
-    report = Report(Redactor(settings.secrets()), write)
+    report = Diagnosis(Redactor(settings.secrets()), write)
     report.line("ok", f"Python {sys.version.split()[0]}")
     _settings_lines(settings, report)
     await _state_line(settings, report)

@@ -28,7 +28,7 @@ from cursor_cloud_agents.api import (
     parse_event_id,
 )
 from cursor_cloud_agents.simulator import (
-    Agent,
+    AgentRecord,
     BackgroundTaskScript,
     Fault,
     Faults,
@@ -36,14 +36,14 @@ from cursor_cloud_agents.simulator import (
     Quirks,
     RunningSimulator,
     RunScript,
-    ToolCall,
+    ScriptedToolCall,
     World,
 )
 
 pytestmark = pytest.mark.anyio
 
 
-async def read_all(client: CursorClient, agent: Agent, *, last_event_id: str | None = None) -> list[StreamEvent]:
+async def read_all(client: CursorClient, agent: AgentRecord, *, last_event_id: str | None = None) -> list[StreamEvent]:
     """Every typed event of one connection, until the server closes it (bounded)."""
     with anyio.fail_after(5):
         async with client.stream_run(agent.id, agent.runs[-1].id, last_event_id=last_event_id) as stream:
@@ -111,7 +111,7 @@ async def test_a_tool_call_is_sent_running_then_completed_with_one_call_id(clien
 
 async def test_an_oversized_tool_result_is_omitted_and_flagged_truncated(client: CursorClient, world: World) -> None:
     """docs/api-contract.md quirk 14: big `result` omitted, `truncated: {result: true}` (observed 2026-10-09)."""
-    big = ToolCall("run_terminal_cmd", {"command": "yes | head -c 8000000"}, truncated_result=True)
+    big = ScriptedToolCall("run_terminal_cmd", {"command": "yes | head -c 8000000"}, truncated_result=True)
     agent = world.add_agent(script=RunScript(tool_calls=(big,)), created_ago=3600)
     completed = [e for e in await read_all(client, agent) if isinstance(e, ToolCallEvent) and e.status == "completed"]
     assert completed[0].result is None and completed[0].truncated is not None and completed[0].truncated.result

@@ -27,7 +27,7 @@ from cursor_cloud_agents.simulator import (
     World,
     serve,
 )
-from cursor_cloud_agents.simulator.records import Run
+from cursor_cloud_agents.simulator.records import RunRecord as Run
 
 pytestmark = pytest.mark.anyio
 

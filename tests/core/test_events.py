@@ -15,7 +15,7 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.api import Deadline
-from cursor_cloud_agents.core.events import Event, Follower, Target, follow
+from cursor_cloud_agents.core.events import Event, FleetFollower, Followed, follow
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.timing import EVENTS_LOOK_SECONDS, CallTime
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, World, serve
@@ -27,8 +27,8 @@ STREAM = "/v1/agents/*/runs/*/stream"
 
 
 async def following(
-    state: CoreState, target: Target, told: list[Event], until: str | None, said: list[str] | None = None
-) -> Follower:
+    state: CoreState, target: Followed, told: list[Event], until: str | None, said: list[str] | None = None
+) -> FleetFollower:
     async def emit(event: Event) -> None:
         told.append(event)
 
@@ -55,11 +55,11 @@ async def test_an_end_is_told_once_within_a_second_with_its_status_elapsed_branc
     going = world.add_agent("Goes on", script=RunScript(running_seconds=3600))
     told: list[Event] = []
     async with serve(world) as sim, process(sim, clock, tmp_path) as state:
-        answer: list[Follower] = []
+        answer: list[FleetFollower] = []
         async with anyio.create_task_group() as group:
 
             async def run() -> None:
-                answer.append(await following(state, Target((ending.id, going.id)), told, "any"))
+                answer.append(await following(state, Followed((ending.id, going.id)), told, "any"))
 
             group.start_soon(run)
             with anyio.fail_after(5):
@@ -91,11 +91,11 @@ async def test_events_go_on_through_a_dropped_connection_and_miss_nothing_d_66(t
     told: list[Event] = []
     said: list[str] = []
     async with serve(world, faults=faults) as sim, process(sim, clock, tmp_path) as state:
-        answer: list[Follower] = []
+        answer: list[FleetFollower] = []
         async with anyio.create_task_group() as group:
 
             async def run() -> None:
-                answer.append(await following(state, Target((agent.id,)), told, "all", said))
+                answer.append(await following(state, Followed((agent.id,)), told, "all", said))
 
             group.start_soon(run)
             with anyio.fail_after(5):
@@ -127,7 +127,7 @@ async def test_the_fleet_tells_a_new_run_started_and_stays_quiet_on_what_was_goi
         async with anyio.create_task_group() as group:
 
             async def run() -> None:
-                await following(state, Target(), told, None)
+                await following(state, Followed(), told, None)
 
             group.start_soon(run)
             with anyio.fail_after(5):

@@ -28,7 +28,7 @@ from cursor_cloud_agents.core.store import Act
 from cursor_cloud_agents.core.timing import QUEUED_FOLLOWUP_SECONDS, USAGE_SECONDS, CallTime, Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.simulator import ManualClock, RunningSimulator, RunScript, World, serve
-from cursor_cloud_agents.simulator.records import Agent
+from cursor_cloud_agents.simulator.records import AgentRecord as Agent
 from tests.core.rig import process
 
 pytestmark = pytest.mark.anyio

@@ -23,8 +23,10 @@ from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.server.app import serve_toolkit
+from cursor_cloud_agents.server.declaration import Access
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
+from cursor_cloud_agents.server.toolcall import ToolCall
+from cursor_cloud_agents.server.toolkit import Toolkit
 
 pytestmark = pytest.mark.anyio
 
@@ -43,15 +45,15 @@ def make_kit() -> Toolkit:
     kit = Toolkit(ServerState(settings, Redactor(settings.secrets())), hard_stop_grace=0.0)
 
     @kit.tool(title="Odd progress")
-    async def cursor_odd_progress() -> dict[str, Any]:
+    async def cursor_odd_progress(call: ToolCall) -> dict[str, Any]:
         """Report a status holding a lone surrogate, as a decoded JSON escape from Cursor can."""
-        await current_call().progress("run RUNNING\ud800, waited 5 of 50 s")
+        await call.progress("run RUNNING\ud800, waited 5 of 50 s")
         return {"done": True}
 
     @kit.tool(title="Not JSON", access=Access.WRITE)
-    async def cursor_not_json() -> dict[str, Any]:
+    async def cursor_not_json(call: ToolCall) -> dict[str, Any]:
         """Act, then answer a value JSON cannot carry (a bug)."""
-        current_call().note(agent_id=AGENT)
+        call.note(agent_id=AGENT)
         return {"tags": {"a", "b"}}
 
     @kit.tool(title="Long upstream code")

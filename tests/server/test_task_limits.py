@@ -44,11 +44,13 @@ async def test_a_task_whose_answers_come_back_at_once_asks_again_no_faster_than_
     clock = ManualClock()
     calls: list[float] = []
 
-    async def quick(_tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float) -> CallToolResult:
+    async def quick(
+        _tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float
+    ) -> tuple[CallToolResult, bool]:
         calls.append(clock.now())
         clock.advance(0.1)
         await anyio.lowlevel.checkpoint()
-        return CallToolResult(content=[], structured_content={"timed_out": True})
+        return CallToolResult(content=[], structured_content={"timed_out": True}), True
 
     async def advance(seconds: float) -> None:
         clock.advance(seconds)

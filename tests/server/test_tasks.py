@@ -206,8 +206,10 @@ async def test_a_task_is_not_capped_by_the_call_limit_but_by_the_task_limit() ->
 async def test_finished_tasks_beyond_the_kept_number_are_dropped_oldest_first() -> None:
     """Issue 11: memory is bounded: past FINISHED_KEPT finished tasks, the oldest answers task-not-found."""
 
-    async def answer(_tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float) -> CallToolResult:
-        return CallToolResult(content=[], structured_content={"timed_out": False})
+    async def answer(
+        _tool: str, _arguments: Mapping[str, Any], _report: Any, _since: float
+    ) -> tuple[CallToolResult, bool]:
+        return CallToolResult(content=[], structured_content={"timed_out": False}), False
 
     store = TaskStore(answer, Clock(ManualClock().now), max_seconds=60.0, poll_seconds=2.5)
     ids: list[str] = []

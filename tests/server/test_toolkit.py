@@ -21,8 +21,10 @@ from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import serve_toolkit
+from cursor_cloud_agents.server.declaration import Access
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
+from cursor_cloud_agents.server.toolcall import ToolCall
+from cursor_cloud_agents.server.toolkit import Toolkit
 
 pytestmark = pytest.mark.anyio
 
@@ -69,9 +71,9 @@ def add_failing_tools(kit: Toolkit) -> None:
         return {}
 
     @kit.tool(title="Slow write", access=Access.WRITE, budget=lambda _args: 0.05)
-    async def cursor_slow_write() -> dict[str, Any]:
+    async def cursor_slow_write(call: ToolCall) -> dict[str, Any]:
         """Never finishes, after maybe sending."""
-        current_call().note(agent_id=AGENT)
+        call.note(agent_id=AGENT)
         await anyio.sleep_forever()
         return {}
 
@@ -101,10 +103,10 @@ def add_failing_tools(kit: Toolkit) -> None:
         return {"result": text}
 
     @kit.tool(title="Progress")
-    async def cursor_progress() -> dict[str, Any]:
+    async def cursor_progress(call: ToolCall) -> dict[str, Any]:
         """Report three steps."""
         for step in range(3):
-            await current_call().progress(f"step {step}")
+            await call.progress(f"step {step}")
         return {"steps": 3}
 
 

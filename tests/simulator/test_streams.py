@@ -9,7 +9,7 @@ import anyio
 import httpx2
 import pytest
 
-from cursor_cloud_agents.simulator import BackgroundTaskScript, ManualClock, Quirks, RunScript, ToolCall, World
+from cursor_cloud_agents.simulator import BackgroundTaskScript, ManualClock, Quirks, RunScript, ScriptedToolCall, World
 from cursor_cloud_agents.simulator.streams import plan_stream, stream_body
 
 from .conftest import parse_sse
@@ -103,7 +103,7 @@ async def test_oversized_tool_fields_are_omitted_and_flagged_truncated(
     world: World, client: httpx2.AsyncClient
 ) -> None:
     """Quirk 14: `args`/`result` omitted for size, with `truncated` flags."""
-    call = ToolCall("run_terminal_cmd", {"command": "yes"}, truncated_result=True)
+    call = ScriptedToolCall("run_terminal_cmd", {"command": "yes"}, truncated_result=True)
     world.add_agent(script=RunScript(tool_calls=(call,)), created_ago=3600)
     frames = parse_sse((await _read_all(client, _url(world))).text)
     completed = next(json.loads(f["data"]) for f in frames if f["event"] == "tool_call" and '"completed"' in f["data"])

@@ -8,8 +8,8 @@ import pytest
 from cursor_cloud_agents.api import AgentSummary, Evidence, Run
 from cursor_cloud_agents.core.activity import ActivitySummary
 from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, REPLAY_QUIET_SECONDS
-from cursor_cloud_agents.simulator import ManualClock, Quirks, RunScript, ToolCall, World, build_scenario
-from cursor_cloud_agents.terminal.board import LONG_IDLE_SECONDS, Board, FleetRow, attention, ordered
+from cursor_cloud_agents.simulator import ManualClock, Quirks, RunScript, ScriptedToolCall, World, build_scenario
+from cursor_cloud_agents.terminal.board import LONG_IDLE_SECONDS, Board, BoardRow, attention, ordered
 from cursor_cloud_agents.terminal.fleet import draw, fleet
 from tests.terminal.conftest import RigFactory, recording_console
 
@@ -39,9 +39,9 @@ def row(
     unread: bool = False,
     problem: str | None = None,
     activity: ActivitySummary | None = None,
-) -> FleetRow:
+) -> BoardRow:
     agent = AgentSummary(id=f"bc-{name}", name=name, status="ACTIVE", latest_run_id="run-1")
-    found = FleetRow(agent, run=Run(id="run-1", status=status), read_error=problem, ended_while_open=unread)
+    found = BoardRow(agent, run=Run(id="run-1", status=status), read_error=problem, ended_while_open=unread)
     found.idle_seconds = idle
     found.activity = activity if activity is not None else replayed("heartbeat")
     return found
@@ -178,7 +178,7 @@ async def test_the_dashboard_listens_to_a_quiet_run_past_a_pause_before_calling_
 ) -> None:
     """SL-26: a run whose last event is three hours old and whose stream stays quiet (its heartbeat has not come:
     the clock does not move) is listened to past the longest pause and shown stuck, first; one moving is not."""
-    calls = tuple(ToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(20))
+    calls = tuple(ScriptedToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(20))
     world = World(ManualClock(), quirks=Quirks(heartbeat_first_seconds=30.0))
     stuck = RunScript(running_seconds=36_000.0, events_seconds=60.0, tool_calls=calls, summary=None)
     world.add_agent("Moving", script=RunScript(running_seconds=3600.0, tool_calls=calls * 20), created_ago=600.0)

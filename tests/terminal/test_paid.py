@@ -12,7 +12,7 @@ from cursor_cloud_agents.simulator import ManualClock, RunScript, World
 from cursor_cloud_agents.terminal import paid
 from cursor_cloud_agents.terminal.dispatch import execute
 from cursor_cloud_agents.terminal.exits import OK
-from cursor_cloud_agents.terminal.paid import server_state
+from cursor_cloud_agents.terminal.paid import command_state
 from tests.terminal.conftest import RigFactory
 
 pytestmark = pytest.mark.anyio
@@ -31,7 +31,7 @@ async def test_followup_queue_on_a_busy_agent_answers_queued_and_sends_nothing_y
         answered = rig.documents()
         before = len(rig.requests("POST"))
         rig.clock.set(agent.runs[0].ended_at)
-        news = await queue.send_due(server_state(rig.term, rig.session))
+        news = await queue.send_due(command_state(rig.term, rig.session))
         after = len(rig.requests("POST"))
     assert code == OK and answered[0]["queued"] is True and answered[0]["after_run_id"] == agent.runs[0].id
     assert before == 0 and [item.outcome for item in news] == ["sent"] and after == 1

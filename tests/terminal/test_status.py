@@ -15,7 +15,8 @@ import pytest
 
 from cursor_cloud_agents import statuscache
 from cursor_cloud_agents.config import Secret, Settings
-from cursor_cloud_agents.core.store import Act, Store
+from cursor_cloud_agents.core.acts import Act
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import (
     SIMULATED_API_KEY,
     Fault,
@@ -23,7 +24,7 @@ from cursor_cloud_agents.simulator import (
     ManualClock,
     Quirks,
     RunScript,
-    ToolCall,
+    ScriptedToolCall,
     World,
     serve,
 )
@@ -206,7 +207,7 @@ async def test_the_line_counts_the_stuck_runs_by_the_rule_of_cursor_supervise(
     the line (listened to past a pause, as `cursor_supervise` judges them); a run that moved within the
     threshold is not; an agent younger than the threshold cannot be stale, so its run is not even read. The
     count is in `--json` too and survives the cache."""
-    calls = tuple(ToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(20))
+    calls = tuple(ScriptedToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(20))
     stuck = RunScript(running_seconds=36000, events_seconds=60.0, tool_calls=calls, summary=None)
     moving = RunScript(running_seconds=3600 * 6, tool_calls=calls * 20, thinking=None, summary=None)
     world = World(ManualClock(), quirks=Quirks(heartbeat_first_seconds=30.0))

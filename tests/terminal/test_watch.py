@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cursor_cloud_agents.api import GenericEvent
-from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, ToolCall, World
+from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, ScriptedToolCall, World
 from cursor_cloud_agents.terminal.exits import OK, REFUSED
 from cursor_cloud_agents.terminal.runview import event_document
 from cursor_cloud_agents.terminal.watch import watch
@@ -16,8 +16,8 @@ pytestmark = pytest.mark.anyio
 TEXT = "I will read the code first. Then I change the parser! Does it pass? It does."
 SENTENCES = ["I will read the code first.", "Then I change the parser!", "Does it pass?", "It does."]
 TOOLS = (
-    ToolCall("read_file", {"path": "src/parser.py"}, {"success": {"content": "x"}}),
-    ToolCall("run_terminal_cmd", {"command": "pytest -q"}, {"error": {"message": "1 failed"}}),
+    ScriptedToolCall("read_file", {"path": "src/parser.py"}, {"success": {"content": "x"}}),
+    ScriptedToolCall("run_terminal_cmd", {"command": "pytest -q"}, {"error": {"message": "1 failed"}}),
 )
 SCRIPT = RunScript(text=TEXT, tool_calls=TOOLS, running_seconds=60.0, result="Fixed the parser; tests pass.")
 
@@ -77,7 +77,9 @@ async def test_a_stream_cut_mid_run_resumes_without_duplicates(rig_factory: RigF
 async def test_escape_sequences_in_the_agent_text_never_reach_the_terminal(rig_factory: RigFactory) -> None:
     """Issue 14: ANSI and OSC sequences in what an agent writes arrive stripped; markup shows as written."""
     hostile = "Done.\x1b[2J\x1b]0;owned\x07 See [red]this[/red].\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\"
-    script = RunScript(text=hostile, tool_calls=(ToolCall("\x1b[1Aedit", {"path": "\x9b2Ja.py"}),), result=hostile)
+    script = RunScript(
+        text=hostile, tool_calls=(ScriptedToolCall("\x1b[1Aedit", {"path": "\x9b2Ja.py"}),), result=hostile
+    )
     world, agent_id, _ = one_agent(script, created_ago=3600.0)
     async with rig_factory(world) as rig:
         await rig.drive(watch(rig.term, agent_id=agent_id, run_id=None))

@@ -8,7 +8,7 @@ import pytest
 
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, World
 from cursor_cloud_agents.simulator.quirks import Quirks
-from cursor_cloud_agents.simulator.records import Run
+from cursor_cloud_agents.simulator.records import RunRecord
 from cursor_cloud_agents.simulator.timeline import encode_frame
 from cursor_cloud_agents.terminal.exits import OK
 from cursor_cloud_agents.terminal.watch import watch
@@ -21,13 +21,13 @@ SENTENCES = ["I will read the code first.", "Then I change the parser!", "Does i
 SHARED = Quirks(simplified_frames_share_ids=True)
 
 
-def ended_run(script: RunScript) -> tuple[World, str, Run]:
+def ended_run(script: RunScript) -> tuple[World, str, RunRecord]:
     world = World(ManualClock(), quirks=SHARED)
     agent = world.add_agent("Fix the parser", script=script, created_ago=3600.0)
     return world, agent.id, agent.runs[-1]
 
 
-def bytes_through_update_before(run: Run, text: str) -> int:
+def bytes_through_update_before(run: RunRecord, text: str) -> int:
     """The body bytes (as sent, chunked) through the `interaction_update` whose `assistant` copy (same id) says
     `text`."""
     timeline = run.timeline

@@ -15,6 +15,7 @@ from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import serve_toolkit
 from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.toolkit import Toolkit
 from cursor_cloud_agents.server.tools import runs
 from cursor_cloud_agents.simulator import (
@@ -39,9 +40,11 @@ async def probe(h: Harness) -> AsyncGenerator[Client, None]:
     kit = Toolkit(state)
 
     @kit.tool(title="Probe")
-    async def probe_activity(agent_id: str, run_id: str, terminal: bool) -> dict[str, ActivitySummary]:
+    async def probe_activity(call: ToolCall, agent_id: str, run_id: str, terminal: bool) -> dict[str, ActivitySummary]:
         """Summarize a run."""
-        summary = await runs.summarize(state.api, state.activity, state.clock, agent_id, run_id, terminal=terminal)
+        summary = await runs.summarize(
+            call, state.api, state.activity, state.clock, agent_id, run_id, terminal=terminal
+        )
         return {"activity": summary}
 
     async with Client(serve_toolkit(kit, name="probe", cached=False), mode="legacy") as client:

@@ -16,7 +16,7 @@ import pytest
 from mcp.client.context import ClientRequestContext
 from mcp_types import ElicitRequestParams, ElicitResult, ListRootsResult, Root
 
-from cursor_cloud_agents.server import toolkit
+from cursor_cloud_agents.server import toolcall
 from cursor_cloud_agents.server.asking import Consent, InputNeeded, Question, RoundTripPeer, Seal
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from cursor_cloud_agents.simulator.images import png
@@ -100,7 +100,7 @@ async def test_a_question_never_answered_times_out_inside_the_calls_deadline_as_
     harness_factory: OpenHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A client that declares elicitation but never answers: DECLINED with the reason, before the deadline."""
-    monkeypatch.setattr(toolkit, "ASK_RESERVE", 9.7)  # a 10 s call leaves the question 0.3 s
+    monkeypatch.setattr(toolcall, "ASK_RESERVE", 9.7)  # a 10 s call leaves the question 0.3 s
 
     async def silent(_context: ClientRequestContext, _params: ElicitRequestParams) -> ElicitResult:
         await anyio.sleep_forever()

@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 
-from cursor_cloud_agents.core.ledger import CreationLedger
+from cursor_cloud_agents.core.ledger import agents_of, use_of
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
 from tests.tools.conftest import Harness, OpenHarness, Reply
@@ -67,7 +67,7 @@ async def test_a_creation_refused_by_cursor_gives_its_place_in_the_creation_limi
     async with harness_factory(World(ManualClock()), faults=faults, state_dir=tmp_path, max_new_agents=2) as h:
         refused = [await h.call("cursor_create_agent", REQUEST) for _ in range(3)]
         created = await h.call("cursor_create_agent", REQUEST)
-        used, _ = await CreationLedger(Store(tmp_path), 2).use(h.clock.now())
+        used, _ = use_of(await Store(tmp_path).read(h.clock.now()), h.clock.now())
     assert [reply.code for reply in refused] == ["PERMISSION_DENIED"] * 3
     assert not created.is_error, created.data
     assert used == 1
@@ -80,7 +80,7 @@ async def test_a_creation_with_an_agent_id_that_exists_takes_no_place_in_the_cre
     async with harness_factory(state_dir=tmp_path) as h:
         first = await h.call("cursor_create_agent", REQUEST)
         again = await h.call("cursor_create_agent", {"prompt": "Other work", "agent_id": first.data["agent_id"]})
-        used, _ = await CreationLedger(Store(tmp_path), 25).use(h.clock.now())
+        used, _ = use_of(await Store(tmp_path).read(h.clock.now()), h.clock.now())
     assert again.code == "CONFLICT" and used == 1
 
 
@@ -100,6 +100,6 @@ async def test_an_agent_with_variables_found_by_its_name_counts_towards_the_spen
                 group.cancel_scope.cancel()  # the answer never reaches the model
         h.clock.advance(14.0)
         found = await h.call("cursor_create_agent", request)
-        known = await CreationLedger(Store(tmp_path), 25).agents(h.clock.now())
+        known = agents_of(await Store(tmp_path).read(h.clock.now()), h.clock.now())
     assert found.data["resumed"] is True
     assert known == [found.data["agent_id"]]

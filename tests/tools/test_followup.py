@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Fault, ManualClock, Quirks, RunScript, World
-from cursor_cloud_agents.simulator.records import Agent
+from cursor_cloud_agents.simulator.records import AgentRecord
 from tests.tools.conftest import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
@@ -16,12 +16,12 @@ pytestmark = pytest.mark.anyio
 LONG = RunScript(running_seconds=3600)
 
 
-def idle_world() -> tuple[World, Agent]:
+def idle_world() -> tuple[World, AgentRecord]:
     world = World(ManualClock())
     return world, world.add_agent("Add a README", created_ago=3600)
 
 
-def busy_world(quirks: Quirks | None = None) -> tuple[World, Agent]:
+def busy_world(quirks: Quirks | None = None) -> tuple[World, AgentRecord]:
     world = World(ManualClock(), quirks=quirks)
     return world, world.add_agent("Long migration", script=LONG, created_ago=60)
 
@@ -30,11 +30,11 @@ def run_posts(h: Harness) -> list[Any]:
     return [record for record in h.requests("POST") if record.path.endswith("/runs")]
 
 
-async def follow_up(h: Harness, agent: Agent, **arguments: Any) -> Any:
+async def follow_up(h: Harness, agent: AgentRecord, **arguments: Any) -> Any:
     return await h.call("cursor_create_run", {"agent_id": agent.id, "prompt": "Now add tests"} | arguments)
 
 
-def serve_agent_as(h: Harness, agent: Agent, **changes: Any) -> None:
+def serve_agent_as(h: Harness, agent: AgentRecord, **changes: Any) -> None:
     """Answer the next read of `agent` with its record changed (None removes a field)."""
     wire = agent.wire(h.world.now()) | changes
     body = json.dumps({key: value for key, value in wire.items() if value is not None})

@@ -15,7 +15,7 @@ import pytest
 
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, World
-from cursor_cloud_agents.simulator.records import Agent
+from cursor_cloud_agents.simulator.records import AgentRecord
 from tests.tools.conftest import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
@@ -25,7 +25,7 @@ RUN_SECONDS = 600.0
 """How long the follow-up's run works: long enough to be asked again while it runs, and after."""
 
 
-def world_with_idle_agent() -> tuple[World, Agent]:
+def world_with_idle_agent() -> tuple[World, AgentRecord]:
     world = World(ManualClock())
     return world, world.add_agent("Add a README", created_ago=3600, script=RunScript(running_seconds=RUN_SECONDS))
 
@@ -34,17 +34,17 @@ def runs_posted(h: Harness) -> int:
     return sum(1 for record in h.requests("POST") if record.path.endswith("/runs"))
 
 
-def lose_one_answer(agent: Agent, fault: Fault) -> Faults:
+def lose_one_answer(agent: AgentRecord, fault: Fault) -> Faults:
     faults = Faults()
     faults.inject("POST", f"/v1/agents/{agent.id}/runs", fault, times=1)
     return faults
 
 
-async def follow_up(h: Harness, agent: Agent, **arguments: Any) -> Any:
+async def follow_up(h: Harness, agent: AgentRecord, **arguments: Any) -> Any:
     return await h.call("cursor_create_run", {"agent_id": agent.id} | FOLLOW_UP | arguments)
 
 
-async def cancel_during_post(h: Harness, agent: Agent) -> None:
+async def cancel_during_post(h: Harness, agent: AgentRecord) -> None:
     """Start the follow-up and cancel the call once Cursor has made its run, while its answer drips back
     (`Fault.drip`): the answer never arrives."""
     before = len(agent.runs)

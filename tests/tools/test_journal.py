@@ -17,9 +17,10 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.core.journal import WINDOW_SECONDS, CreationJournal, fingerprint
-from cursor_cloud_agents.core.ledger import CreationLedger
-from cursor_cloud_agents.core.store import FILE_NAME, Act, Store, StoreUnusable
+from cursor_cloud_agents.core.acts import Act
+from cursor_cloud_agents.core.journal import WINDOW_SECONDS, fingerprint, unsettled
+from cursor_cloud_agents.core.ledger import use_of
+from cursor_cloud_agents.core.store import FILE_NAME, Store, StoreUnusable
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, KEPT_SECONDS
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
 from tests.tools.conftest import Harness, OpenHarness
@@ -289,10 +290,10 @@ async def test_a_torn_last_line_counts_as_a_creation_made_now_and_old_entries_ar
     await store.write(sent(0.0, "old", "bc-o"), sent(late, "new", "bc-n"), now=late)
     with (tmp_path / FILE_NAME).open("a") as handle:
         handle.write('{"at": 1, "finger')
-    journal = CreationJournal(Store(tmp_path))
-    assert await journal.unsettled("create", "new", late + 10) is not None
-    assert await journal.unsettled("create", "old", late + 10) is None
-    assert (await CreationLedger(journal.store, 25).use(late + 10))[0] == 2
+    reading = await Store(tmp_path).read(late + 10)
+    assert unsettled(reading, "create", "new", late + 10) is not None
+    assert unsettled(reading, "create", "old", late + 10) is None
+    assert use_of(reading, late + 10)[0] == 2
     text = (tmp_path / FILE_NAME).read_text()
     assert '"finger' not in text.replace('"fingerprint"', "") and "bc-o" not in text
 
@@ -325,9 +326,9 @@ async def test_a_corrupt_journal_does_not_stop_the_server_and_its_lines_count(tm
     """Issue 13 and F-40: a store line with invalid UTF-8 or a mistyped field crashed start-up once; now it is
     read as a creation made now (counted, never resumed)."""
     (tmp_path / FILE_NAME).write_bytes(content)
-    store = Store(tmp_path)
-    assert await CreationJournal(store).unsettled("create", "f", 1000.0) is None
-    assert (await CreationLedger(store, 25).use(1000.0))[0] == 1
+    reading = await Store(tmp_path).read(1000.0)
+    assert unsettled(reading, "create", "f", 1000.0) is None
+    assert use_of(reading, 1000.0)[0] == 1
 
 
 async def test_a_state_directory_that_refuses_the_compaction_keeps_the_store_usable(tmp_path: Path) -> None:
@@ -340,9 +341,9 @@ async def test_a_state_directory_that_refuses_the_compaction_keeps_the_store_usa
     (tmp_path / f".{FILE_NAME}.{os.getpid()}.{threading.get_ident()}.tmp").mkdir()
     store = Store(tmp_path)
     await store.write(sent(WINDOW_SECONDS + 20, "more", "bc-m"), now=WINDOW_SECONDS + 20)
-    journal = CreationJournal(store)
-    assert await journal.unsettled("create", "new", WINDOW_SECONDS + 20) is not None
-    assert await journal.unsettled("create", "more", WINDOW_SECONDS + 20) is not None
+    reading = await store.read(WINDOW_SECONDS + 20)
+    assert unsettled(reading, "create", "new", WINDOW_SECONDS + 20) is not None
+    assert unsettled(reading, "create", "more", WINDOW_SECONDS + 20) is not None
 
 
 async def test_a_state_directory_that_is_a_file_refuses_paid_acts(tmp_path: Path) -> None:

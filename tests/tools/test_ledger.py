@@ -10,8 +10,9 @@ from pathlib import Path
 import anyio
 import pytest
 
-from cursor_cloud_agents.core.ledger import WINDOW_SECONDS, CreationLedger, LimitReached
-from cursor_cloud_agents.core.store import FILE_NAME, Act, Store
+from cursor_cloud_agents.core.acts import Act
+from cursor_cloud_agents.core.ledger import WINDOW_SECONDS, LimitReached, agents_of, take, use_of
+from cursor_cloud_agents.core.store import FILE_NAME, Store
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from tests.tools.conftest import OpenHarness
 
@@ -27,16 +28,17 @@ def creation(at: float, agent_id: str | None = None) -> Act:
 
 async def use(directory: Path, now: float, limit: int = 25) -> int:
     """The creations counted now by a fresh reader of the state directory (another process would see this)."""
-    return (await CreationLedger(Store(directory), limit).use(now))[0]
+    del limit  # the count does not depend on the limit
+    return use_of(await Store(directory).read(now), now)[0]
 
 
 def _take_many(directory: str, limit: int, tries: int, now: float) -> int:
     async def take_all() -> int:
-        ledger = CreationLedger(Store(Path(directory)), limit)
+        store = Store(Path(directory))
         taken = 0
         for _ in range(tries):
             try:
-                await ledger.take(creation(now))
+                await take(store, creation(now), limit)
                 taken += 1
             except LimitReached:
                 pass
@@ -56,14 +58,14 @@ def test_two_processes_racing_share_one_limit(tmp_path: Path) -> None:
 
 async def test_creations_leave_the_window_after_24_hours(tmp_path: Path) -> None:
     """The window is rolling: the oldest creation frees its place 24 hours after it was counted."""
-    ledger = CreationLedger(Store(tmp_path), 2)
-    await ledger.take(creation(0.0))
-    await ledger.take(creation(10.0))
+    store = Store(tmp_path)
+    await take(store, creation(0.0), 2)
+    await take(store, creation(10.0), 2)
     with pytest.raises(LimitReached) as full:
-        await ledger.take(creation(20.0))
+        await take(store, creation(20.0), 2)
     assert (full.value.count, full.value.frees_at) == (2, WINDOW_SECONDS)
-    await ledger.take(creation(WINDOW_SECONDS + 1))
-    assert (await ledger.use(WINDOW_SECONDS + 1))[0] == 2
+    await take(store, creation(WINDOW_SECONDS + 1), 2)
+    assert use_of(await store.read(WINDOW_SECONDS + 1), WINDOW_SECONDS + 1)[0] == 2
 
 
 async def test_a_torn_ledger_line_counts_as_a_creation_made_now(tmp_path: Path) -> None:
@@ -118,9 +120,7 @@ async def test_a_creation_whose_answer_was_lost_still_counts(harness_factory: Op
 def _take_then_die(directory: str) -> None:
     import os
 
-    anyio.run(
-        CreationLedger(Store(Path(directory)), 5).take, creation(1000.0, "bc-00000000-0000-4000-8000-000000000001")
-    )
+    anyio.run(take, Store(Path(directory)), creation(1000.0, "bc-00000000-0000-4000-8000-000000000001"), 5)
     os._exit(1)  # the process dies between the ledger write and the POST
 
 
@@ -136,10 +136,11 @@ def test_a_crash_between_the_ledger_write_and_the_post_counts_the_creation(tmp_p
 async def test_the_ledger_names_the_agents_created_in_the_window_for_the_spend_limit(tmp_path: Path) -> None:
     """A creation with an id is named when it takes its place; one with variables (no id allowed) once the
     answer tells it (its act settled with the id); creations older than 24 hours leave."""
-    ledger = CreationLedger(Store(tmp_path), 5)
-    await ledger.take(creation(0.0, "bc-old"))
-    await ledger.take(creation(WINDOW_SECONDS, "bc-first"))
+    store = Store(tmp_path)
+    await take(store, creation(0.0, "bc-old"), 5)
+    await take(store, creation(WINDOW_SECONDS, "bc-first"), 5)
     unnamed = creation(WINDOW_SECONDS + 1)
-    await ledger.take(unnamed)
-    await ledger.store.write(replace(unnamed, state="done", agent_id="bc-second"), now=WINDOW_SECONDS + 1)
-    assert await CreationLedger(Store(tmp_path), 5).agents(WINDOW_SECONDS + 2) == ["bc-first", "bc-second"]
+    await take(store, unnamed, 5)
+    await store.write(replace(unnamed, state="done", agent_id="bc-second"), now=WINDOW_SECONDS + 1)
+    reading = await Store(tmp_path).read(WINDOW_SECONDS + 2)
+    assert agents_of(reading, WINDOW_SECONDS + 2) == ["bc-first", "bc-second"]

@@ -16,11 +16,11 @@ import pytest
 
 from cursor_cloud_agents.api import CursorClient, ids
 from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.core.acts import Act
 from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.limits import Limits
 from cursor_cloud_agents.core.slots import SLOT_PAGE
-from cursor_cloud_agents.core.store import Act, Store
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, Clock
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, Quirks, RunScript, World, serve
 from tests.tools.conftest import Harness, OpenHarness
@@ -38,8 +38,9 @@ from pathlib import Path
 
 import anyio
 
-from cursor_cloud_agents.core.ledger import CreationLedger
-from cursor_cloud_agents.core.store import Act, Store
+from cursor_cloud_agents.core.ledger import take
+from cursor_cloud_agents.core.acts import Act
+from cursor_cloud_agents.core.store import Store
 
 folder, agent_id, at = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3])
 
@@ -47,7 +48,7 @@ folder, agent_id, at = Path(sys.argv[1]), sys.argv[2], float(sys.argv[3])
 async def main() -> None:
     # What a server process writes right before its POST leaves: the creation, sent and counted.
     act = Act(Act.new_id(), "create", at, "sent", counted=True, fingerprint="other", agent_id=agent_id)
-    await CreationLedger(Store(folder), 25).take(act)
+    await take(Store(folder), act, 25)
 
 
 anyio.run(main)
@@ -128,14 +129,13 @@ async def test_a_creation_another_process_writes_after_the_check_takes_the_last_
     world = World(clock)
     settings = Settings(api_key=Secret(SIMULATED_API_KEY), max_active_agents=1)
     store = Store(tmp_path)
-    ledger = CreationLedger(store, 25)
-    limits = Limits(settings, ledger, Clock(now=clock.now))
+    limits = Limits(settings, store, Clock(now=clock.now))
     async with serve(world) as sim, CursorClient(sim.base_url, SIMULATED_API_KEY, clock=clock.now) as api:
         await limits.before_create(api)  # room for one
         await another_process_creates(tmp_path, ids.mint_agent_id(), clock.now())
         mine = Act(Act.new_id(), "create", clock.now(), "sent", counted=True, agent_id=ids.mint_agent_id())
         with pytest.raises(ToolFailure) as refused:
-            await ledger.take(mine)
+            await limits.take(mine)
         written = await store.read(clock.now())
     assert refused.value.code == "CAPACITY"
     assert mine.id not in written.acts and len(list(written.of("create"))) == 1

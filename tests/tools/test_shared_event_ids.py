@@ -11,9 +11,17 @@ from typing import Any
 import pytest
 
 from cursor_cloud_agents.server.tools import run_events as events_tool
-from cursor_cloud_agents.simulator import BackgroundTaskScript, Fault, Faults, ManualClock, RunScript, ToolCall, World
+from cursor_cloud_agents.simulator import (
+    BackgroundTaskScript,
+    Fault,
+    Faults,
+    ManualClock,
+    RunScript,
+    ScriptedToolCall,
+    World,
+)
 from cursor_cloud_agents.simulator.quirks import Quirks
-from cursor_cloud_agents.simulator.records import Run
+from cursor_cloud_agents.simulator.records import RunRecord
 from cursor_cloud_agents.simulator.timeline import encode_frame
 from tests.tools.conftest import Harness, OpenHarness
 
@@ -24,9 +32,9 @@ TEXT = "I will read the code first. Then I change the parser! Does it pass? It d
 SCRIPT = RunScript(
     text=TEXT,
     tool_calls=(
-        ToolCall("read_file", {"path": "src/parser.py"}, {"success": {"content": "x"}}),
-        ToolCall("run_terminal_cmd", {"command": "pytest -q"}, {"error": {"message": "1 failed"}}),
-        ToolCall("edit_file", {"path": "src/parser.py"}, {"success": {}}),
+        ScriptedToolCall("read_file", {"path": "src/parser.py"}, {"success": {"content": "x"}}),
+        ScriptedToolCall("run_terminal_cmd", {"command": "pytest -q"}, {"error": {"message": "1 failed"}}),
+        ScriptedToolCall("edit_file", {"path": "src/parser.py"}, {"success": {}}),
     ),
     background=BackgroundTaskScript(polls=2),
     running_seconds=120.0,
@@ -34,7 +42,7 @@ SCRIPT = RunScript(
 SHARED = Quirks(simplified_frames_share_ids=True)
 
 
-def ended_run(quirks: Quirks = SHARED) -> tuple[World, str, Run]:
+def ended_run(quirks: Quirks = SHARED) -> tuple[World, str, RunRecord]:
     world = World(ManualClock(), quirks=quirks)
     agent = world.add_agent("Fix the parser", script=SCRIPT, created_ago=3600.0)
     return world, agent.id, agent.runs[-1]
@@ -70,7 +78,7 @@ async def read_all(h: Harness, agent_id: str, run_id: str) -> list[dict[str, Any
     raise AssertionError("the paging never reached the run's end")
 
 
-def assert_simplified_frames_share_ids(run: Run) -> None:
+def assert_simplified_frames_share_ids(run: RunRecord) -> None:
     timeline = run.timeline
     shared = [i for i in range(1, len(timeline)) if timeline.keys[i] == timeline.keys[i - 1]]
     assert len(shared) > 20  # every delta and tool call, not only `done`

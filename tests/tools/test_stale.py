@@ -22,7 +22,7 @@ from cursor_cloud_agents.core.liveness import count_stuck, read_liveness
 from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, REPLAY_QUIET_SECONDS, CallTime, Clock
 from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.server.views.fleet import FleetView
-from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, RunScript, ToolCall, World
+from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, RunScript, ScriptedToolCall, World
 from tests.clock import while_time_passes
 from tests.tools.conftest import Harness, OpenHarness, Reply
 
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.anyio
 HOURS = 3600.0
 LISTENED = f"silence {REPLAY_LISTEN_SECONDS:g}s"
 QUIET = f"silence {REPLAY_QUIET_SECONDS:g}s"
-CALLS = tuple(ToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(20))
+CALLS = tuple(ScriptedToolCall("read_file", {"path": f"src/module_{index}.py"}) for index in range(20))
 STUCK = RunScript(running_seconds=10 * HOURS, events_seconds=60.0, tool_calls=CALLS, summary=None)
 """Its events in the first minute of a ten-hour run: then nothing, as a stuck run."""
 MOVING = RunScript(running_seconds=HOURS, tool_calls=CALLS * 20, thinking=None, summary=None)

@@ -21,17 +21,11 @@ from pathlib import Path
 import anyio
 import pytest
 
-from cursor_cloud_agents.core.journal import CreationJournal
-from cursor_cloud_agents.core.ledger import CreationLedger
-from cursor_cloud_agents.core.store import (
-    FILE_NAME,
-    MIGRATED_SUFFIX,
-    OLD_JOURNAL,
-    OLD_LEDGER,
-    Act,
-    Store,
-    StoreUnusable,
-)
+from cursor_cloud_agents.core.acts import Act
+from cursor_cloud_agents.core.journal import unsettled
+from cursor_cloud_agents.core.ledger import use_of
+from cursor_cloud_agents.core.migration import OLD_JOURNAL, OLD_LEDGER
+from cursor_cloud_agents.core.store import FILE_NAME, MIGRATED_SUFFIX, Store, StoreUnusable
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from tests.tools.conftest import OpenHarness
 
@@ -46,7 +40,7 @@ def creation(at: float, print_: str = "f", agent_id: str | None = None) -> Act:
 
 
 async def counted(directory: Path, now: float = NOW) -> int:
-    return (await CreationLedger(Store(directory), 25).use(now))[0]
+    return use_of(await Store(directory).read(now), now)[0]
 
 
 @pytest.mark.parametrize(
@@ -136,14 +130,15 @@ KILLER = textwrap.dedent(
     """
     import sys, anyio
     from pathlib import Path
-    from cursor_cloud_agents.core.ledger import CreationLedger, LimitReached
-    from cursor_cloud_agents.core.store import Act, Store
+    from cursor_cloud_agents.core.ledger import LimitReached, take
+    from cursor_cloud_agents.core.acts import Act
+    from cursor_cloud_agents.core.store import Store
 
     async def main():
-        ledger = CreationLedger(Store(Path(sys.argv[1])), 10_000)
+        store = Store(Path(sys.argv[1]))
         for n in range(int(sys.argv[2])):
             act = Act(Act.new_id(), "create", 1_800_000_000.0 + n, "sent", counted=True, fingerprint=str(n))
-            await ledger.take(act)
+            await take(store, act, 10_000)
             print(n, flush=True)  # written and flushed: this creation must be counted from now on
 
     anyio.run(main)
@@ -203,7 +198,7 @@ async def test_a_state_directory_of_the_previous_version_keeps_its_counts_and_pe
     (tmp_path / OLD_JOURNAL).write_text("".join(json.dumps(line) + "\n" for line in journal))
     (tmp_path / OLD_LEDGER).write_text("".join(json.dumps(line) + "\n" for line in ledger))
     assert await counted(tmp_path, now) == 2
-    assert await CreationJournal(Store(tmp_path)).unsettled("create", print_, now) is not None
+    assert unsettled(await Store(tmp_path).read(now), "create", print_, now) is not None
     assert (tmp_path / (OLD_JOURNAL + MIGRATED_SUFFIX)).exists() and not (tmp_path / OLD_LEDGER).exists()
     async with harness_factory(world, state_dir=tmp_path) as h:
         again = await h.call("cursor_create_agent", REQUEST)

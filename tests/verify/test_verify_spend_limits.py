@@ -12,8 +12,9 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.api import ids
-from cursor_cloud_agents.core.ledger import CreationLedger
-from cursor_cloud_agents.core.store import Act, Store
+from cursor_cloud_agents.core.acts import Act
+from cursor_cloud_agents.core.ledger import take, use_of
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, RunningSimulator
 from cursor_cloud_agents.verify.command import Io, Options, run_verify
 from tests.verify.test_verify import opener, pump_world, simulator
@@ -55,7 +56,7 @@ def posts(sim: RunningSimulator) -> int:
 async def a_creation_made_earlier(state: Path, now: float, agent_id: str | None = None) -> None:
     """Another creation of this machine today, as the store holds it."""
     act = Act(Act.new_id(), "create", now - 3600, "done", counted=True, agent_id=agent_id or ids.mint_agent_id())
-    await CreationLedger(Store(state), 25).take(act)
+    await take(Store(state), act, 25)
 
 
 async def test_verify_spend_takes_its_place_in_the_creation_limit(tmp_path: Path) -> None:
@@ -63,7 +64,7 @@ async def test_verify_spend_takes_its_place_in_the_creation_limit(tmp_path: Path
     created outside every limit), and its lifecycle still runs to the delete."""
     async with simulator() as (sim, clock):
         code, said = await spend(sim, clock, tmp_path)
-        used, _ = await CreationLedger(Store(tmp_path), 25).use(clock.now())
+        used, _ = use_of(await Store(tmp_path).read(clock.now()), clock.now())
     printed = "".join(said)
     assert code == 0, printed
     assert used == 1

@@ -55,7 +55,7 @@ class Known:
 
 
 @dataclass
-class Target:
+class Followed:
     """What to follow: agent ids, or a group by name, or (neither) the key's active fleet."""
 
     agent_ids: Sequence[str] = ()
@@ -86,11 +86,11 @@ def run_fields(agent_id: str, run: Run) -> Event:
 
 
 @dataclass
-class Follower:
+class FleetFollower:
     """Follows a target and tells each change once, through `emit`."""
 
     state: CoreState
-    target: Target
+    target: Followed
     emit: Emit
     stale_after_seconds: float = STALE_AFTER_MINUTES * 60
     known: dict[str, Known] = field(default_factory=dict[str, Known])
@@ -256,21 +256,21 @@ def stamped(event: Event, now: float) -> Event:
 
 async def follow(
     state: CoreState,
-    target: Target,
+    target: Followed,
     emit: Emit,
     time: CallTime,
     *,
     until: str | None = None,
     keep_queue: bool = True,
     say: Callable[[str], None] = lambda _line: None,
-) -> Follower:
+) -> FleetFollower:
     """Follow `target`, telling each change through `emit`, until `until` is met (or forever: cancel it).
 
     Looks at the agents every EVENTS_LOOK_SECONDS (an end is told sooner, from the run's stream), judges
     the running runs stuck or not every STUCK_LOOK_SECONDS, and keeps the follow-up queue. A look that
     fails (the connection dropped, Cursor down) is said through `say` and tried again after the pauses of
     WATCH_RECONNECT_SECONDS, the last one repeated: a follower never gives up."""
-    follower = Follower(state, target, emit)
+    follower = FleetFollower(state, target, emit)
     ears = EndEars(state.api)
     async with anyio.create_task_group() as group:
         if keep_queue:

@@ -23,7 +23,7 @@ from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Pag
 from cursor_cloud_agents.core import failures, scan
 from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary
 from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, fold_liveness, is_stale, undecided
-from cursor_cloud_agents.core.reading import Reading
+from cursor_cloud_agents.core.reading import AgentRead
 from cursor_cloud_agents.core.timing import CallTime
 from cursor_cloud_agents.core.watch import IN_FLIGHT, REPLAYS_AT_ONCE
 
@@ -47,7 +47,7 @@ class Query:
 
 
 @dataclass
-class Row(Reading):
+class Row(AgentRead):
     """One agent of the fleet and what was read about it."""
 
     activity: ActivitySummary | None = None

@@ -29,12 +29,13 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.acts import Act, Reading
 from cursor_cloud_agents.core.continuation import CONTINUATION_REFUSED
 from cursor_cloud_agents.core.failures import Code, ToolFailure
-from cursor_cloud_agents.core.journal import CreationJournal, fingerprint, unsettled
+from cursor_cloud_agents.core.journal import fingerprint, unsettled
 from cursor_cloud_agents.core.paid import store_failures
 from cursor_cloud_agents.core.state import CoreState
-from cursor_cloud_agents.core.store import Act, Reading
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, Clock
 
 AGENT_BUSY = Code.AGENT_BUSY
@@ -69,18 +70,18 @@ async def follow_up_within_limits(
             CONFIGURATION: nothing was sent.
         MutationOutcomeUnknownError: it may have been made; asking again reads first.
     """
-    earlier = await earlier_follow_up(state.api, state.journal, state.clock, agent, request)
+    earlier = await earlier_follow_up(state.api, state.store, state.clock, agent, request)
     if earlier is not None:
         return earlier
     await state.limits.before_spending(state.api)
     if before_sending is not None:
         await before_sending()
-    run = await send_once(state.api, state.journal, state.clock, agent.id, request, agent.latest_run_id)
+    run = await send_once(state.api, state.store, state.clock, agent.id, request, agent.latest_run_id)
     return FollowUp(run, resumed=False)
 
 
 async def earlier_follow_up(
-    api: CursorClient, journal: CreationJournal, clock: Clock, agent: Agent, request: CreateRunRequest
+    api: CursorClient, store: Store, clock: Clock, agent: Agent, request: CreateRunRequest
 ) -> FollowUp | None:
     """The run an earlier identical follow-up made whose answer never came, None when there is none (or it
     provably made none).
@@ -91,25 +92,25 @@ async def earlier_follow_up(
     """
     now = clock.now()
     with store_failures():
-        earlier = await journal.unsettled("followup", follow_up_print(agent.id, request), now)
+        earlier = unsettled(await store.read(now), "followup", follow_up_print(agent.id, request), now)
     if earlier is None:
         return None
     latest = agent.latest_run_id
     if latest is not None and latest != earlier.before_run_id:
         run = await api.get_run(agent.id, latest)
         with store_failures():
-            await journal.store.write(replace(earlier, state="done", run_id=latest), now=now)
+            await store.write(replace(earlier, state="done", run_id=latest), now=now)
         return FollowUp(run, resumed=True)
     if now - earlier.at < API_CREATION_SECONDS:
         raise followup_in_flight(earlier, now)
     with store_failures():
-        await journal.store.write(replace(earlier, state="failed"), now=now)  # it made no run: send this one
+        await store.write(replace(earlier, state="failed"), now=now)  # it made no run: send this one
     return None
 
 
 async def send_once(
     api: CursorClient,
-    journal: CreationJournal,
+    store: Store,
     clock: Clock,
     agent_id: str,
     request: CreateRunRequest,
@@ -140,21 +141,21 @@ async def send_once(
         return [act]
 
     with store_failures():
-        await journal.store.change(alone, now)
+        await store.change(alone, now)
     try:
         run = await api.create_run(agent_id, request, previous_run_id=before_run_id)
     except MutationOutcomeUnknownError:
         raise  # stays "sent": the next identical call reads the agent before sending anything
     except (CursorError, ToolFailure) as refused:
-        await _settle(journal, clock, replace(act, state="failed"))
+        await _settle(store, clock, replace(act, state="failed"))
         raise _refusal(refused, before_run_id) from None
-    await _settle(journal, clock, replace(act, state="done", run_id=run.id))
+    await _settle(store, clock, replace(act, state="done", run_id=run.id))
     return run
 
 
-async def _settle(journal: CreationJournal, clock: Clock, act: Act) -> None:
+async def _settle(store: Store, clock: Clock, act: Act) -> None:
     with store_failures():
-        await journal.store.write(act, now=clock.now())
+        await store.write(act, now=clock.now())
 
 
 def _refusal(refused: CursorError | ToolFailure, before_run_id: str | None) -> Exception:

@@ -18,9 +18,7 @@ import hashlib
 import json
 from typing import Any
 
-import anyio
-
-from cursor_cloud_agents.core.store import Act, Kind, Reading, Store
+from cursor_cloud_agents.core.acts import Act, Kind, Reading
 from cursor_cloud_agents.core.timing import UNRESOLVED_FOLLOWUP_SECONDS, UNSETTLED_SECONDS
 
 WINDOW_SECONDS = UNSETTLED_SECONDS
@@ -65,19 +63,3 @@ def pending(reading: Reading, agent_id: str, now: float) -> Act | None:
         ),
         None,
     )
-
-
-class CreationJournal:
-    """The journal's view of the store, and the lock that makes two identical calls at once one act."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.deciding = anyio.Lock()
-        """Held by a paid act from its look for an earlier identical one until it is written as sent, so that
-        two identical calls at once are one act (the second re-sends the first's id), not two."""
-
-    async def unsettled(self, kind: Kind, print_: str, now: float) -> Act | None:
-        return unsettled(await self.store.read(now), kind, print_, now)
-
-    async def pending(self, agent_id: str, now: float) -> Act | None:
-        return pending(await self.store.read(now), agent_id, now)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cursor_cloud_agents.core.store import Act, Reading, Store
+from cursor_cloud_agents.core.acts import Act, Reading
+from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import CREATION_WINDOW_SECONDS
 
 WINDOW_SECONDS = CREATION_WINDOW_SECONDS
@@ -42,47 +43,35 @@ def use_of(reading: Reading, now: float) -> tuple[int, float | None]:
     return len(times), (min(times) + WINDOW_SECONDS if times else None)
 
 
-class CreationLedger:
-    """The ledger's view of the store: the creations of the last 24 hours against `limit`."""
+def agents_of(reading: Reading, now: float) -> list[str]:
+    """The ids of the agents created in the window (those known: a creation with variables learns its id only
+    from the answer)."""
+    return [act.agent_id for act in counted(reading, now) if act.agent_id is not None]
 
-    def __init__(self, store: Store, limit: int) -> None:
-        self.store = store
-        self.limit = limit
-        self.rules: list[Callable[[Reading, float], None]] = []
-        """Further checks a new creation passes under the same lock, on the acts as they are then (the slot
-        limit: a creation another process wrote since its check counts); each raises to refuse."""
 
-    async def use(self, now: float) -> tuple[int, float | None]:
-        """How many creations are in the window, and when the oldest leaves it.
+Rule = Callable[[Reading, float], None]
+"""A further check a new creation passes under the store's lock, on the acts as they are then; raises to refuse."""
 
-        Raises:
-            StoreUnusable: the store cannot be read, so the use is not known.
-        """
-        return use_of(await self.store.read(now), now)
 
-    async def agents(self, now: float) -> list[str]:
-        """The ids of the agents created in the window (those known: a creation with variables learns its id
-        only from the answer)."""
-        return [act.agent_id for act in counted(await self.store.read(now), now) if act.agent_id is not None]
+def admit(reading: Reading, act: Act, limit: int, *rules: Rule) -> list[Act]:
+    """`act`, to be written, if the window has room for it and every rule lets it (for `Store.change`).
 
-    def admit(self, reading: Reading, act: Act, now: float) -> list[Act]:
-        """`act`, to be written, if the window has room for it (for `Store.change`, under its lock).
+    Raises:
+        LimitReached: the window already holds `limit` creations; nothing is written.
+    """
+    held = counted(reading, act.at)
+    if len(held) >= limit:
+        raise LimitReached(len(held), limit, min(a.at for a in held) + WINDOW_SECONDS if held else None)
+    for rule in rules:
+        rule(reading, act.at)
+    return [act]
 
-        Raises:
-            LimitReached: the window already holds `limit` creations; nothing is written.
-        """
-        held = counted(reading, now)
-        if len(held) >= self.limit:
-            raise LimitReached(len(held), self.limit, min(a.at for a in held) + WINDOW_SECONDS if held else None)
-        for rule in self.rules:
-            rule(reading, now)
-        return [act]
 
-    async def take(self, act: Act) -> None:
-        """Write `act` (a new creation, counted) unless the limit is reached.
+async def take(store: Store, act: Act, limit: int, *rules: Rule) -> None:
+    """Write `act` (a new creation, counted) unless the window is full or a rule refuses it.
 
-        Raises:
-            LimitReached: nothing was written.
-            StoreUnusable: the store cannot be used; nothing was written.
-        """
-        await self.store.change(lambda reading: self.admit(reading, act, act.at), act.at)
+    Raises:
+        LimitReached: nothing was written.
+        StoreUnusable: the store cannot be used; nothing was written.
+    """
+    await store.change(lambda reading: admit(reading, act, limit, *rules), act.at)

@@ -30,12 +30,12 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core import failures, ledger
+from cursor_cloud_agents.core.acts import Act, Reading
 from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.slots import Listing, TooManyAgents, confirmed, count, covers, read_listing
-from cursor_cloud_agents.core.store import Reading, StoreUnusable
+from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import SLOTS_SECONDS, USAGE_SECONDS, Clock
 
 IDLE_SUGGESTIONS = 5
@@ -98,16 +98,35 @@ def _charged(usage: Usage | None) -> float | None:
 class Limits:
     """The slot and spend checks of one server, with their caches."""
 
-    def __init__(self, settings: Settings, ledger: CreationLedger, clock: Clock) -> None:
+    def __init__(self, settings: Settings, store: Store, clock: Clock) -> None:
+        self.max_new = settings.max_new_agents
         self.max_active = settings.max_active_agents
         self.max_cents = settings.max_spend_cents
-        self._ledger = ledger
+        self._store = store
         self._clock = clock
         self._agents: Cache[str, Listing] = Cache(clock, 1, SLOTS_SECONDS)
         self._usage: Cache[str, Usage | None] = Cache(clock, 256, USAGE_SECONDS)
         self._checked: Listing | None = None
         """The listing the last slot check counted from, for the same count under the store's lock."""
-        ledger.rules.append(self._room_still_left)
+
+    async def take(self, act: Act) -> None:
+        """Write a new creation, its place taken, unless the creation limit is reached or the slot check made
+        before it, counted again under the store's lock, finds no slot left.
+
+        Raises:
+            LimitReached: the creation limit; CAPACITY (ToolFailure): the slots; nothing was written then.
+            StoreUnusable: the store cannot be used; nothing was written.
+        """
+        await ledger.take(self._store, act, self.max_new, self._room_still_left)
+
+    async def creations(self) -> tuple[int, float | None]:
+        """How many creations are in the 24-hour window now, and when the oldest leaves it.
+
+        Raises:
+            StoreUnusable: the store cannot be read, so the use is not known.
+        """
+        now = self._clock.now()
+        return ledger.use_of(await self._store.read(now), now)
 
     async def before_create(self, api: CursorClient) -> None:
         """Refuse a creation over either limit (`LIMIT_REACHED`, `CAPACITY`); nothing is sent then.
@@ -140,7 +159,7 @@ class Limits:
         )
 
     def _room_still_left(self, reading: Reading, now: float) -> None:
-        """The slot check again, under the store's lock as the creation is written (`CreationLedger.rules`), on
+        """The slot check again, under the store's lock as the creation is written (`take`), on
         the listing it counted from: a creation another process wrote since then takes its slot first."""
         del now
         checked, self._checked = self._checked, None  # one check, one creation
@@ -174,9 +193,9 @@ class Limits:
 
     async def use_line(self, api: CursorClient) -> str:
         """Each limit's use in a few words, for the person asked to confirm a creation."""
-        created, _ = await self._ledger.use(self._clock.now())
+        created, _ = await self.creations()
         slots = await self.slots(api)
-        line = f"{created} of {self._ledger.limit} new agents in 24 h; {slots.active} of {slots.limit} running"
+        line = f"{created} of {self.max_new} new agents in 24 h; {slots.active} of {slots.limit} running"
         if self.max_cents is None:
             return line
         spend = await self.spend(api)
@@ -197,7 +216,7 @@ class Limits:
         listing, pages_read = self._agents.get(""), 0
         if listing is None:
             listing, pages_read = await self._listing(api)
-        reading = await self._ledger.store.read(self._clock.now())
+        reading = await self._store.read(self._clock.now())
         if count(listing, reading).total >= self.max_active and not covers(listing, reading):
             if not pages_read:  # a kept listing may show agents that ended since, or miss some just created
                 listing, pages_read = await self._listing(api)
@@ -239,7 +258,8 @@ class Limits:
         )
 
     async def spend(self, api: CursorClient) -> Spend:
-        ids = await self._ledger.agents(self._clock.now())
+        now = self._clock.now()
+        ids = ledger.agents_of(await self._store.read(now), now)
         charged: dict[str, float | None] = {}
         unchecked: list[ToolFailure] = []
 

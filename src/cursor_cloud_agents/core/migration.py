@@ -13,8 +13,10 @@ import json
 from pathlib import Path
 from typing import Any, cast
 
-from cursor_cloud_agents.core.store import OLD_JOURNAL, OLD_LEDGER, Act, State, read_lines
+from cursor_cloud_agents.core.acts import Act, State, read_lines
 
+OLD_JOURNAL = "creations.jsonl"
+OLD_LEDGER = "ledger.jsonl"
 _STATES = ("sent", "done", "failed")
 
 

@@ -30,19 +30,18 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.api.times import epoch, iso
 from cursor_cloud_agents.core import failures, scan
+from cursor_cloud_agents.core.acts import Act
 from cursor_cloud_agents.core.failures import Code, ToolFailure
-from cursor_cloud_agents.core.journal import CreationJournal, fingerprint
-from cursor_cloud_agents.core.ledger import CreationLedger, LimitReached
+from cursor_cloud_agents.core.journal import fingerprint, unsettled
+from cursor_cloud_agents.core.ledger import LimitReached, use_of
+from cursor_cloud_agents.core.limits import Limits
 from cursor_cloud_agents.core.state import CoreState
-from cursor_cloud_agents.core.store import Act, StoreUnusable
+from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, NAME_MATCH_SLACK_SECONDS, Clock
 
 
 async def create_once(
-    api: CursorClient,
-    journal: CreationJournal,
-    ledger: CreationLedger,
-    clock: Clock,
+    state: CoreState,
     request: CreateAgentRequest,
     on_resend: Callable[[str], None] = lambda _agent_id: None,
     before_new: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint,
@@ -53,9 +52,10 @@ async def create_once(
     asking again for an unresolved creation re-sends its id, which makes no second agent, and must stay
     possible at a limit, or the agent it created would never be found. `on_resend` hears the earlier id
     when this call asks again (a tool notes it on the call, so that any failure names the id really sent)."""
+    api, store, clock = state.api, state.store, state.clock
     print_ = fingerprint(request.wire())
-    async with journal.deciding:  # an identical call alongside finds this one written as sent, never absent
-        decided = await _new_or_again(api, journal, ledger, clock, request, print_, before_new)
+    async with state.deciding:  # an identical call alongside finds this one written as sent, never absent
+        decided = await _new_or_again(state, request, print_, before_new)
         if not isinstance(decided, _Decided):
             return decided  # an earlier creation with variables, found by its name
         attempt, counted = decided
@@ -66,8 +66,8 @@ async def create_once(
         created = await api.create_agent(request)
     except AgentIdConflictError as exc:
         if not counted:
-            return await _landed(api, journal, clock, attempt)
-        await _refused(journal, clock, attempt)
+            return await _landed(api, store, clock, attempt)
+        await _refused(store, clock, attempt)
         raise ToolFailure(
             Code.CONFLICT,
             f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
@@ -79,12 +79,12 @@ async def create_once(
         raise  # stays "sent" and counted: the next identical call asks again with the same id
     except (CursorError, ToolFailure):
         if counted:
-            await _refused(journal, clock, attempt)
+            await _refused(store, clock, attempt)
         # A re-send refused (e.g. 429 before the id conflict) says nothing of the first send, which may have
         # made the agent: it stays `sent`, and the next identical call re-sends the same id again.
         raise
     # Settled with its id: a creation with variables learns it only now, and its cost counts towards the spend limit.
-    await journal.store.write(replace(attempt, agent_id=created.agent.id, state="done"), now=clock.now())
+    await store.write(replace(attempt, agent_id=created.agent.id, state="done"), now=clock.now())
     return created
 
 
@@ -94,19 +94,15 @@ class _Decided(NamedTuple):
 
 
 async def _new_or_again(
-    api: CursorClient,
-    journal: CreationJournal,
-    ledger: CreationLedger,
-    clock: Clock,
-    request: CreateAgentRequest,
-    print_: str,
-    before_new: Callable[[], Awaitable[None]],
+    state: CoreState, request: CreateAgentRequest, print_: str, before_new: Callable[[], Awaitable[None]]
 ) -> _Decided | AgentSummary:
     """This creation as it will be sent: new (the limits checked and its place taken), or the re-send of an
     earlier identical one not resolved yet; else the agent an earlier one with variables made, found by name."""
-    earlier = await journal.unsettled("create", print_, clock.now())
+    clock = state.clock
+    now = clock.now()
+    earlier = unsettled(await state.store.read(now), "create", print_, now)
     if earlier is not None and earlier.agent_id is None:
-        found = await _resolve_by_name(api, journal, clock, earlier)
+        found = await _resolve_by_name(state.api, state.store, clock, earlier)
         if found is not None:
             return found
         earlier = None  # provably not created: this is a new creation
@@ -126,16 +122,18 @@ async def _new_or_again(
         agent_id=request.agent_id,
         name=request.name,
     )
-    await count_in(ledger, act)  # one entry: sent and counted (a re-send of the same id was counted when first sent)
+    await count_in(
+        state.limits, act
+    )  # one entry: sent and counted (a re-send of the same id was counted when first sent)
     return _Decided(act, counted=True)
 
 
-async def _refused(journal: CreationJournal, clock: Clock, attempt: Act) -> None:
+async def _refused(store: Store, clock: Clock, attempt: Act) -> None:
     """Cursor refused a new creation, or it never left: settled as failed, and the place it took given back."""
-    await journal.store.write(replace(attempt, state="failed", counted=False), now=clock.now())
+    await store.write(replace(attempt, state="failed", counted=False), now=clock.now())
 
 
-async def _landed(api: CursorClient, journal: CreationJournal, clock: Clock, attempt: Act) -> Agent:
+async def _landed(api: CursorClient, store: Store, clock: Clock, attempt: Act) -> Agent:
     """After `409 agent_id_conflict` on our own earlier id: that agent, or CREATION_IN_FLIGHT while Cursor
     has taken the id but not finished creating it."""
     assert attempt.agent_id is not None
@@ -143,13 +141,11 @@ async def _landed(api: CursorClient, journal: CreationJournal, clock: Clock, att
         agent = await api.get_agent(attempt.agent_id)
     except NotFoundError:
         raise in_flight(attempt, clock.now()) from None
-    await journal.store.write(replace(attempt, state="done"), now=clock.now())
+    await store.write(replace(attempt, state="done"), now=clock.now())
     return agent
 
 
-async def _resolve_by_name(
-    api: CursorClient, journal: CreationJournal, clock: Clock, earlier: Act
-) -> AgentSummary | None:
+async def _resolve_by_name(api: CursorClient, store: Store, clock: Clock, earlier: Act) -> AgentSummary | None:
     """The agent an earlier creation with variables made, None once it provably made none; CREATION_IN_FLIGHT
     while Cursor may still be creating it (nothing can be sent then: the API allows no id to key it)."""
     agent = await _by_name(api, earlier)
@@ -159,14 +155,14 @@ async def _resolve_by_name(
     settled = (
         replace(earlier, state="done", agent_id=agent.id) if agent is not None else replace(earlier, state="failed")
     )
-    await journal.store.write(settled, now=clock.now())
+    await store.write(settled, now=clock.now())
     return agent
 
 
-async def count_in(ledger: CreationLedger, act: Act) -> None:
+async def count_in(limits: Limits, act: Act) -> None:
     """Write this creation, its place taken, before it is sent; LIMIT_REACHED when there is none."""
     try:
-        await ledger.take(act)
+        await limits.take(act)
     except LimitReached as full:
         raise limit_reached(full) from None
 
@@ -176,17 +172,19 @@ async def refuse_before_asking(state: CoreState, request: CreateAgentRequest) ->
     wasted on a refusal). A creation asked again after a lost answer is not held to them, as in `create_once`."""
     now = state.clock.now()
     with store_failures():
-        if await state.journal.unsettled("create", fingerprint(request.wire()), now) is not None:
+        reading = await state.store.read(now)
+        if unsettled(reading, "create", fingerprint(request.wire()), now) is not None:
             return
-        await refuse_when_full(state.ledger, now)
+        used, frees_at = use_of(reading, now)
+    if used >= state.limits.max_new:  # said without taking a place
+        raise limit_reached(LimitReached(used, state.limits.max_new, frees_at))
     await state.limits.check_room(state.api)
 
 
-async def refuse_when_full(ledger: CreationLedger, now: float) -> None:
-    """LIMIT_REACHED now, without taking a place, when the ledger is full (to say so before asking anyone)."""
-    used, frees_at = await ledger.use(now)
-    if used >= ledger.limit:
-        raise limit_reached(LimitReached(used, ledger.limit, frees_at))
+async def limits_use_line(state: CoreState) -> str:
+    """Each limit's use in a few words, for the person asked to confirm a paid act."""
+    with store_failures():
+        return await state.limits.use_line(state.api)
 
 
 def limit_reached(full: LimitReached) -> ToolFailure:
@@ -204,23 +202,25 @@ def limit_reached(full: LimitReached) -> ToolFailure:
 
 
 async def create_within_limits(
-    state: CoreState, request: CreateAgentRequest, on_resend: Callable[[str], None] = lambda _agent_id: None
+    state: CoreState,
+    request: CreateAgentRequest,
+    *,
+    ask: Callable[[], Awaitable[object]] | None = None,
+    on_resend: Callable[[str], None] = lambda _agent_id: None,
 ) -> CreatedAgent | Agent | AgentSummary:
-    """`create_once` held by the user's limits on agents running and on spend: checked before a new agent
-    only (whose slot the store holds from then on, as sent), and Cursor's own refusal of one agent too many
-    answered as ours is (`CAPACITY`)."""
+    """The one door of a paid creation, shaped as `core.followups.follow_up_within_limits`: the limits checked
+    (before `ask`, the face's question, when it asks: a yes would be wasted on a refusal), its place taken,
+    paid once (`create_once`: an earlier identical creation whose answer was lost is this one's answer),
+    settled. The user's limits on agents running and on spend hold a new agent only (whose slot the store
+    holds from then on, as sent), and Cursor's own refusal of one agent too many is answered as ours is
+    (`CAPACITY`). The faces pass what differs: how to ask, and `on_resend` to hear an earlier id sent again."""
+    if ask is not None:
+        await refuse_before_asking(state, request)
+        await ask()
     api, limits = state.api, state.limits
     try:
         with store_failures():
-            return await create_once(
-                api,
-                state.journal,
-                state.ledger,
-                state.clock,
-                request,
-                on_resend=on_resend,
-                before_new=lambda: limits.before_create(api),
-            )
+            return await create_once(state, request, on_resend=on_resend, before_new=lambda: limits.before_create(api))
     except ConcurrencyLimitError as refusal:
         raise await limits.refused(api, refusal) from None
 

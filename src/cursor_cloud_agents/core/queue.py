@@ -33,11 +33,12 @@ import anyio
 
 from cursor_cloud_agents.api import Agent, CreateRunRequest, CursorError, MutationOutcomeUnknownError, Run
 from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.acts import Act, Reading
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.followups import follow_up_within_limits
 from cursor_cloud_agents.core.paid import store_failures
 from cursor_cloud_agents.core.state import CoreState, QueueBell
-from cursor_cloud_agents.core.store import Act, Reading, StoreUnusable
+from cursor_cloud_agents.core.store import StoreUnusable
 from cursor_cloud_agents.core.timing import QUEUE_STORE_SECONDS, QUEUED_FOLLOWUP_SECONDS, CallTime
 from cursor_cloud_agents.core.watch import Watched, watch
 

@@ -8,7 +8,7 @@ from cursor_cloud_agents.api import ACTIVE_RUN_STATUSES, AgentSummary, Run
 
 
 @dataclass
-class Reading:
+class AgentRead:
     """An agent as listed, and what the last read of its latest run gave: the run, or the failure's code.
 
     The fleet scan, the terminal's dashboard and its agent list each extend it with what they read more."""

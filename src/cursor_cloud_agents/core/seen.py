@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from cursor_cloud_agents.core.store import Act, Reading, Store, StoreUnusable
+from cursor_cloud_agents.core.acts import Act, Reading
+from cursor_cloud_agents.core.store import Store, StoreUnusable
 
 logger = logging.getLogger("cursor_cloud_agents.seen")
 

@@ -20,7 +20,7 @@ from functools import cached_property
 
 from cursor_cloud_agents.api import ACTIVE_RUN_STATUSES, AgentSummary, CursorClient, CursorError, NotFoundError
 from cursor_cloud_agents.api.times import epoch
-from cursor_cloud_agents.core.store import Act, Reading
+from cursor_cloud_agents.core.acts import Act, Reading
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, NAME_MATCH_SLACK_SECONDS
 from cursor_cloud_agents.core.watch import each_in_flight
 

@@ -14,8 +14,6 @@ import anyio
 
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core.cache import Cache
-from cursor_cloud_agents.core.journal import CreationJournal
-from cursor_cloud_agents.core.ledger import CreationLedger
 from cursor_cloud_agents.core.limits import Limits
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import ARTIFACT_TEXT_SECONDS, MODELS_SECONDS, Clock
@@ -56,8 +54,10 @@ class CoreState:
     clock: Clock = field(default_factory=Clock)
     client: CursorClient | None = None
     store: Store = field(init=False)
-    journal: CreationJournal = field(init=False)
-    ledger: CreationLedger = field(init=False)
+    """The store of paid acts, the one handle on its file: the journal and the ledger are rules over its readings."""
+    deciding: anyio.Lock = field(init=False)
+    """Held by a paid creation from its look for an earlier identical one until it is written as sent, so that
+    two identical calls at once are one act (the second re-sends the first's id), not two."""
     limits: Limits = field(init=False)
     models: Cache[str, list[Model]] = field(init=False)
     activity: Cache[tuple[str, str], KnownActivity] = field(init=False)
@@ -67,9 +67,8 @@ class CoreState:
     def __post_init__(self) -> None:
         # Simulated agents never enter the store of real ones: in simulated mode it stays in memory.
         self.store = Store(None if self.settings.simulated else self.settings.state_dir)
-        self.journal = CreationJournal(self.store)
-        self.ledger = CreationLedger(self.store, self.settings.max_new_agents)
-        self.limits = Limits(self.settings, self.ledger, self.clock)
+        self.deciding = anyio.Lock()
+        self.limits = Limits(self.settings, self.store, self.clock)
         self.models = Cache(self.clock, 1, MODELS_SECONDS)
         self.activity = Cache(self.clock, ACTIVITY_ENTRIES)
         self.artifact_texts = Cache(self.clock, ARTIFACT_TEXT_ENTRIES, ARTIFACT_TEXT_SECONDS)

@@ -27,37 +27,26 @@ a state directory holding them is migrated once, on first use, so no count or pe
 from __future__ import annotations
 
 import fcntl
-import json
 import logging
-import math
 import os
 import threading
-import uuid
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Literal, cast
 
 import anyio
 
-from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, KEPT_SECONDS
+from cursor_cloud_agents.core.acts import Act, Reading, kept, read_lines
+from cursor_cloud_agents.core.migration import OLD_JOURNAL, OLD_LEDGER, acts_of_old_files
 from cursor_cloud_agents.regularfile import open_regular
 
 logger = logging.getLogger("cursor_cloud_agents.store")
 
 FILE_NAME = "acts.jsonl"
 LOCK_NAME = "acts.lock"
-OLD_JOURNAL = "creations.jsonl"
-OLD_LEDGER = "ledger.jsonl"
 MIGRATED_SUFFIX = ".migrated"
 COMPACT_FACTOR = 4
 """The file is rewritten when it holds this many lines per live act (each act writes two or three)."""
-
-Kind = Literal["create", "followup", "task", "seen", "queued"]
-State = Literal["queued", "sent", "done", "failed"]
-KINDS: frozenset[str] = frozenset(("create", "followup", "task", "seen", "queued"))
-STATES: frozenset[str] = frozenset(("queued", "sent", "done", "failed"))
 
 
 class StoreUnusable(Exception):
@@ -66,112 +55,6 @@ class StoreUnusable(Exception):
     def __init__(self, why: str) -> None:
         super().__init__(why)
         self.why = why
-
-
-@dataclass(frozen=True)
-class Act:
-    """One paid or lasting act, as its last line says it is now."""
-
-    id: str
-    kind: Kind
-    at: float
-    """When the act was decided (a creation's place in the 24-hour window starts here)."""
-    state: State
-    counted: bool = False
-    """Whether it takes a place in the 24-hour creation count (a creation Cursor refused gives it back)."""
-    fingerprint: str | None = None
-    agent_id: str | None = None
-    name: str | None = None
-    run_id: str | None = None
-    before_run_id: str | None = None
-    """A follow-up's agent's latest run before it was sent: a newer one is the run that POST made."""
-    detail: dict[str, Any] | None = None
-    """What else the act needs to be resumed (a task's tool, arguments and last status)."""
-    unreadable: bool = False
-    """A line that could not be read, counted as a creation made when it was first found."""
-
-    @staticmethod
-    def new_id() -> str:
-        return uuid.uuid4().hex
-
-    def line(self) -> str:
-        # Defaults left out (a flag that is False, a field that is None), by identity: `at` may be 0.0.
-        data = {key: value for key, value in asdict(self).items() if value is not None and value is not False}
-        return json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":")) + "\n"
-
-
-_FIELDS = {item.name for item in fields(Act)}
-_OPTIONAL_TEXT = ("fingerprint", "agent_id", "name", "run_id", "before_run_id")
-
-
-def _parsed(text: str) -> Act | None:
-    """The act a line records, or None when the line is not one this version wrote."""
-    try:
-        data: object = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
-    values = cast(dict[str, Any], data)
-    at = values.get("at")
-    well_typed = (
-        set(values) <= _FIELDS
-        and isinstance(values.get("id"), str)
-        and values.get("kind") in KINDS
-        and values.get("state") in STATES
-        and isinstance(at, int | float)
-        and not isinstance(at, bool)
-        and all(isinstance(values.get(key), str | None) for key in _OPTIONAL_TEXT)
-        and isinstance(values.get("counted", False), bool)
-        and isinstance(values.get("unreadable", False), bool)
-        and isinstance(values.get("detail"), dict | None)
-    )
-    return Act(**values) if well_typed else None
-
-
-def _plausible(act: Act, now: float) -> Act:
-    """An act dated where no act can be (not a number, before 1970, ahead of the clock) is counted as made now."""
-    if math.isfinite(act.at) and 0 <= act.at <= now + FUTURE_SLACK_SECONDS:
-        return act
-    return replace(act, at=now, counted=act.counted or act.kind == "create", unreadable=True)
-
-
-@dataclass
-class Reading:
-    """The acts of a store as read once: the last state of each id, and what could not be read."""
-
-    acts: dict[str, Act] = field(default_factory=dict[str, Act])
-    lines: int = 0
-    repaired: int = 0
-    """Lines read as something else than they say (unreadable, or impossibly dated): counted as made now."""
-
-    def of(self, kind: Kind) -> Iterator[Act]:
-        return (act for act in self.acts.values() if act.kind == kind)
-
-    def copy(self) -> Reading:
-        return Reading(dict(self.acts), self.lines, self.repaired)
-
-
-def read_lines(lines: Iterable[str], now: float, into: Reading | None = None) -> Reading:
-    """The acts that `lines` record (added to `into`), the unreadable ones counted as creations made `now`."""
-    reading = Reading() if into is None else into
-    for text in lines:
-        if not text.strip():
-            continue
-        reading.lines += 1
-        act = _parsed(text)
-        plausible = None if act is None else _plausible(act, now)
-        if plausible is None or plausible is not act:
-            reading.repaired += 1
-        if plausible is None:
-            plausible = Act(f"unreadable-{Act.new_id()}", "create", now, "done", counted=True, unreadable=True)
-        reading.acts[plausible.id] = plausible
-    return reading
-
-
-def kept(act: Act, now: float) -> bool:
-    """Whether a rewrite keeps `act`: each kind is remembered as long as a rule reads it (`KEPT_SECONDS`)."""
-    return now - act.at < KEPT_SECONDS[act.kind]
 
 
 class Store:
@@ -339,7 +222,6 @@ class Store:
     def _migrate(self, old: list[Path], now: float) -> None:
         """Fold the previous version's journal and ledger into this store once, then set them aside."""
         assert self.directory is not None
-        from cursor_cloud_agents.core.migration import acts_of_old_files  # it builds `Act`s: imported when used
 
         reading = self._load(now)
         migrated = acts_of_old_files(old, now)

@@ -165,6 +165,20 @@ EXCERPT_SECONDS = 20
 """A stream read for an excerpt listens at most this long before answering with what arrived."""
 TAIL_SECONDS = 45
 """A walk to the tail of a long stream may take this long (a replay is read at about 150 MB/s)."""
+MAX_WAIT_SECONDS = 50
+"""The longest wait of one call: inside every client's limit with the reads around it (55 s by default)."""
+WAIT_MARGIN_SECONDS = 15.0
+"""A waiting call's budget past its wait (`cursor_wait`, `cursor_get_run`): the reads before and after it."""
+ACTIVITY_WALK_SECONDS = 30.0
+"""What `cursor_get_run` adds to its budget when it walks the run's replay for its activity."""
+CANCEL_BUDGET_SECONDS = 30.0
+"""`cursor_cancel_run`'s whole call: the cancel, the question if asked, and the re-reads of the run."""
+SUPERVISE_SECONDS = 45.0
+"""`cursor_supervise`'s whole call reading statuses only."""
+SUPERVISE_ACTIVITY_SECONDS = 90.0
+"""`cursor_supervise`'s whole call when it also walks each run's replay for its activity."""
+STREAM_READ_MARGIN_SECONDS = 2.0
+"""What `cursor_read_run_events` keeps past its read: to close the stream and answer."""
 
 # What the server keeps, and for how long.
 MODELS_SECONDS = 600.0

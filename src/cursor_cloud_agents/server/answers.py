@@ -18,9 +18,7 @@ from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.untrusted import clean, clean_data
+from cursor_cloud_agents.core import ToolFailure, clean, clean_data, failures
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.lines import text_lines
 

@@ -34,17 +34,17 @@ from mcp_types import (
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.api import Deadline
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.core import queue
-from cursor_cloud_agents.core.store import Store, StoreUnusable
+from cursor_cloud_agents.core import Store, StoreUnusable, queue
 from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS, CallTime, Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import tasks
 from cursor_cloud_agents.server.asking import Seal, peer_for
+from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.instructions import instructions
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.tasks import TaskStore
 from cursor_cloud_agents.server.toolkit import HARD_STOP_GRACE, Toolkit
-from cursor_cloud_agents.server.tools import register_all
+from cursor_cloud_agents.server.tools import CATALOGUE
 from cursor_cloud_agents.server.wire import Reader, Writer
 
 if TYPE_CHECKING:
@@ -69,9 +69,7 @@ def build_toolkit(
 ) -> Toolkit:
     """A toolkit over a new server state, with every tool declared (no client attached yet)."""
     state = ServerState(settings, redactor, Clock(clock, sleep))
-    kit = Toolkit(state, hard_stop_grace=hard_stop_grace)
-    register_all(kit, state)
-    return kit
+    return Toolkit(state, Catalogue(CATALOGUE), hard_stop_grace=hard_stop_grace)
 
 
 class UpdateTaskParams(RequestParams):
@@ -101,7 +99,7 @@ def serve_toolkit(
 
     async def call_tool(ctx: ServerRequestContext[None], params: CallToolRequestParams) -> dict[str, Any]:
         arguments = params.arguments or {}
-        if tasks.declared(ctx.meta) and tasks.waits(params.name, arguments) and store.has_room():
+        if tasks.declared(ctx.meta) and kit.may_become_task(params.name, arguments) and store.has_room():
             return await store.start(params.name, arguments)
 
         async def report(progress: float, message: str) -> None:

@@ -21,8 +21,7 @@ from annotated_types import Le
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core import ToolFailure, failures
 
 _STRICT = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -42,19 +41,39 @@ class Judged:
 
 
 class StrictArguments:
-    """The strict argument model of a tool function, built on first use (not at start-up)."""
+    """The strict argument model of a tool function, built on first use (not at start-up).
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
+    A parameter typed with one of the `provided` types is not an argument: the toolkit hands it in, and it
+    stays out of the model and the schema."""
+
+    def __init__(self, fn: Callable[..., Any], provided: tuple[type, ...] = ()) -> None:
         self._fn = fn
+        self._provided = provided
         self._model: type[BaseModel] | None = None
         self._maxima: dict[str, int] | None = None
+        self._injected: dict[str, type] | None = None
+
+    def injected(self) -> dict[str, type]:
+        """The parameters the toolkit hands in, with the provided type each asks for."""
+        if self._injected is None:
+            self._injected = {}
+            for name, hint in get_type_hints(self._fn).items():
+                wanted = next(
+                    (kind for kind in self._provided if isinstance(hint, type) and issubclass(hint, kind)), None
+                )
+                if wanted is not None:
+                    self._injected[name] = wanted
+        return self._injected
 
     def model(self) -> type[BaseModel]:
-        """The model: one field per parameter, with its annotation and default."""
+        """The model: one field per parameter the model passes, with its annotation and default."""
         if self._model is None:
             hints = get_type_hints(self._fn, include_extras=True)
+            injected = self.injected()
             fields: dict[str, Any] = {}
             for name, parameter in inspect.signature(self._fn).parameters.items():
+                if name in injected:
+                    continue
                 default = ... if parameter.default is inspect.Parameter.empty else parameter.default
                 fields[name] = (hints[name], default)
             self._model = create_model(f"{self._fn.__name__}Arguments", __config__=_STRICT, **fields)

@@ -47,9 +47,9 @@ from mcp_types import (
 )
 from mcp_types.version import is_version_at_least
 
+from cursor_cloud_agents.core import clean
 from cursor_cloud_agents.core.call import Question
 from cursor_cloud_agents.core.timing import SEALED_QUESTION_SECONDS as STATE_SECONDS
-from cursor_cloud_agents.core.untrusted import clean
 
 ROUND_TRIP_VERSION = "2026-07-28"
 """The first protocol revision without a channel back during a call (questions ride `input_required`)."""

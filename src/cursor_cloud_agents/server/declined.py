@@ -10,9 +10,7 @@ carried). Nothing was sent in any case.
 
 from __future__ import annotations
 
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.consent import how_to_allow
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core import ToolFailure, failures, how_to_allow
 from cursor_cloud_agents.server.asking import YES_FIELD, Answer, Consent
 
 

@@ -8,7 +8,7 @@ instructions and in the answers and validates it against the tool's strict model
 
 from __future__ import annotations
 
-from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS
+from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS
 
 
 def suggest(tool: str, *placeholders: str, **values: object) -> str:
@@ -38,3 +38,7 @@ def _wait_hints() -> tuple[str, str]:
 
 FOLLOW_THE_RUN, WAIT_FOR_SEVERAL = _wait_hints()
 """How to follow a new run; how to wait on several runs instead of polling them."""
+
+
+TASK_CANCELLED = "Cancelled by the client; the agent's run goes on (read it with cursor_get_run)."
+"""A cancelled task's status: the run it waited on is Cursor's and goes on."""

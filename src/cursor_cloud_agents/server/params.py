@@ -17,10 +17,9 @@ from typing import Annotated
 from pydantic import AfterValidator, Field
 
 from cursor_cloud_agents.api import ids, text
+from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS
 from cursor_cloud_agents.server.arguments import Clamped
 
-MAX_WAIT_SECONDS = 50
-"""The longest wait of one call: inside every client's limit with the reads around it (55 s by default)."""
 PROMPT_MAX_BYTES = 256 * 1024
 """The largest prompt sent (the API documents none): generous for instructions, far below a pasted dump."""
 CURSOR_MAX_CHARS = 2048

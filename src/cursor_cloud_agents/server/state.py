@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core import CoreState
 from cursor_cloud_agents.server.answers import Answers
 
 

@@ -1,8 +1,8 @@
 """MCP Tasks (`io.modelcontextprotocol/tasks`, SEP-2663): a long wait answered at once with a task handle.
 
-For a client that declares the extension on a request, a call whose work is waiting (`cursor_wait`,
-`cursor_get_run` with a wait, `cursor_read_run_events` reading live) answers at once with a task; the
-task runs the same tool again and again, each time inside the usual call limits, until the wait's
+For a client that declares the extension on a request, a call whose work is waiting (each tool says
+when, in its declaration: `declaration.TaskRule`) answers at once with a task; the task runs the same
+tool again and again, each time inside the usual call limits, until the tool's answer says the wait's
 condition holds, `CURSOR_MCP_TASK_MAX_SECONDS` pass or the client cancels. Its final `result` is the
 last of those answers, so it is exactly what the tool gives inline: same JSON, cap, masking and
 cleaning.
@@ -32,11 +32,11 @@ from anyio.abc import TaskGroup
 from mcp import MCPError
 from mcp_types import CallToolResult
 
-from cursor_cloud_agents.api import TERMINAL_RUN_STATUSES
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.core.store import Act, Store, StoreUnusable
+from cursor_cloud_agents.core import Act, Store, StoreUnusable
 from cursor_cloud_agents.core.timing import FINISHED_TASK_SECONDS as KEEP_SECONDS
 from cursor_cloud_agents.core.timing import Clock
+from cursor_cloud_agents.server.hints import TASK_CANCELLED
 
 logger = logging.getLogger("cursor_cloud_agents.tasks")
 
@@ -49,26 +49,11 @@ Cursor until its runs end, so a model calling in a loop must not start pollers w
 FINISHED_KEPT = 100
 """Finished tasks kept for `tasks/get`; beyond that the oldest is dropped (memory stays bounded)."""
 
-RunTool = Callable[[str, Mapping[str, Any], Callable[[float, str], Awaitable[None]], float], Awaitable[CallToolResult]]
-"""Runs one round of a task: the tool, its arguments, where progress goes, and when the task began."""
-
-
-def waits(tool: str, arguments: Mapping[str, Any]) -> bool:
-    """Whether waiting is the work of this call (then a declaring client gets a task)."""
-    if tool == "cursor_wait":
-        return True
-    if tool == "cursor_get_run":
-        return bool(arguments.get("wait_seconds"))
-    return tool == "cursor_read_run_events" and arguments.get("tail") is None
-
-
-def still_waiting(tool: str, answer: Mapping[str, Any]) -> bool:
-    """Whether an inline answer of a waiting tool says its condition does not hold yet (ask again)."""
-    if tool == "cursor_read_run_events":
-        # An ended run read past its last event answers nothing at once, and will never answer more.
-        ended = answer.get("run_status") in TERMINAL_RUN_STATUSES
-        return not answer.get("events") and not answer.get("finished") and not answer.get("interrupted") and not ended
-    return answer.get("timed_out") is True
+RunTool = Callable[
+    [str, Mapping[str, Any], Callable[[float, str], Awaitable[None]], float], Awaitable[tuple[CallToolResult, bool]]
+]
+"""Runs one round of a task: the tool, its arguments, where progress goes, and when the task began; the
+answer, and whether it says the wait's condition does not hold yet (ask again)."""
 
 
 def declared(meta: Mapping[str, Any] | None) -> bool:
@@ -134,9 +119,7 @@ class TaskStore:
         task = await self._find(task_id)
         if task.ended_at is None:
             task.scope.cancel()
-            await self._end(
-                task, "cancelled", "Cancelled by the client; the agent's run goes on (read it with cursor_get_run)."
-            )
+            await self._end(task, "cancelled", TASK_CANCELLED)
         return {"resultType": "complete"}
 
     def _run(self, task: Task) -> None:
@@ -234,8 +217,8 @@ class TaskStore:
             try:
                 while True:
                     began = self._clock.now()
-                    last = await self._run_tool(task.tool, task.arguments, report, task.created_at)
-                    if self._clock.now() >= ends or not self._again(task, last):
+                    last, waiting = await self._run_tool(task.tool, task.arguments, report, task.created_at)
+                    if self._clock.now() >= ends or not waiting:
                         break
                     await self._pace(began, ends)
             except Exception:  # a bug in a task must not take the server's task group down
@@ -258,10 +241,6 @@ class TaskStore:
         pause = min(began + self._poll_ms / 1000 - now, ends - now)
         if pause > 0:
             await self._clock.sleep(pause)
-
-    @staticmethod
-    def _again(task: Task, last: CallToolResult) -> bool:
-        return not last.is_error and still_waiting(task.tool, last.structured_content or {})
 
     async def _fail(self, task: Task, message: str) -> None:
         task.error = {"code": -32603, "message": message}

@@ -1,7 +1,9 @@
 """The toolkit: the one wrapper through which every tool is declared, listed and run.
 
-A tool is an async function with typed parameters, a docstring and a small body. Everything the
-tools share lives here, once (docs/architecture.md, "The tool contract"):
+A tool is a module-level async function with typed parameters, a docstring and a small body, declared in
+a `Catalogue` beside it (`declaration.py`); what it asks for by type (the server's state, the call in
+progress) is handed in here, the rest are the model's arguments. Everything the tools share lives here,
+once (docs/architecture.md, "The tool contract"):
 
 1. arguments judged strictly (unknown names refused, JSON types exact, ids by pattern; waits
    clamped to their maximum), so even a malformed call answers our JSON `VALIDATION` error and
@@ -11,12 +13,12 @@ tools share lives here, once (docs/architecture.md, "The tool contract"):
 4. errors as stable `{code, message, ...}` objects; a bug becomes a generic INTERNAL error;
 5. compact JSON, identical in the text content and in `structuredContent` (the answer builder);
 6. a byte cap on every result (`RESULT_TOO_LARGE`, never a silent cut); an image a tool attaches
-   (`current_call().attach_image(...)`) follows the text and is bounded by its own limit instead, and its
+   (`call.attach_image(...)`) follows the text and is bounded by its own limit instead, and its
    answer carries no `structuredContent` (the JSON stays in the text), so that every client shows the image;
 7. agent-produced text cleaned of hidden characters;
 8. secrets masked in results, errors and logs;
 9. the four annotation hints set explicitly;
-10. progress reporting for waits (`current_call().progress(...)`), a heartbeat filling any silence of 15 s
+10. progress reporting for waits (`call.progress(...)`), a heartbeat filling any silence of 15 s
     (`heartbeat.py`), and cancellation left to anyio;
 11. one log line per call on stderr.
 
@@ -26,156 +28,31 @@ It stands on the SDK's public types only: the server (`app.py`) lists `listed()`
 
 from __future__ import annotations
 
-import base64
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-from enum import Enum
-from pathlib import Path
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 import anyio
-from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextContent, Tool, ToolAnnotations
+from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextContent, Tool
 
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.call import Question
-from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.timing import ASK_RESERVE, HARD_STOP_GRACE, CallTime
+from cursor_cloud_agents.core import ToolFailure, failures
+from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, CallTime
 from cursor_cloud_agents.server import schemacache
 from cursor_cloud_agents.server.answers import size as answer_size
-from cursor_cloud_agents.server.arguments import Judged, StrictArguments
-from cursor_cloud_agents.server.asking import Consent, InputNeeded, NoPeer, Peer
-from cursor_cloud_agents.server.declined import declined
-from cursor_cloud_agents.server.heartbeat import Silence, beating
+from cursor_cloud_agents.server.arguments import Judged
+from cursor_cloud_agents.server.asking import InputNeeded, NoPeer, Peer
+from cursor_cloud_agents.server.declaration import Access, Catalogue, ToolSpec
+from cursor_cloud_agents.server.heartbeat import beating
 from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.toolcall import Report, ToolCall
 
 logger = logging.getLogger("cursor_cloud_agents.tools")
 
-ToolFn = Callable[..., Awaitable[Any]]
-Budget = Callable[[Mapping[str, Any]], float]
-Report = Callable[[float, str], Awaitable[None]]
-
 MAX_MESSAGE_CHARS = 2_000
-
-
-class Access(Enum):
-    """What a tool may do; it sets the annotations and the gates."""
-
-    READ = "read"
-    WRITE = "write"  # creates or changes state (paid), not destructive
-    DESTRUCTIVE = "destructive"  # cancels or hides work
-    DELETE = "delete"  # irreversible: a second switch and a confirmation
-
-
-_HINTS = {
-    Access.READ: (True, False),
-    Access.WRITE: (False, False),
-    Access.DESTRUCTIVE: (False, True),
-    Access.DELETE: (False, True),
-}
-
-
-@dataclass(frozen=True)
-class ToolSpec:
-    """A declared tool: the function and what the toolkit needs to know to run it."""
-
-    fn: ToolFn
-    title: str
-    access: Access
-    idempotent: bool
-    budget: Budget | None
-    shrink_hint: str
-    arguments: StrictArguments
-
-    @property
-    def name(self) -> str:
-        return self.fn.__name__
-
-    def annotations(self) -> ToolAnnotations:
-        read_only, destructive = _HINTS[self.access]
-        return ToolAnnotations(
-            title=self.title,
-            read_only_hint=read_only,
-            destructive_hint=destructive,
-            idempotent_hint=self.idempotent,
-            open_world_hint=True,
-        )
-
-    def listed(self, schema: dict[str, Any] | None) -> Tool:
-        """The tool as `tools/list` shows it (the title travels in the annotations, where clients read it)."""
-        return Tool(
-            name=self.name,
-            description=" ".join((self.fn.__doc__ or "").split()),
-            input_schema=schema if schema is not None else self.arguments.schema(),
-            annotations=self.annotations(),
-        )
-
-
-@dataclass
-class Call:
-    """The call in progress: its time, and what a tool may tell the toolkit while it runs."""
-
-    tool: str
-    report: Report
-    time: CallTime
-    peer: Peer = field(default_factory=NoPeer)
-    ids: dict[str, str] = field(default_factory=dict[str, str])
-    steps: int = 0
-    attachments: list[ImageContent] = field(default_factory=list[ImageContent])
-    silence: Silence = field(default_factory=Silence)
-    """When progress was last reported (real time): the heartbeat fills silences (`heartbeat.py`)."""
-    waiting_since: float | None = None
-    """When this call is one round of a task's wait: the moment the task began (on the state's clock), so
-    that the answer says how long the whole wait lasted, not this round."""
-    _reporting: anyio.Lock = field(default_factory=anyio.Lock)
-
-    def note(self, **ids: str | None) -> None:
-        """Record ids known so far: they go into the log line and into any failure of this call."""
-        self.ids.update({key: value for key, value in ids.items() if value})
-
-    def attach_image(self, data: bytes, mime_type: str) -> None:
-        """Send an image after the JSON text of a successful answer; it is not counted in the result cap."""
-        self.attachments.append(ImageContent(data=base64.b64encode(data).decode("ascii"), mime_type=mime_type))
-
-    @property
-    def can_ask(self) -> bool:
-        """Whether the client declared it can ask its user (MCP elicitation)."""
-        return self.peer.can_ask
-
-    async def roots(self) -> list[Path] | None:
-        """The client's roots, waiting at most what the deadline leaves (None: it declares none)."""
-        return await self.peer.roots(self.time.deadline.remaining(ASK_RESERVE))
-
-    async def progress(self, message: str) -> None:
-        """Report one more step of a wait as MCP progress (a no-op when the client asked for none)."""
-        async with self._reporting:  # the heartbeat reports too: notifications keep their order
-            self.steps += 1
-            self.silence.heard()
-            await self.report(self.steps, message)
-
-    async def confirm(self, question: Question, unsent: str) -> None:
-        """Go on only if the person says yes; else `DECLINED`, saying `unsent` (what was not done) and what the
-        client answered (`server/declined.py`).
-
-        The question waits at most what the call's deadline leaves (less a reserve to answer)."""
-        answer = await self.peer.ask(question, self.time.deadline.remaining(ASK_RESERVE))
-        if answer.consent is not Consent.ACCEPTED:
-            raise declined(answer, question.act, unsent)
-
-
-_current: ContextVar[Call | None] = ContextVar("cursor_cloud_agents_call", default=None)
-
-
-def current_call() -> Call:
-    """The call being served by this task (tools use it for time, progress and ids)."""
-    call = _current.get()
-    if call is None:
-        raise RuntimeError("current_call() used outside a tool call")
-    return call
 
 
 def _single(exc: Exception) -> Exception:
@@ -186,31 +63,26 @@ def _single(exc: Exception) -> Exception:
 
 
 class Toolkit:
-    """Declares tools and runs every call through the guard, on the server's state."""
+    """Holds the declared tools and runs every call through the guard, on the server's state."""
 
-    def __init__(self, state: ServerState, *, hard_stop_grace: float = HARD_STOP_GRACE) -> None:
+    def __init__(
+        self, state: ServerState, catalogue: Catalogue | None = None, *, hard_stop_grace: float = HARD_STOP_GRACE
+    ) -> None:
         self.state = state
         self.hard_stop_grace = hard_stop_grace
-        self.specs: dict[str, ToolSpec] = {}
+        self.catalogue = catalogue if catalogue is not None else Catalogue()
+        """Where `tool(...)` declares more (a test's own tools)."""
+        self.tool = self.catalogue.tool
 
-    def tool(
-        self,
-        *,
-        title: str,
-        access: Access = Access.READ,
-        idempotent: bool | None = None,
-        budget: Budget | None = None,
-        shrink_hint: str = "ask for less (a smaller limit or a narrower filter)",
-    ) -> Callable[[ToolFn], ToolFn]:
-        """Declare a tool; its name is the function's, its description the docstring."""
+    @property
+    def specs(self) -> dict[str, ToolSpec]:
+        """Every declared tool by name, in catalogue order."""
+        return {spec.name: spec for spec in self.catalogue.specs}
 
-        def register(fn: ToolFn) -> ToolFn:
-            is_idempotent = access in (Access.READ, Access.DELETE) if idempotent is None else idempotent
-            spec = ToolSpec(fn, title, access, is_idempotent, budget, shrink_hint, StrictArguments(fn))
-            self.specs[spec.name] = spec
-            return fn
-
-        return register
+    def may_become_task(self, name: str, arguments: Mapping[str, Any]) -> bool:
+        """Whether the work of this call is waiting, by its tool's declaration (a declaring client gets a task)."""
+        spec = self.specs.get(name)
+        return spec is not None and spec.may_become_task(arguments)
 
     def listed(self, *, cached: bool = True) -> list[Tool]:
         """Every tool as `tools/list` shows it; `cached=False` builds every schema afresh."""
@@ -230,38 +102,53 @@ class Toolkit:
 
         `peer` is the client, when it can ask its user; a question a 2026-07-28 client must answer
         first ends the call with `input_required` (the client calls again with the answer)."""
+        result, _waiting = await self._serve(name, raw, report, peer, waiting_since=waiting_since)
+        return result
+
+    async def _serve(
+        self,
+        name: str,
+        raw: Mapping[str, Any] | None,
+        report: Report,
+        peer: Peer | None,
+        *,
+        waiting_since: float | None,
+    ) -> tuple[CallToolResult | InputRequiredResult, bool]:
+        """`run`'s answer, and whether the tool's typed answer says its wait goes on (`TaskRule`)."""
         peer = peer or NoPeer()
         spec = self.specs.get(name)
         if spec is None:
-            return self._error_result(ToolFailure(failures.VALIDATION, f"Unknown tool {name[:100]!r}."))
+            return self._error_result(ToolFailure(failures.VALIDATION, f"Unknown tool {name[:100]!r}.")), False
         started = time.perf_counter()
-        call: Call | None = None
+        call: ToolCall | None = None
         failure: ToolFailure | None = None
         try:
             try:
                 judged = self._admit(spec, dict(raw or {}), peer)
             except ToolFailure as refused:
                 failure = refused
-                return self._error_result(refused)
+                return self._error_result(refused), False
             budget = self._budget(spec, judged.values)
             outcome: _Success | ToolFailure | InputRequiredResult | None = None
             with anyio.move_on_after(budget + self.hard_stop_grace), deadline_after(budget) as deadline:
                 clock = CallTime(deadline, self.state.clock)
-                call = Call(spec.name, self._masked(report), clock, peer, waiting_since=waiting_since)
+                call = ToolCall(spec.name, self._masked(report), clock, peer, waiting_since=waiting_since)
                 async with beating(call.silence, call.progress):
                     outcome = await self._invoke(spec, judged, call)
             if outcome is None:  # the hard stop cut the call
                 outcome = self._hard_stop(spec, budget).with_ids(call.ids if call is not None else {})
             if isinstance(outcome, InputRequiredResult):
                 failure = ToolFailure("input_required", "")  # for the log line: the call ends asking, not done
-                return outcome
+                return outcome, False
             if isinstance(outcome, ToolFailure):
                 failure = outcome
-                return self._error_result(failure)
+                return self._error_result(failure), False
             result, failure = self._rendered(outcome, spec, call)
-            if failure is None and call is not None and call.attachments:
-                return _with_images(result, call.attachments)
-            return result
+            if failure is not None:
+                return result, False
+            if call is not None and call.attachments:
+                result = _with_images(result, call.attachments)
+            return result, spec.still_waiting(outcome.answer)
         except anyio.get_cancelled_exc_class():
             failure = ToolFailure("cancelled", "")
             raise
@@ -270,13 +157,13 @@ class Toolkit:
 
     async def run_unattended(
         self, name: str, raw: Mapping[str, Any] | None, report: Report, waiting_since: float
-    ) -> CallToolResult:
+    ) -> tuple[CallToolResult, bool]:
         """Run a call no one can be asked about (one round of a task that began at `waiting_since`): a
-        question declines it."""
-        result = await self.run(name, raw, report, waiting_since=waiting_since)
+        question declines it. With the answer, whether it says the wait goes on (the task asks again)."""
+        result, waiting = await self._serve(name, raw, report, None, waiting_since=waiting_since)
         if isinstance(result, InputRequiredResult):  # NoPeer never asks; kept total for the type
-            return self._error_result(ToolFailure(failures.DECLINED, "No one can be asked during a task."))
-        return result
+            return self._error_result(ToolFailure(failures.DECLINED, "No one can be asked during a task.")), False
+        return result, waiting
 
     def _masked(self, report: Report) -> Report:
         async def masked(progress: float, message: str) -> None:
@@ -295,12 +182,19 @@ class Toolkit:
             raise ToolFailure(failures.CONFIGURATION_MISSING, settings.key_problem)
         return judged
 
-    async def _invoke(self, spec: ToolSpec, judged: Judged, call: Call) -> _Success | ToolFailure | InputRequiredResult:
+    def _provided(self, spec: ToolSpec, call: ToolCall) -> dict[str, Any]:
+        """What the tool asks for by type: the call in progress, the server's state."""
+        return {
+            name: call if issubclass(kind, ToolCall) else self.state for name, kind in spec.arguments.injected().items()
+        }
+
+    async def _invoke(
+        self, spec: ToolSpec, judged: Judged, call: ToolCall
+    ) -> _Success | ToolFailure | InputRequiredResult:
         """The tool's answer (with what was clamped), the failure for anything expected to go wrong, or the
         question the client must answer first."""
-        token = _current.set(call)
         try:
-            return _Success(await spec.fn(**judged.values), judged.clamped)
+            return _Success(await spec.fn(**self._provided(spec, call), **judged.values), judged.clamped)
         except Exception as raised:  # the one top-level guard
             exc = _single(raised)
             if isinstance(exc, InputNeeded):
@@ -312,8 +206,6 @@ class Toolkit:
             # A bug in our code: the traceback goes to the log, never to the model.
             logger.exception("internal error in %s", spec.name)
             return ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}; see the server log.")
-        finally:
-            _current.reset(token)
 
     def _gate(self, spec: ToolSpec, arguments: Mapping[str, Any], peer: Peer) -> None:
         if spec.access is Access.READ:
@@ -362,7 +254,7 @@ class Toolkit:
         )
 
     def _rendered(
-        self, success: _Success, spec: ToolSpec, call: Call | None
+        self, success: _Success, spec: ToolSpec, call: ToolCall | None
     ) -> tuple[CallToolResult, ToolFailure | None]:
         """The answer as `_result` makes it, or INTERNAL (with the call's ids) when it cannot be made: raised out of
         the handler, a value that is not JSON reached the client as a bare JSON-RPC error with its text."""
@@ -401,7 +293,7 @@ class Toolkit:
         data, text = self.state.answers.fit_failure(payload)
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data, is_error=True)
 
-    def _log(self, tool: str, call: Call | None, failure: ToolFailure | None, seconds: float) -> None:
+    def _log(self, tool: str, call: ToolCall | None, failure: ToolFailure | None, seconds: float) -> None:
         fields = dict(sorted((call.ids if call is not None else {}).items()))
         if failure is not None:
             fields |= {

@@ -14,16 +14,16 @@ Faults: `faults.inject("GET", "/v1/agents/{id}", Fault.server_error(503), times=
 """
 
 from .app import build_app
-from .clock import Clock, ManualClock, RealClock
+from .clock import ManualClock, RealClock, WorldClock
 from .errors import ApiError
 from .faults import Fault, FaultRule, Faults, RequestRecord
 from .quirks import Quirks
-from .records import Agent, ApiKey, Artifact, Run
+from .records import AgentRecord, ApiKey, ArtifactRecord, RunRecord
 from .replay import Trace, TraceError, build_replay_app, load_trace
 from .scenarios import NAMES as SCENARIOS
 from .scenarios import build as build_scenario
 from .scenarios import seed_replay_run
-from .script import ArtifactSpec, BackgroundTaskScript, RunScript, ToolCall, Usage, script_from_prompt
+from .script import ArtifactSpec, BackgroundTaskScript, RunScript, ScriptedToolCall, ScriptedUsage, script_from_prompt
 from .serving import RunningSimulator, run_simulator, serve, serve_replay
 from .world import REPOSITORY_SCOPED_KEY, SERVICE_ACCOUNT_KEY, SIMULATED_API_KEY, UNSUPPORTED_KEY, World
 
@@ -33,13 +33,13 @@ __all__ = [
     "SERVICE_ACCOUNT_KEY",
     "SIMULATED_API_KEY",
     "UNSUPPORTED_KEY",
-    "Agent",
+    "AgentRecord",
     "ApiError",
     "ApiKey",
-    "Artifact",
+    "ArtifactRecord",
     "ArtifactSpec",
     "BackgroundTaskScript",
-    "Clock",
+    "WorldClock",
     "Fault",
     "FaultRule",
     "Faults",
@@ -47,13 +47,13 @@ __all__ = [
     "Quirks",
     "RealClock",
     "RequestRecord",
-    "Run",
+    "RunRecord",
     "RunScript",
     "RunningSimulator",
-    "ToolCall",
+    "ScriptedToolCall",
     "Trace",
     "TraceError",
-    "Usage",
+    "ScriptedUsage",
     "World",
     "build_app",
     "build_replay_app",

@@ -16,7 +16,7 @@ import anyio
 DEFAULT_START = datetime(2026, 10, 6, 12, 0, 0, tzinfo=UTC).timestamp()
 
 
-class Clock(Protocol):
+class WorldClock(Protocol):
     """What the world needs from time: the current instant and a way to wait for a later one."""
 
     def now(self) -> float:

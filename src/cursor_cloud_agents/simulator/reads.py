@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from .catalog import MODELS, REPOSITORIES
 from .errors import ApiError, bad_request, not_found
-from .records import Agent, Artifact, Run
+from .records import AgentRecord, ArtifactRecord, RunRecord
 from .wire import iso
 from .world import TERMINAL, World
 
@@ -96,7 +96,7 @@ def list_agents(world: World, limit: int, cursor: str | None, pr_url: str | None
     return paged([a.summary(now, world.quirks) for a in page], nxt)
 
 
-def _has_pr(agent: Agent, pr_url: str, now: float) -> bool:
+def _has_pr(agent: AgentRecord, pr_url: str, now: float) -> bool:
     git = agent.git(now) or {"branches": []}
     urls = [r.get("prUrl") for r in agent.repos] + [b.get("prUrl") for b in git["branches"]]
     return pr_url in urls
@@ -110,7 +110,7 @@ def list_runs(world: World, agent_id: str, limit: int, cursor: str | None) -> di
     return paged([run_wire(world, agent, r) for r in page], nxt)
 
 
-def run_wire(world: World, agent: Agent, run: Run) -> dict[str, Any]:
+def run_wire(world: World, agent: AgentRecord, run: RunRecord) -> dict[str, Any]:
     """A run at the world's current time."""
     now = world.now()
     return run.wire(now, world.quirks, agent.git(now))
@@ -134,7 +134,7 @@ def usage(world: World, agent_id: str, run_id: str | None) -> dict[str, Any]:
 _ZERO = {"inputTokens": 0, "outputTokens": 0, "cacheWriteTokens": 0, "cacheReadTokens": 0, "totalTokens": 0}
 
 
-def _run_usage(world: World, run: Run) -> dict[str, Any]:
+def _run_usage(world: World, run: RunRecord) -> dict[str, Any]:
     now = world.now()
     if run.status(now) not in TERMINAL:
         return {"id": run.id, "usage": dict(_ZERO)}
@@ -145,14 +145,14 @@ def _run_usage(world: World, run: Run) -> dict[str, Any]:
     return entry
 
 
-def artifacts_of(world: World, agent: Agent, *, include_unlisted: bool) -> list[Artifact]:
+def artifacts_of(world: World, agent: AgentRecord, *, include_unlisted: bool) -> list[ArtifactRecord]:
     """Files in the workspace at now: written by FINISHED runs, plus any seeded directly."""
     now = world.now()
     found = {a.path: a for a in agent.artifacts.values() if a.written_at <= now}
     for run in agent.runs:
         if run.outcome == "FINISHED" and run.ended_at <= now:
             for spec in run.script.artifacts:
-                found[spec.path] = Artifact(spec.path, spec.size_bytes, run.ended_at, spec.listed, spec.content)
+                found[spec.path] = ArtifactRecord(spec.path, spec.size_bytes, run.ended_at, spec.listed, spec.content)
     hide = world.quirks.unlisted_artifacts and not include_unlisted
     return [a for a in found.values() if not (hide and not a.listed)]
 
@@ -163,7 +163,7 @@ def list_artifacts(world: World, agent_id: str) -> dict[str, Any]:
     return {"items": [a.wire() for a in artifacts_of(world, agent, include_unlisted=False)[:100]]}
 
 
-def find_artifact(world: World, agent_id: str, path: str | None) -> Artifact:
+def find_artifact(world: World, agent_id: str, path: str | None) -> ArtifactRecord:
     """The artifact a download asks for; 400 outside `artifacts/`, 404 when absent or unlisted."""
     agent = world.agent(agent_id)
     if path is None or not path.startswith("artifacts/") or ".." in path.split("/"):

@@ -42,7 +42,7 @@ class ApiKey:
 
 
 @dataclass
-class Artifact:
+class ArtifactRecord:
     """A file in the agent's workspace under `artifacts/`."""
 
     path: str
@@ -64,7 +64,7 @@ class Artifact:
 
 
 @dataclass
-class Run:
+class RunRecord:
     """One run: its scripted milestones and its stream timeline."""
 
     id: str
@@ -129,7 +129,7 @@ class Run:
 
 
 @dataclass
-class Agent:
+class AgentRecord:
     """One agent: its configuration, its runs (oldest first) and its workspace."""
 
     id: str
@@ -140,15 +140,15 @@ class Agent:
     work_on_current_branch: bool = False
     auto_create_pr: bool = False
     extra: dict[str, Any] = field(default_factory=dict[str, Any])
-    runs: list[Run] = field(default_factory=list[Run])
+    runs: list[RunRecord] = field(default_factory=list[RunRecord])
     archived_at: float | None = None
     unarchived_at: float | None = None
     model: dict[str, Any] | None = None
     branches: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
     pr_number: int = 1
-    artifacts: dict[str, Artifact] = field(default_factory=dict[str, Artifact])
+    artifacts: dict[str, ArtifactRecord] = field(default_factory=dict[str, ArtifactRecord])
 
-    def latest(self) -> Run | None:
+    def latest(self) -> RunRecord | None:
         """The latest run (the agent's `latestRunId`)."""
         return self.runs[-1] if self.runs else None
 

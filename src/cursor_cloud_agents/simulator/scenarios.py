@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from .clock import Clock
+from .clock import WorldClock
 from .images import jpeg, png
-from .records import Agent, Run
-from .script import ArtifactSpec, BackgroundTaskScript, RunScript, ToolCall
+from .records import AgentRecord, RunRecord
+from .script import ArtifactSpec, BackgroundTaskScript, RunScript, ScriptedToolCall
 from .world import World
 
 # Short phases so the demo moves visibly in real time.
@@ -19,7 +19,9 @@ DEMO_SCRIPT = RunScript(creating_seconds=2.0, running_seconds=20.0)
 _HOUR = 3600.0
 
 
-def seed_replay_run(world: World, size_bytes: int, *, name: str = "Replay of a long session") -> tuple[Agent, Run]:
+def seed_replay_run(
+    world: World, size_bytes: int, *, name: str = "Replay of a long session"
+) -> tuple[AgentRecord, RunRecord]:
     """Add an IDLE agent whose single FINISHED run has a replay of at least `size_bytes` bytes."""
     script = RunScript(running_seconds=max(60.0, size_bytes / 4000), replay_bytes=size_bytes)
     agent = world.add_agent(name, script=script, created_ago=script.running_seconds + _HOUR, name=name)
@@ -67,7 +69,9 @@ def _long_run(world: World) -> None:
 def _huge(world: World) -> None:
     text = "".join(f"Paragraph {n}: the agent explains what it changed and why, at length.\n" for n in range(3000))
     result = text[:200_000]
-    big_output = ToolCall("run_terminal_cmd", {"command": "python3 -c \"print('A' * 8000000)\""}, truncated_result=True)
+    big_output = ScriptedToolCall(
+        "run_terminal_cmd", {"command": "python3 -c \"print('A' * 8000000)\""}, truncated_result=True
+    )
     script = RunScript(result=result, replay_bytes=2 * 1024 * 1024, tool_calls=(big_output,), running_seconds=900)
     world.add_agent("Write an exhaustive audit report", script=script, created_ago=2 * _HOUR)
 
@@ -100,7 +104,7 @@ BUILDERS: dict[str, Callable[[World], None]] = {
 NAMES = tuple(BUILDERS)
 
 
-def build(name: str, clock: Clock, *, seed: int = 0) -> World:
+def build(name: str, clock: WorldClock, *, seed: int = 0) -> World:
     """A new world seeded with the named scenario. Raises ValueError for an unknown name."""
     if name not in BUILDERS:
         raise ValueError(f"unknown scenario {name!r}; known: {', '.join(NAMES)}")

@@ -15,7 +15,7 @@ Outcome = Literal["FINISHED", "ERROR", "CANCELLED", "EXPIRED"]
 
 
 @dataclass(frozen=True)
-class ToolCall:
+class ScriptedToolCall:
     """One tool call, streamed as a `running` then `completed` pair sharing a callId."""
 
     name: str
@@ -55,7 +55,7 @@ class ArtifactSpec:
 
 
 @dataclass(frozen=True)
-class Usage:
+class ScriptedUsage:
     """Token counts recorded for a run when it ends."""
 
     input_tokens: int = 6160
@@ -74,10 +74,10 @@ class Usage:
         return counts | {"totalTokens": sum(counts.values())}
 
 
-def _default_tools() -> tuple[ToolCall, ...]:
+def _default_tools() -> tuple[ScriptedToolCall, ...]:
     content = "# Project\n"
     result = {"success": {"content": content, "totalLines": 1, "fileSize": len(content), "path": "README.md"}}
-    return (ToolCall("read_file", {"path": "README.md"}, result),)
+    return (ScriptedToolCall("read_file", {"path": "README.md"}, result),)
 
 
 @dataclass(frozen=True)
@@ -93,11 +93,11 @@ class RunScript:
     running_seconds: float = 30.0
     thinking: str | None = "Let me read the repository before changing anything."
     text: str = "I'll read the code and make the change."
-    tool_calls: tuple[ToolCall, ...] = field(default_factory=_default_tools)
+    tool_calls: tuple[ScriptedToolCall, ...] = field(default_factory=_default_tools)
     background: BackgroundTaskScript | None = None
     summary: str | None = "Read the repository and made the requested change."
     result: str = "Done: the change is committed on the agent's branch."
-    usage: Usage = field(default_factory=Usage)
+    usage: ScriptedUsage = field(default_factory=ScriptedUsage)
     cost_cents: tuple[float, float] | None = (21.6, 23.4)
     """(rawCostCents, chargedCents) for the run, or None for no cost record."""
     artifacts: tuple[ArtifactSpec, ...] = ()

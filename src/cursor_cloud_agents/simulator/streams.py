@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import anyio
 
 from .errors import ApiError, bad_request
-from .records import Run
+from .records import RunRecord
 from .timeline import encode_frame
 from .wire import parse_event_id
 from .world import TERMINAL, World
@@ -26,7 +26,7 @@ HEARTBEAT = encode_frame("heartbeat", {})
 class StreamPlan:
     """A validated stream request: which run, and the index of the first frame to send."""
 
-    run: Run
+    run: RunRecord
     start: int
 
 
@@ -49,7 +49,7 @@ def plan_stream(world: World, agent_id: str, run_id: str, last_event_id: str | N
     return StreamPlan(run, run.timeline.count_until(now))
 
 
-def _belongs_elsewhere(world: World, run: Run, key: tuple[int, int]) -> bool:
+def _belongs_elsewhere(world: World, run: RunRecord, key: tuple[int, int]) -> bool:
     for agent in world.agents.values():
         for other in agent.runs:
             if other is not run and other.timeline.has_id(key):

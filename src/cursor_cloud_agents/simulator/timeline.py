@@ -11,7 +11,7 @@ import bisect
 from collections.abc import Iterator
 from typing import Any
 
-from .script import RunScript, ToolCall
+from .script import RunScript, ScriptedToolCall
 from .wire import dumps, format_event_id
 
 Beat = tuple[str, dict[str, Any]]
@@ -147,7 +147,7 @@ def _turn_usage(script: RunScript) -> dict[str, int]:
     }
 
 
-def tool_beats(call_id: str, call: ToolCall, iu: bool) -> list[Beat]:
+def tool_beats(call_id: str, call: ScriptedToolCall, iu: bool) -> list[Beat]:
     """`running` then `completed` frames with one callId; oversized fields omitted and flagged."""
     truncated = {k: True for k, on in (("args", call.truncated_args), ("result", call.truncated_result)) if on}
     running: dict[str, Any] = {"callId": call_id, "name": call.name, "status": "running"}
@@ -172,14 +172,14 @@ def _background_beats(script: RunScript, iu: bool) -> list[Beat]:
     shell_id, pid = 931367, 165414
     args = {"command": task.command, "isBackground": True}
     result = {"success": {"command": task.command, "shellId": shell_id, "pid": pid}, "isBackground": True}
-    beats = tool_beats("call-bg", ToolCall("run_terminal_cmd", args, result), iu)
+    beats = tool_beats("call-bg", ScriptedToolCall("run_terminal_cmd", args, result), iu)
     for poll in range(1, task.polls + 1):
         runtime = str(task.block_until_ms * poll + 81)
         state: dict[str, Any] = {"stillRunning": {"taskId": str(shell_id), "runtimeMs": runtime}}
         if task.finishes and poll == task.polls:
             state = {"complete": {"taskId": str(shell_id), "exitCode": 0, "runtimeMs": runtime}}
         await_args = {"taskId": str(shell_id), "blockUntilMs": task.block_until_ms}
-        beats += tool_beats(f"call-await-{poll}", ToolCall("await", await_args, {"success": state}), iu)
+        beats += tool_beats(f"call-await-{poll}", ScriptedToolCall("await", await_args, {"success": state}), iu)
     return beats
 
 
@@ -194,7 +194,7 @@ def filler_beats(target_bytes: int) -> Iterator[Beat]:
         group = [
             ("interaction_update", {"type": "token-delta", "tokens": 42}),
             ("assistant", {"text": f"Checking {path} "}),
-            *tool_beats(f"call-f{index}", ToolCall("read_file", {"path": path}, read), True),
+            *tool_beats(f"call-f{index}", ScriptedToolCall("read_file", {"path": path}, read), True),
         ]
         for beat in group:
             produced += _FRAME_OVERHEAD + len(beat[0]) + len(dumps(beat[1]))

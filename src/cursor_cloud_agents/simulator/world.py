@@ -18,12 +18,12 @@ from typing import Any
 import anyio
 
 from .catalog import POOLS
-from .clock import Clock
+from .clock import WorldClock
 from .environments import environment_names
 from .errors import ApiError, bad_request, conflict, forbidden, integration_not_connected, not_found
 from .quirks import Quirks
 from .ratelimit import RepositoryLimiter
-from .records import Agent, ApiKey, KeyKind, Run
+from .records import AgentRecord, ApiKey, KeyKind, RunRecord
 from .script import RunScript, script_from_prompt
 from .timeline import Beat, derives_from, filler_beats, script_beats
 from .validation import CreateRequest, Creation, check_pool, parse_create, parse_follow_up
@@ -40,7 +40,7 @@ TERMINAL = frozenset({"FINISHED", "ERROR", "CANCELLED", "EXPIRED"})
 class World:
     """In-memory state of the simulated Cursor account, reproducible from `seed`."""
 
-    def __init__(self, clock: Clock, *, seed: int = 0, quirks: Quirks | None = None) -> None:
+    def __init__(self, clock: WorldClock, *, seed: int = 0, quirks: Quirks | None = None) -> None:
         self.clock = clock
         self.quirks = quirks or Quirks()
         self.default_script = RunScript()
@@ -51,7 +51,7 @@ class World:
         self.disconnected_providers: set[str] = set()
         """SCM providers (`github`, `gitlab`...) whose integration is not connected: create and
         `/v1/repositories` answer 400 `integration_not_connected` for them."""
-        self._agents: dict[str, Agent] = {}
+        self._agents: dict[str, AgentRecord] = {}
         self._landing: dict[str, Creation] = {}
         """Creations received but not done yet (`Quirks.creation_seconds`), by their agent id."""
         self.keys: dict[str, ApiKey] = {}
@@ -143,14 +143,14 @@ class World:
 
     # -- lookups ------------------------------------------------------------------------------
 
-    def agent(self, agent_id: str) -> Agent:
+    def agent(self, agent_id: str) -> AgentRecord:
         """An agent by id (any hex case). Raises 404 `agent_not_found`."""
         agent = self.agents.get(normalise_id(agent_id))
         if agent is None:
             raise not_found("agent_not_found", f"Agent {agent_id} not found")
         return agent
 
-    def run(self, agent_id: str, run_id: str) -> tuple[Agent, Run]:
+    def run(self, agent_id: str, run_id: str) -> tuple[AgentRecord, RunRecord]:
         """A run of an agent. Raises 404 `agent_not_found` or `run_not_found`."""
         agent = self.agent(agent_id)
         wanted = normalise_id(run_id)
@@ -162,7 +162,7 @@ class World:
     # -- mutations ----------------------------------------------------------------------------
 
     @property
-    def agents(self) -> dict[str, Agent]:
+    def agents(self) -> dict[str, AgentRecord]:
         """Every agent that exists now, by id (creations whose time has come land first)."""
         for creation in [c for c in self._landing.values() if c.ready_at <= self.now()]:
             self._land(creation)
@@ -196,7 +196,7 @@ class World:
         self._landing[creation.agent_id] = creation
         return creation
 
-    def landed(self, creation: Creation) -> tuple[Agent, Run]:
+    def landed(self, creation: Creation) -> tuple[AgentRecord, RunRecord]:
         """The agent of a creation whose time has come, and its first run."""
         agent = self.agents[creation.agent_id]
         return agent, agent.runs[0]
@@ -245,10 +245,12 @@ class World:
         message = "You've used all included Cloud Agent usage: Enable on-demand usage to continue using Cloud Agents"
         raise ApiError(429, code, message)
 
-    def _new_agent(self, request: CreateRequest, agent_id: str, at: float) -> Agent:
+    def _new_agent(self, request: CreateRequest, agent_id: str, at: float) -> AgentRecord:
         name = request.name or _name_from_prompt(request.prompt)
         env = request.env or {"type": "cloud"}
-        agent = Agent(agent_id, name, env, request.repos, at, request.work_on_current_branch, request.auto_create_pr)
+        agent = AgentRecord(
+            agent_id, name, env, request.repos, at, request.work_on_current_branch, request.auto_create_pr
+        )
         agent.extra = request.extra
         agent.model = request.model
         agent.branches = [self._branch(agent, repo) for repo in request.repos]
@@ -256,7 +258,7 @@ class World:
         self.notify()
         return agent
 
-    def _branch(self, agent: Agent, repo: dict[str, Any]) -> dict[str, Any]:
+    def _branch(self, agent: AgentRecord, repo: dict[str, Any]) -> dict[str, Any]:
         slug = "-".join(agent.name.lower().split()[:3]) or "task"
         slug = "".join(c for c in slug if c.isalnum() or c == "-")
         branch = repo.get("startingRef", "main") if agent.work_on_current_branch else f"cursor/{slug}-{agent.id[3:7]}"
@@ -264,7 +266,7 @@ class World:
         agent.pr_number = 100 + self._rng.randrange(900)
         return {"repoUrl": repo_url, "branch": branch, "prUrl": f"https://{repo_url}/pull/{agent.pr_number}"}
 
-    def follow_up(self, agent_id: str, body: Any) -> Run:
+    def follow_up(self, agent_id: str, body: Any) -> RunRecord:
         """`POST /v1/agents/{id}/runs`: refuse while archived or busy; a given model sticks."""
         agent = self.agent(agent_id)
         text, model = parse_follow_up(body)
@@ -278,12 +280,12 @@ class World:
             agent.model = model  # kept for later runs, never returned (quirk 8)
         return self.start_run(agent, text, self._next_script(text), self.now())
 
-    def start_run(self, agent: Agent, prompt: str, script: RunScript, at: float) -> Run:
+    def start_run(self, agent: AgentRecord, prompt: str, script: RunScript, at: float) -> RunRecord:
         """Create a run at `at` following `script`, and encode its stream timeline."""
         running_at = at + script.creating_seconds
         ended_at = running_at + script.running_seconds
         run_id = f"run-{self.new_uuid()}"
-        run = Run(run_id, agent.id, prompt, at, running_at, ended_at, script.outcome, script, self.new_uuid())
+        run = RunRecord(run_id, agent.id, prompt, at, running_at, ended_at, script.outcome, script, self.new_uuid())
         run.model = agent.model
         run.queued_until = at + min(self.quirks.queued_seconds, script.creating_seconds)
         agent.runs.append(run)
@@ -291,7 +293,7 @@ class World:
         self.notify()
         return run
 
-    def _encode(self, agent: Agent, run: Run) -> None:
+    def _encode(self, agent: AgentRecord, run: RunRecord) -> None:
         timeline = run.timeline
         timeline.add(run.running_at, "status", {"runId": run.id, "status": "RUNNING"})
         beats = script_beats(run.script, run.result_text())
@@ -310,7 +312,7 @@ class World:
             previous = (event, data)
         self._end_frames(agent, run)
 
-    def _end_frames(self, agent: Agent, run: Run) -> None:
+    def _end_frames(self, agent: AgentRecord, run: RunRecord) -> None:
         status = {"runId": run.id, "status": run.outcome}
         run.timeline.add(run.ended_at, "status", status)
         result: dict[str, Any] = dict(status)
@@ -322,7 +324,7 @@ class World:
         run.timeline.add(run.ended_at, "result", result)
         run.timeline.add(run.ended_at, "done", {}, share_previous_id=True)
 
-    def cancel(self, agent_id: str, run_id: str) -> Run:
+    def cancel(self, agent_id: str, run_id: str) -> RunRecord:
         """Cancel an active run; it turns CANCELLED `cancel_delay_seconds` later (asynchronous)."""
         agent, run = self.run(agent_id, run_id)
         now = self.now()
@@ -338,7 +340,7 @@ class World:
             self.notify()
         return run
 
-    def archive(self, agent_id: str) -> Agent:
+    def archive(self, agent_id: str) -> AgentRecord:
         """Archive (idempotent)."""
         agent = self.agent(agent_id)
         if agent.archived_at is None:
@@ -346,7 +348,7 @@ class World:
             self.notify()
         return agent
 
-    def unarchive(self, agent_id: str) -> Agent:
+    def unarchive(self, agent_id: str) -> AgentRecord:
         """Unarchive (idempotent); the agent accepts runs again."""
         agent = self.agent(agent_id)
         if agent.archived_at is not None:
@@ -376,7 +378,7 @@ class World:
         archived: bool = False,
         auto_create_pr: bool = False,
         agent_id: str | None = None,
-    ) -> Agent:
+    ) -> AgentRecord:
         """Seed an agent whose runs started `created_ago` seconds ago and follow each other.
 
         The agent's state now follows from its scripts: e.g. `created_ago=3600` with the default

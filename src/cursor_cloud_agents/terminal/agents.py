@@ -16,9 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, AgentSummary, CursorClient, CursorError
-from cursor_cloud_agents.core import scan
-from cursor_cloud_agents.core.reading import Reading
-from cursor_cloud_agents.core.watch import each_in_flight
+from cursor_cloud_agents.core import AgentRead, each_in_flight, scan
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, UsageError, failure_of
@@ -29,7 +27,7 @@ MODEL_UNKNOWN = "not returned by the API"
 
 
 @dataclass
-class AgentRow(Reading):
+class AgentLine(AgentRead):
     """One listed agent and what its record and latest run say."""
 
     record: Agent | None = None
@@ -72,7 +70,7 @@ def _whole(seconds: float | None) -> int | None:
     return None if seconds is None else max(0, round(seconds))
 
 
-async def _read(api: CursorClient, row: AgentRow) -> None:
+async def _read(api: CursorClient, row: AgentLine) -> None:
     try:
         row.record = await api.get_agent(row.agent.id)
         run_id = row.agent.latest_run_id
@@ -81,7 +79,7 @@ async def _read(api: CursorClient, row: AgentRow) -> None:
         row.read_error = failure_of(exc).code
 
 
-async def read_rows(session: Session, *, limit: int, name: str | None, archived: bool) -> list[AgentRow]:
+async def read_rows(session: Session, *, limit: int, name: str | None, archived: bool) -> list[AgentLine]:
     """Up to `limit` agents (newest first) whose name holds `name`, each with its record and latest run."""
 
     def named(agent: AgentSummary) -> bool:
@@ -95,12 +93,12 @@ async def read_rows(session: Session, *, limit: int, name: str | None, archived:
         mark=scan.fingerprint("terminal-agents", name, archived),
         include_archived=archived,
     )
-    rows = [AgentRow(summary) for summary in page.items]
+    rows = [AgentLine(summary) for summary in page.items]
     await each_in_flight(rows, partial(_read, session.api))
     return rows
 
 
-def table(rows: list[AgentRow], now: float) -> Table:
+def table(rows: list[AgentLine], now: float) -> Table:
     """The rows as a table; each agent's web URL on a second line under its name."""
     grid = Table(show_edge=False, pad_edge=False, header_style="bold", caption=f"model: {MODEL_UNKNOWN}")
     grid.add_column("agent", overflow="fold", min_width=24, ratio=3)

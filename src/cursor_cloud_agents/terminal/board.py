@@ -22,13 +22,19 @@ from typing import Any
 
 from cursor_cloud_agents.api import AgentSummary, CursorError
 from cursor_cloud_agents.api.times import epoch
-from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary
-from cursor_cloud_agents.core.cache import Cache
-from cursor_cloud_agents.core.liveness import fold_liveness, is_stale
-from cursor_cloud_agents.core.reading import Reading
-from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES
+from cursor_cloud_agents.core import (
+    ACTIVITY_ENTRIES,
+    IN_FLIGHT,
+    REPLAYS_AT_ONCE,
+    ActivityCache,
+    ActivitySummary,
+    AgentRead,
+    Cache,
+    each_in_flight,
+    fold_liveness,
+    is_stale,
+)
 from cursor_cloud_agents.core.timing import ERROR_WINDOW_SECONDS, LONG_IDLE_SECONDS, Clock
-from cursor_cloud_agents.core.watch import IN_FLIGHT, REPLAYS_AT_ONCE, each_in_flight
 from cursor_cloud_agents.terminal.exits import failure_of
 from cursor_cloud_agents.terminal.term import Session
 
@@ -41,7 +47,7 @@ allows in one interval."""
 
 
 @dataclass
-class FleetRow(Reading):
+class BoardRow(AgentRead):
     """One agent on the dashboard, and what was last read of it."""
 
     activity: ActivitySummary | None = None
@@ -93,7 +99,7 @@ class FleetRow(Reading):
         )
 
 
-def attention(row: FleetRow) -> tuple[int, str]:
+def attention(row: BoardRow) -> tuple[int, str]:
     """How soon a row needs the person (lower first) and why: errors, stuck, finished unread, the rest."""
     if row.read_error is not None or (row.run is not None and row.run.status == "ERROR"):
         return 0, "error"
@@ -104,7 +110,7 @@ def attention(row: FleetRow) -> tuple[int, str]:
     return 3, "running" if row.active else "ended"
 
 
-def ordered(rows: Sequence[FleetRow]) -> list[FleetRow]:
+def ordered(rows: Sequence[BoardRow]) -> list[BoardRow]:
     """Rows by attention; inside a rank, the longest idle first, then the newest agent."""
     return sorted(rows, key=lambda row: (attention(row)[0], -(row.idle_seconds or 0), row.agent.created_at or ""))
 
@@ -115,7 +121,7 @@ class Board:
 
     session: Session
     interval: float
-    rows: dict[str, FleetRow] = field(default_factory=dict[str, FleetRow])
+    rows: dict[str, BoardRow] = field(default_factory=dict[str, BoardRow])
     refreshes: int = 0
     listed: int = 0
     clock: Clock = field(init=False)
@@ -130,7 +136,7 @@ class Board:
         """Requests one refresh may make, at the client's sustained rate over one interval."""
         return max(IN_FLIGHT, int(self.interval * REQUESTS_PER_SECOND))
 
-    def shown(self) -> list[FleetRow]:
+    def shown(self) -> list[BoardRow]:
         """The rows on the dashboard, in the order they need the person."""
         since = self.session.now() - ERROR_WINDOW_SECONDS
         return ordered([row for row in self.rows.values() if row.needs_showing(since)])
@@ -162,17 +168,17 @@ class Board:
         self.listed = len(agents)
         return agents, pages
 
-    def _note(self, agent: AgentSummary) -> FleetRow | None:
+    def _note(self, agent: AgentSummary) -> BoardRow | None:
         """Keep the listed agent; the row when its run must be read again."""
         row = self.rows.get(agent.id)
         if row is None or row.agent.latest_run_id != agent.latest_run_id:
-            row = self.rows[agent.id] = FleetRow(agent)
+            row = self.rows[agent.id] = BoardRow(agent)
         row.agent = agent
         if agent.latest_run_id is None or (row.run is not None and row.run.is_terminal and row.read_error is None):
             return None
         return row
 
-    async def _read_run(self, row: FleetRow) -> None:
+    async def _read_run(self, row: BoardRow) -> None:
         run_id = row.agent.latest_run_id
         assert run_id is not None  # only rows with a run are read
         was_active = row.active
@@ -184,7 +190,7 @@ class Board:
         if was_active and row.run.is_terminal and self.refreshes:
             row.ended_while_open = True
 
-    def _extras(self, left: int) -> list[FleetRow]:
+    def _extras(self, left: int) -> list[BoardRow]:
         """The shown rows whose activity or cost is due, the longest without a read first, within `left`."""
         due = [row for row in self.shown() if row.run is not None and (row.active or row.usage_of != row.run.id)]
         due.sort(key=lambda row: row.activity_at or 0.0)
@@ -196,7 +202,7 @@ class Board:
             moment = None if row.activity is None else epoch(row.activity.last_event_at)
             row.idle_seconds = None if moment is None else max(0, round(now - moment))
 
-    async def _read_extra(self, row: FleetRow) -> None:
+    async def _read_extra(self, row: BoardRow) -> None:
         run = row.run
         assert run is not None  # `_extras` keeps rows with a run
         row.activity = await fold_liveness(

@@ -41,7 +41,7 @@ class Where:
 
 
 @dataclass(frozen=True)
-class Source:
+class BranchSource:
     """The agent's branch to fetch and the remote it is on."""
 
     remote: str
@@ -99,7 +99,7 @@ def _not_pushed(agent: Agent, run: Run | None) -> UsageError:
     return UsageError(f"agent {agent.id}'s run {run.id} ended {run.status} without a branch: nothing to check out")
 
 
-def _source(agent: Agent, run: Run | None, remotes: Mapping[str, str], chosen: str | None) -> Source:
+def _source(agent: Agent, run: Run | None, remotes: Mapping[str, str], chosen: str | None) -> BranchSource:
     """The branch and the remote it is on: the remote whose URL is the branch's repository (or `chosen`)."""
     branches = [branch for branch in (run.git.branches if run and run.git else []) if branch.branch]
     if not branches:
@@ -121,14 +121,14 @@ def _same(branch: GitBranch, url: str) -> bool:
     return repository_key(branch.repo_url) == repository_key(url)
 
 
-def _with_start(agent: Agent, branch: GitBranch, remote: str) -> Source:
+def _with_start(agent: Agent, branch: GitBranch, remote: str) -> BranchSource:
     name = branch.branch or ""
     problem = branch_problem(name)
     if problem is not None:
         raise UsageError(f"the agent's branch name {name!r} is refused: {problem}; nothing was changed")
     key = repository_key(branch.repo_url)
     starts = [repo.starting_ref for repo in agent.repos or [] if repository_key(repo.url) == key]
-    return Source(remote, name, starts[0] if starts else None, branch.pr_url)
+    return BranchSource(remote, name, starts[0] if starts else None, branch.pr_url)
 
 
 def _default_folder(top: Path, branch: str) -> Path:
@@ -136,7 +136,7 @@ def _default_folder(top: Path, branch: str) -> Path:
     return top.parent / f"{top.name}-{_SLUG.sub('-', branch).strip('-.') or 'agent'}"
 
 
-async def _names_free(git: Git, source: Source, folder: Path | None) -> None:
+async def _names_free(git: Git, source: BranchSource, folder: Path | None) -> None:
     if await git.succeeds("show-ref", "--verify", "--quiet", f"refs/heads/{source.branch}"):
         raise UsageError(
             f"a local branch {source.branch} exists already: look at it with `git switch {source.branch}`, or "
@@ -155,7 +155,7 @@ async def _fetch(git: Git, remote: str, ref: str) -> str | None:
         return None
 
 
-async def _base(git: Git, source: Source) -> str | None:
+async def _base(git: Git, source: BranchSource) -> str | None:
     """The commit the run started from, for the diffstat (None when it cannot be had)."""
     ref = source.starting_ref
     if ref is None or ref.startswith("-"):
@@ -165,7 +165,7 @@ async def _base(git: Git, source: Source) -> str | None:
     return await _fetch(git, source.remote, ref if _FULL_SHA.fullmatch(ref.lower()) else f"refs/heads/{ref}")
 
 
-async def _create(git: Git, source: Source, commit: str, folder: Path | None) -> None:
+async def _create(git: Git, source: BranchSource, commit: str, folder: Path | None) -> None:
     """The one step that changes the repository: the branch (and its worktree), its upstream; what of it was
     begun is undone if a later part fails or is interrupted. A part is noted before it runs: git can fail after
     doing it (a failing post-checkout hook fails `switch` and `worktree add` once they are done)."""
@@ -189,7 +189,7 @@ async def _create(git: Git, source: Source, commit: str, folder: Path | None) ->
         raise
 
 
-async def _undo(git: Git, source: Source, folder: Path | None, made: list[str], back: str | None) -> None:
+async def _undo(git: Git, source: BranchSource, folder: Path | None, made: list[str], back: str | None) -> None:
     """Undo what `_create` began; `back` is the branch this tree was on (None: a detached HEAD)."""
     if "upstream" in made:
         await git.succeeds("config", "--remove-section", f"branch.{source.branch}")
@@ -202,7 +202,7 @@ async def _undo(git: Git, source: Source, folder: Path | None, made: list[str], 
         await git.succeeds("branch", "-D", "--", source.branch)
 
 
-def _report(term: Term, agent: Agent, source: Source, folder: Path | None, base: str | None, stat: str) -> None:
+def _report(term: Term, agent: Agent, source: BranchSource, folder: Path | None, base: str | None, stat: str) -> None:
     where = "this working tree" if folder is None else str(folder)
     term.out.print(
         Text("checked out ", style="bold")

@@ -19,7 +19,7 @@ from typing import Any
 
 from rich.text import Text
 
-from cursor_cloud_agents.core.untrusted import clean_data, strip_hidden
+from cursor_cloud_agents.core import clean_data, strip_hidden
 
 _ESCAPE_SEQUENCE = re.compile(
     r"""

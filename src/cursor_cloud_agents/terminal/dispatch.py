@@ -20,7 +20,7 @@ from rich.console import Console
 
 from cursor_cloud_agents.api import CursorClient, CursorError
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core import ToolFailure
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.terminal.exits import INTERRUPTED, USAGE, UsageError, exit_code, failure_of
 from cursor_cloud_agents.terminal.term import OpenSession, Session, Term, say

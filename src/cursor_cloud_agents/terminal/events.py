@@ -14,11 +14,11 @@ import math
 from collections.abc import Sequence
 
 from cursor_cloud_agents.api import Deadline
-from cursor_cloud_agents.core.events import Event, Target, follow, stamped
+from cursor_cloud_agents.core import Event, Followed, follow, stamped
 from cursor_cloud_agents.core.timing import CallTime, Clock
 from cursor_cloud_agents.terminal.exits import OK, UsageError
 from cursor_cloud_agents.terminal.notify import Notifier
-from cursor_cloud_agents.terminal.paid import server_state
+from cursor_cloud_agents.terminal.paid import command_state
 from cursor_cloud_agents.terminal.term import Term
 
 
@@ -36,7 +36,7 @@ async def events(
         raise UsageError("name agents or give --name, not both")
     notifier = notifier or Notifier()
     async with term.open_session() as session:
-        state = server_state(term, session)
+        state = command_state(term, session)
         time = CallTime(Deadline(math.inf), Clock(now=session.now, sleep=session.sleep))
 
         async def emit(event: Event) -> None:
@@ -46,6 +46,6 @@ async def events(
                 await notifier.ended(str(event["run_id"]), f"{event.get('message', 'ended')} · {event['agent_id']}")
 
         term.come_back = "The runs go on. Follow them again with the same command."
-        await follow(state, Target(tuple(agent_ids), name), emit, time, until=until, say=term.notice)
+        await follow(state, Followed(tuple(agent_ids), name), emit, time, until=until, say=term.notice)
     term.come_back = None
     return OK

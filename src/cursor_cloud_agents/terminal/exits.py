@@ -8,8 +8,7 @@ A refusal of ours (`UsageError`) names what to change and sends nothing.
 from __future__ import annotations
 
 from cursor_cloud_agents.api import CursorError
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import ToolFailure
+from cursor_cloud_agents.core import ToolFailure, failures
 
 OK = 0
 REFUSED = 1

@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cursor_cloud_agents.terminal import render
-from cursor_cloud_agents.terminal.board import Board, FleetRow, attention
+from cursor_cloud_agents.terminal.board import Board, BoardRow, attention
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK
 from cursor_cloud_agents.terminal.keys import quit_key
@@ -25,7 +25,7 @@ from cursor_cloud_agents.terminal.term import Term
 ATTENTION_STYLES = {"error": "bold red", "stuck": "yellow", "finished, unread": "green"}
 
 
-def _row_cells(row: FleetRow) -> list[Text]:
+def _row_cells(row: BoardRow) -> list[Text]:
     rank = attention(row)[1]
     status = render.status(None if row.run is None else row.run.status)
     if row.read_error:

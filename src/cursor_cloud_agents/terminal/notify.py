@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import anyio
 
-from cursor_cloud_agents.core.untrusted import clean, clip
+from cursor_cloud_agents.core import clean, clip
 
 NOTIFY_SECONDS = 5.0
 """A notifier that does not return within this is left behind (a desktop without a notification daemon)."""

@@ -3,9 +3,9 @@
 Nothing here is a second implementation. The request is checked by the server's creation checks
 (`core.creation`) and model check (`core.models`), its images by
 `core.images`, the agent id minted by `api.ids`, and the creation sent by
-`core.paid.create_within_limits`, with the same creation journal, ledger, limits and model
-list the server keeps: a `server.state.CoreState` per command (in simulated mode the journal and
-ledger stay in memory, as the server's do). A follow-up goes through the server's own continuation
+`core.paid.create_within_limits`, with the same store of paid acts, limits and model
+list the server keeps: a `core.state.CoreState` per command (in simulated mode the store stays in
+memory, as the server's does). A follow-up goes through the server's own continuation
 check (`core.continuation`) and spend limit. None of it loads the MCP SDK.
 
 `CURSOR_MCP_ALLOW_WRITES` is the model's gate; here the person confirms instead. The order keeps every
@@ -35,15 +35,18 @@ from cursor_cloud_agents.api import (
     ids,
 )
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.core import creation
+from cursor_cloud_agents.core import (
+    MAX_IMAGES,
+    Act,
+    CoreState,
+    continuation_problem,
+    create_within_limits,
+    creation,
+    follow_up_within_limits,
+    prompt_image,
+)
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core import queue as follow_up_queue
-from cursor_cloud_agents.core.continuation import continuation_problem
-from cursor_cloud_agents.core.followups import follow_up_within_limits
-from cursor_cloud_agents.core.images import MAX_IMAGES, prompt_image
-from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
-from cursor_cloud_agents.core.state import CoreState
-from cursor_cloud_agents.core.store import Act
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.terminal.ask import heard, is_yes
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -86,9 +89,9 @@ def first_line(prompt: str) -> str:
     return line if len(line) <= FIRST_LINE_CHARS else line[: FIRST_LINE_CHARS - 1] + "…"
 
 
-def server_state(term: Term, session: Session) -> CoreState:
-    """The server's state for this command: its journal and ledger (in memory in simulated mode, as the
-    server keeps them), limits and model list, on the session's clock."""
+def command_state(term: Term, session: Session) -> CoreState:
+    """The core's state for this command, as the server keeps its own: the store of paid acts (in memory in
+    simulated mode, as the server keeps it), limits and model list, on the session's clock."""
     return CoreState(term.settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
 
 
@@ -161,28 +164,27 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
     request = _request(order)
     _refuse_unconfirmed(term, order.confirmed, "Starting an agent")
     async with term.open_session() as session:
-        state = server_state(term, session)
+        state = command_state(term, session)
         model = await model_check.selection(session.api, state.models, order.model, None, None)
         request = request.model_copy(update={"model": model})
-        # Said before the person is asked: a yes would be wasted on a refusal.
-        await refuse_before_asking(state, request)
-        used, _ = await state.ledger.use(state.clock.now())
-        _confirm(
-            term,
-            order.confirmed,
-            [
-                ("prompt", agent_text(first_line(order.prompt))),
-                ("repos", _repos_line(request.repos or [])),
-                ("model", agent_text(order.model or "the account's default model")),
-                ("images", Text(str(len(request.prompt.images or [])))),
-                (
-                    "limit",
-                    Text(f"new agent {used + 1} of {state.ledger.limit} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)"),
-                ),
-            ],
-            "Start this paid agent?",
-        )
-        created = await create_within_limits(state, request)
+
+        async def ask() -> None:  # after the limits are checked: a yes would be wasted on a refusal
+            used, _ = await state.limits.creations()
+            limit = f"new agent {used + 1} of {state.limits.max_new} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)"
+            _confirm(
+                term,
+                order.confirmed,
+                [
+                    ("prompt", agent_text(first_line(order.prompt))),
+                    ("repos", _repos_line(request.repos or [])),
+                    ("model", agent_text(order.model or "the account's default model")),
+                    ("images", Text(str(len(request.prompt.images or [])))),
+                    ("limit", Text(limit)),
+                ],
+                "Start this paid agent?",
+            )
+
+        created = await create_within_limits(state, request, ask=ask)
         resumed = not isinstance(created, CreatedAgent)  # an earlier identical creation, found again
         agent = created if resumed else created.agent
         run_id = agent.latest_run_id if resumed else created.run.id
@@ -210,7 +212,7 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool, q
             ],
             "Send this paid follow-up?" if not queue else "Send this paid follow-up (now, or once its run ends)?",
         )
-        state = server_state(term, session)
+        state = command_state(term, session)
         request = CreateRunRequest(prompt=Prompt(text=prompt))
         active = agent.latest_run_id
         if queue and active and not (await session.api.get_run(agent.id, active)).is_terminal:

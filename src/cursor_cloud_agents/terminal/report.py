@@ -15,8 +15,7 @@ from rich.text import Text
 
 from cursor_cloud_agents.api import Run
 from cursor_cloud_agents.api.times import epoch
-from cursor_cloud_agents.core.elapsed import end_line
-from cursor_cloud_agents.core.watch import Until, Watched
+from cursor_cloud_agents.core import Until, Watched, end_line
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
 

@@ -30,7 +30,7 @@ from cursor_cloud_agents.api import (
     ThinkingEvent,
     ToolCallEvent,
 )
-from cursor_cloud_agents.core.elapsed import end_line
+from cursor_cloud_agents.core import end_line
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
 
@@ -64,7 +64,7 @@ def tool_failed(call: ToolCallEvent) -> bool:
     return isinstance(result, dict) and any(key in cast(dict[str, Any], result) for key in _FAILED)
 
 
-class RunView:
+class RunPrinter:
     """Prints a run's events on `out` as they come; keeps what the status line and the end block need."""
 
     def __init__(self, out: Console, *, created_at: float | None, now: Callable[[], float]) -> None:

@@ -21,12 +21,18 @@ import anyio
 
 from cursor_cloud_agents import statuscache
 from cursor_cloud_agents.api import CursorError
-from cursor_cloud_agents.core import queue, seen
-from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.liveness import count_stuck
-from cursor_cloud_agents.core.slots import SLOT_PAGE, TooManyAgents, read_listing
-from cursor_cloud_agents.core.state import CoreState
-from cursor_cloud_agents.core.store import Store
+from cursor_cloud_agents.core import (
+    SLOT_PAGE,
+    CoreState,
+    Store,
+    ToolFailure,
+    TooManyAgents,
+    count_stuck,
+    queue,
+    read_listing,
+    seen,
+    use_of,
+)
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.statuscache import Listed, Snapshot
 from cursor_cloud_agents.terminal.exits import OK
@@ -62,7 +68,7 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
         ended_unread=len(unread),
         charged_cents=cents,
         cents_unknown=unknown,
-        new_agents=(await core.ledger.use(now))[0],
+        new_agents=use_of(await core.store.read(now), now)[0],
         new_agents_limit=settings.max_new_agents,
         queued=queued,
         active_runs=running,

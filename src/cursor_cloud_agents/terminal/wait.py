@@ -21,14 +21,12 @@ from rich.spinner import Spinner
 from rich.text import Text
 
 from cursor_cloud_agents.api import CursorClient, Deadline
-from cursor_cloud_agents.core import queue
-from cursor_cloud_agents.core.elapsed import end_line
+from cursor_cloud_agents.core import MAX_RUNS, Until, Watched, end_line, queue, watch
 from cursor_cloud_agents.core.timing import CallTime, Clock
-from cursor_cloud_agents.core.watch import MAX_RUNS, Until, Watched, watch
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, TIMED_OUT, UsageError
 from cursor_cloud_agents.terminal.notify import Notifier
-from cursor_cloud_agents.terminal.paid import server_state
+from cursor_cloud_agents.terminal.paid import command_state
 from cursor_cloud_agents.terminal.report import report_document, report_lines
 from cursor_cloud_agents.terminal.status import shown_ended
 from cursor_cloud_agents.terminal.term import Session, Term
@@ -96,7 +94,7 @@ async def _watch(term: Term, session: Session, rows: list[Watched], until: Until
 async def _keeping_the_queue(term: Term, session: Session, waiting: Awaitable[bool]) -> bool:
     """`waiting`'s answer, the follow-up queue kept beside it (a follow-up queued for one of these runs goes out
     right after it ends, by this process if no other of ours is alive)."""
-    state = server_state(term, session)
+    state = command_state(term, session)
     time = CallTime(Deadline(math.inf), Clock(now=session.now, sleep=session.sleep))
     met = False
     async with anyio.create_task_group() as group:

@@ -17,7 +17,7 @@ from cursor_cloud_agents.api import CursorClient, Run, StreamEvent
 from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.follow import Follower
-from cursor_cloud_agents.terminal.runview import RunView, end_block, event_document
+from cursor_cloud_agents.terminal.runview import RunPrinter, end_block, event_document
 from cursor_cloud_agents.terminal.term import Session, Term
 
 
@@ -38,7 +38,7 @@ async def follow_run(term: Term, session: Session, agent_id: str, run_id: str) -
     """Show one run until its end; 0 when it finished, 1 when it ended otherwise or could not be followed."""
     term.come_back = f"The run goes on. Follow it again with: cursor-cloud-agents watch {agent_id} {run_id}"
     first = await session.api.get_run(agent_id, run_id)
-    view = RunView(term.out, created_at=epoch(first.created_at), now=session.now)
+    view = RunPrinter(term.out, created_at=epoch(first.created_at), now=session.now)
     follower = Follower(session, agent_id, run_id)
 
     def on_event(event: StreamEvent) -> None:

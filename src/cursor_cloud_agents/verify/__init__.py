@@ -6,3 +6,21 @@ Read-only by default; `--spend` creates one small agent and walks its lifecycle.
 through the redactor, and identities (e-mail, names, prompts, repository URLs) are masked unless
 asked, so the report is safe to paste in an issue. The API layer (and the model check's parameter names): no MCP here.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.verify.command import Io, Options, run_verify
+
+__all__ = ["Io", "Options", "run_verify"]
+"""The front, loaded on first use: `cursor-cloud-agents verify` alone loads the facts and their checks."""
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the front, imported from `verify.command` when first asked for (PEP 562)."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module("cursor_cloud_agents.verify.command"), name)

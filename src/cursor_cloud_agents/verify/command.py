@@ -18,8 +18,7 @@ import anyio
 from cursor_cloud_agents.api import APIConnectionError, AuthenticationError, CursorClient, CursorError, ReadFailedError
 from cursor_cloud_agents.api.record import Observer, Observers, Recorder
 from cursor_cloud_agents.config import Secret, Settings
-from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core import CoreState, ToolFailure
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor

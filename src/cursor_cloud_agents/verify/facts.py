@@ -30,7 +30,7 @@ from cursor_cloud_agents.api import (
     parse_event_id,
     parse_retry_after,
 )
-from cursor_cloud_agents.core.models import REASONING_PARAMS  # the model check's own names, never a copy
+from cursor_cloud_agents.core import REASONING_PARAMS  # the model check's own names, never a copy
 from cursor_cloud_agents.core.timing import VERIFY_CLOSE_SECONDS as CLOSE_SECONDS
 from cursor_cloud_agents.core.timing import VERIFY_STREAM_SECONDS as STREAM_SECONDS
 from cursor_cloud_agents.redact import Redactor

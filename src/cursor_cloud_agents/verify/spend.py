@@ -33,11 +33,16 @@ from cursor_cloud_agents.api import (
     RunNotCancellableError,
     ids,
 )
-from cursor_cloud_agents.core import failures
-from cursor_cloud_agents.core.failures import Code, ToolFailure
-from cursor_cloud_agents.core.followups import follow_up_within_limits
-from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking, store_failures
-from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core import (
+    Code,
+    CoreState,
+    ToolFailure,
+    create_within_limits,
+    failures,
+    follow_up_within_limits,
+    limits_use_line,
+    refuse_before_asking,
+)
 from cursor_cloud_agents.verify.facts import Context
 from cursor_cloud_agents.verify.report import Line, differs, new, ok, skipped
 
@@ -88,8 +93,7 @@ async def check_before_asking(state: CoreState, request: CreateAgentRequest) -> 
         ToolFailure: a limit is reached (or the store of paid acts cannot be used): nothing may be created.
     """
     await refuse_before_asking(state, request)
-    with store_failures():
-        use = await state.limits.use_line(state.api)
+    use = await limits_use_line(state)
     return f"It counts like any creation against the limits the user set ({LIMITS}): {use} now."
 
 

@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
-from cursor_cloud_agents.simulator.records import Agent
+from cursor_cloud_agents.simulator.records import AgentRecord as Agent
 from tests.tools.conftest import Harness, open_harness
 
 pytestmark = pytest.mark.anyio

@@ -1,7 +1,6 @@
-"""The tools, one module per domain; `register_all` declares every one of them on a toolkit."""
+"""The tools, one module per domain, each a module-level function declared in its module's catalogue."""
 
-from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolkit import Toolkit
+from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.tools import (
     account,
     agents,
@@ -15,10 +14,15 @@ from cursor_cloud_agents.server.tools import (
 )
 
 # Catalogue order: who am I, what can I use, agents, runs and waiting on them, what they produced, the fleet.
-_MODULES = (account, choices, agents, followup, runs, wait, run_events, outputs, supervise)
-
-
-def register_all(kit: Toolkit, state: ServerState) -> None:
-    """Declare every tool of the server on `kit`, in catalogue order, over the server's `state`."""
-    for module in _MODULES:
-        module.register(kit, state)
+CATALOGUE = Catalogue(
+    account.catalogue,
+    choices.catalogue,
+    agents.catalogue,
+    followup.catalogue,
+    runs.catalogue,
+    wait.catalogue,
+    run_events.catalogue,
+    outputs.catalogue,
+    supervise.catalogue,
+)
+"""Every tool of the server, in the order `tools/list` shows them."""

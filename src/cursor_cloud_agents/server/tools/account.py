@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.core.failures import ToolFailure
-from cursor_cloud_agents.core.ledger import WINDOW_SECONDS
-from cursor_cloud_agents.core.store import StoreUnusable
+from cursor_cloud_agents.core import StoreUnusable, ToolFailure
+from cursor_cloud_agents.core.timing import CREATION_WINDOW_SECONDS as WINDOW_SECONDS
+from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolkit import Toolkit
 from cursor_cloud_agents.server.views.account import AccountView, LimitView
 
 WINDOW_HOURS = round(WINDOW_SECONDS / 3600)
+
+catalogue = Catalogue()
 
 
 async def creation_view(state: ServerState) -> LimitView:
     """The creations of the last 24 hours against their limit; a store that cannot be read is said, not zero."""
     try:
-        used, frees_at = await state.ledger.use(state.clock.now())
+        used, frees_at = await state.limits.creations()
     except StoreUnusable as unusable:
         note = f"cannot be read: {unusable.why}; creations and follow-ups are refused until it can"
-        return LimitView.unchecked("CURSOR_MCP_MAX_NEW_AGENTS", state.ledger.limit, note)
+        return LimitView.unchecked("CURSOR_MCP_MAX_NEW_AGENTS", state.limits.max_new, note)
     return LimitView(
         variable="CURSOR_MCP_MAX_NEW_AGENTS",
-        limit=state.ledger.limit,
+        limit=state.limits.max_new,
         used=used,
         window_hours=WINDOW_HOURS,
         frees_at=None if frees_at is None else iso(frees_at),
@@ -67,13 +68,10 @@ async def limit_views(state: ServerState) -> list[LimitView]:
     return [*views, spent]
 
 
-def register(kit: Toolkit, state: ServerState) -> None:
-    """Declare the account tool on `kit`."""
+@catalogue.tool(title="Get account")
+async def cursor_get_account(state: ServerState) -> AccountView:
+    """Show the Cursor API key's owner, this server's permissions and its limits with their use.
 
-    @kit.tool(title="Get account")
-    async def cursor_get_account() -> AccountView:
-        """Show the Cursor API key's owner, this server's permissions and its limits with their use.
-
-        Call it first to check the key works and what you may do.
-        """
-        return AccountView.of(await state.api.me(), state.settings, await limit_views(state))
+    Call it first to check the key works and what you may do.
+    """
+    return AccountView.of(await state.api.me(), state.settings, await limit_views(state))

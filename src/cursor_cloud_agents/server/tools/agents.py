@@ -9,9 +9,9 @@ reading the agent, since both are idempotent in effect.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -25,13 +25,20 @@ from cursor_cloud_agents.api import (
     Prompt,
     ids,
 )
-from cursor_cloud_agents.core import consent, creation, scan
+from cursor_cloud_agents.core import (
+    RepoInput,
+    consent,
+    create_within_limits,
+    creation,
+    images_of,
+    journal,
+    limits_use_line,
+    scan,
+)
 from cursor_cloud_agents.core import models as model_check
-from cursor_cloud_agents.core.creation import RepoInput
-from cursor_cloud_agents.core.images import images_of
-from cursor_cloud_agents.core.paid import create_within_limits, refuse_before_asking
 from cursor_cloud_agents.core.timing import CREATE_BUDGET_SECONDS as CREATE_BUDGET
 from cursor_cloud_agents.server.answers import Answers
+from cursor_cloud_agents.server.declaration import Access, Catalogue
 from cursor_cloud_agents.server.params import (
     AgentId,
     Images,
@@ -45,7 +52,7 @@ from cursor_cloud_agents.server.params import (
     Text,
 )
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolkit import Access, Toolkit, current_call
+from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.agents import (
     AgentRow,
     AgentsPage,
@@ -59,6 +66,8 @@ from cursor_cloud_agents.server.views.agents import (
 
 LIST_ENVELOPE_BYTES = 600
 """Room for next_cursor, has_more, scanned and the braces around a list of agents."""
+
+catalogue = Catalogue()
 
 
 def name_filter(needle: str) -> Callable[[AgentSummary], bool]:
@@ -112,136 +121,141 @@ async def resolve_by_read(api: CursorClient, agent_id: str, unknown: MutationOut
         raise unknown
 
 
-def register(kit: Toolkit, state: ServerState) -> None:
-    """Declare the agent tools on `kit`."""
-    _register_reads(kit, state)
-    _register_create(kit, state)
-    _register_cleanup(kit, state)
+@catalogue.tool(title="List agents")
+async def cursor_list_agents(
+    state: ServerState,
+    limit: PageLimit = 20,
+    cursor: PageCursor = None,
+    name: NameFilter = None,
+    pr_url: PrUrl = None,
+    include_archived: Annotated[bool, Field(description="Also archived agents.")] = False,
+) -> AgentsPage:
+    """List agents, one page; each with its web url and latest_run_id.
+
+    name filters locally over up to 5 pages of 100 and reports scanned; pass next_cursor back unchanged
+    with the same filters.
+    """
+    needle = name.lower() if name else None
+    filters = AgentFilters(needle, pr_url, include_archived)
+    page = await list_page(state.api, state.answers, filters, limit, cursor)
+    return AgentsPage.of(page, named=needle is not None)
 
 
-def _register_reads(kit: Toolkit, state: ServerState) -> None:
-    @kit.tool(title="List agents")
-    async def cursor_list_agents(
-        limit: PageLimit = 20,
-        cursor: PageCursor = None,
-        name: NameFilter = None,
-        pr_url: PrUrl = None,
-        include_archived: Annotated[bool, Field(description="Also archived agents.")] = False,
-    ) -> AgentsPage:
-        """List agents, one page; each with its web url and latest_run_id.
+@catalogue.tool(title="Get agent")
+async def cursor_get_agent(state: ServerState, agent_id: AgentId) -> AgentView | PendingCreationView:
+    """Read one agent: status, latest_run_id, repositories, branch settings, url.
 
-        name filters locally over up to 5 pages of 100 and reports scanned; pass next_cursor back unchanged
-        with the same filters.
-        """
-        needle = name.lower() if name else None
-        filters = AgentFilters(needle, pr_url, include_archived)
-        page = await list_page(state.api, state.answers, filters, limit, cursor)
-        return AgentsPage.of(page, named=needle is not None)
-
-    @kit.tool(title="Get agent")
-    async def cursor_get_agent(agent_id: AgentId) -> AgentView | PendingCreationView:
-        """Read one agent: status, latest_run_id, repositories, branch settings, url.
-
-        Use it to resolve MUTATION_OUTCOME_UNKNOWN: the agent exists if this finds it.
-        """
-        try:
-            return AgentView.of(await state.api.get_agent(agent_id))
-        except NotFoundError:
-            pending = await state.journal.pending(agent_id, state.clock.now())
-            if pending is None:
-                raise
-            return PendingCreationView.of(pending)
+    Use it to resolve MUTATION_OUTCOME_UNKNOWN: the agent exists if this finds it.
+    """
+    try:
+        return AgentView.of(await state.api.get_agent(agent_id))
+    except NotFoundError:
+        now = state.clock.now()
+        pending = journal.pending(await state.store.read(now), agent_id, now)
+        if pending is None:
+            raise
+        return PendingCreationView.of(pending)
 
 
-def _register_create(kit: Toolkit, state: ServerState) -> None:
-
-    @kit.tool(title="Create agent", access=Access.WRITE, idempotent=False, budget=lambda _args: CREATE_BUDGET)
-    async def cursor_create_agent(
-        prompt: Text,
-        images: Images = None,
-        model_id: ModelId = None,
-        reasoning_level: Reasoning = None,
-        model_params: ModelParams = None,
-        repository: Annotated[str | None, Field(description="One repository URL.")] = None,
-        starting_ref: Annotated[str | None, Field(description="Branch or full SHA for repository.")] = None,
-        repositories: Annotated[list[RepoInput] | None, Field(max_length=20, description="Up to 20.")] = None,
-        env_type: Literal["cloud", "pool", "machine"] | None = None,
-        env_name: Annotated[str | None, Field(description="Cloud environment or pool name.")] = None,
-        name: Annotated[str | None, Field(max_length=100)] = None,
-        agent_id: Annotated[AgentId | None, Field(description="Your bc-<uuid>, to retry safely.")] = None,
-        auto_create_pr: bool = False,
-        env_vars: Annotated[dict[str, str] | None, Field(description="Variables for the agent.")] = None,
-        forward_env: Annotated[list[str] | None, Field(description="Names from CURSOR_MCP_FORWARD_ENV.")] = None,
-    ) -> CreatedAgentView | ResumedAgentView:
-        """Create a Cloud Agent and start its first run (paid). Returns agent_id, run_id, url without waiting.
-
-        No repository, one, or up to 20. Model params are checked against cursor_list_models first. With
-        env_vars/forward_env, name is required (agent_id is not allowed). On MUTATION_OUTCOME_UNKNOWN never
-        resend: read the returned agent_id.
-        """
-        for value in (env_vars or {}).values():
-            state.redactor.add(value, permanent=False)  # masked before anything can echo it
-        repos = creation.repos(repository, starting_ref, repositories)
-        env = creation.environment(env_type, env_name, len(repos))
-        variables = creation.variables(env_vars, forward_env, state.settings.forward_env)
-        creation.identity(agent_id, creation.agent_name(name), variables)
-        attached = await images_of(current_call(), images)
-        model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
-        minted = None if variables.given else (agent_id or ids.mint_agent_id())
-        current_call().note(agent_id=minted, name=name)
-        request = CreateAgentRequest(
-            prompt=Prompt(text=prompt, images=attached),
-            agent_id=minted,
-            name=name,
-            model=model,
-            env=env,
-            repos=repos or None,
-            work_on_current_branch=False,
-            auto_create_pr=auto_create_pr,
-            env_vars=variables.values or None,
-        )
-        if "create" in state.settings.ask:
-            await refuse_before_asking(state, request)
-            use = await state.limits.use_line(state.api)
-            question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
-            await consent.ask_before(current_call(), question, "no agent was created", state.settings.ask)
-        created = await create_within_limits(
-            state, request, on_resend=lambda agent_id: current_call().note(agent_id=agent_id)
-        )
-        if isinstance(created, CreatedAgent):
-            return CreatedAgentView.of(created, model)
-        return ResumedAgentView.of(created)
+def create_budget(_arguments: Mapping[str, Any]) -> float:
+    return CREATE_BUDGET
 
 
-def _register_cleanup(kit: Toolkit, state: ServerState) -> None:
-    @kit.tool(title="Archive agent", access=Access.DESTRUCTIVE, idempotent=True)
-    async def cursor_archive_agent(
-        agent_id: AgentId, unarchive: Annotated[bool, Field(description="Restore instead.")] = False
-    ) -> ArchivedView:
-        """Archive an agent (reversible with unarchive=true). An archived agent is hidden from lists and takes
-        no follow-up."""
-        action = state.api.unarchive_agent if unarchive else state.api.archive_agent
-        try:
-            await action(agent_id)
-        except MutationOutcomeUnknownError as unknown:
-            await resolve_by_read(state.api, agent_id, unknown, want="UNARCHIVED" if unarchive else "ARCHIVED")
-        return ArchivedView(agent_id=agent_id, archived=not unarchive)
+@catalogue.tool(title="Create agent", access=Access.WRITE, idempotent=False, budget=create_budget)
+async def cursor_create_agent(
+    state: ServerState,
+    call: ToolCall,
+    prompt: Text,
+    images: Images = None,
+    model_id: ModelId = None,
+    reasoning_level: Reasoning = None,
+    model_params: ModelParams = None,
+    repository: Annotated[str | None, Field(description="One repository URL.")] = None,
+    starting_ref: Annotated[str | None, Field(description="Branch or full SHA for repository.")] = None,
+    repositories: Annotated[list[RepoInput] | None, Field(max_length=20, description="Up to 20.")] = None,
+    env_type: Literal["cloud", "pool", "machine"] | None = None,
+    env_name: Annotated[str | None, Field(description="Cloud environment or pool name.")] = None,
+    name: Annotated[str | None, Field(max_length=100)] = None,
+    agent_id: Annotated[AgentId | None, Field(description="Your bc-<uuid>, to retry safely.")] = None,
+    auto_create_pr: bool = False,
+    env_vars: Annotated[dict[str, str] | None, Field(description="Variables for the agent.")] = None,
+    forward_env: Annotated[list[str] | None, Field(description="Names from CURSOR_MCP_FORWARD_ENV.")] = None,
+) -> CreatedAgentView | ResumedAgentView:
+    """Create a Cloud Agent and start its first run (paid). Returns agent_id, run_id, url without waiting.
 
-    @kit.tool(title="Delete agent", access=Access.DELETE)
-    async def cursor_delete_agent(
-        agent_id: AgentId,
-        confirm_agent_id: Annotated[AgentId | None, Field(description="agent_id again.")] = None,
-    ) -> DeletedView:
-        """Delete an agent permanently. Needs CURSOR_MCP_ALLOW_DELETE=1; the user is asked if the client can
-        (CURSOR_MCP_ASK), else confirm_agent_id must equal agent_id. cursor_archive_agent is the reversible
-        alternative."""
-        del confirm_agent_id  # the toolkit's delete gate checked it (required unless the user can be asked)
-        if consent.will_ask(current_call(), "delete", state.settings.ask):
-            agent = await state.api.get_agent(agent_id)
-            question = consent.deletion(agent, state.clock.now())
-            await consent.ask_before(current_call(), question, "the agent was not deleted", state.settings.ask)
-        try:
-            await state.api.delete_agent(agent_id)
-        except MutationOutcomeUnknownError as unknown:
-            await resolve_by_read(state.api, agent_id, unknown, want="DELETED")
-        return DeletedView(agent_id=agent_id)
+    No repository, one, or up to 20. Model params are checked against cursor_list_models first. With
+    env_vars/forward_env, name is required (agent_id is not allowed). On MUTATION_OUTCOME_UNKNOWN never
+    resend: read the returned agent_id.
+    """
+    for value in (env_vars or {}).values():
+        state.redactor.add(value, permanent=False)  # masked before anything can echo it
+    repos = creation.repos(repository, starting_ref, repositories)
+    env = creation.environment(env_type, env_name, len(repos))
+    variables = creation.variables(env_vars, forward_env, state.settings.forward_env)
+    creation.identity(agent_id, creation.agent_name(name), variables)
+    attached = await images_of(call, images)
+    model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
+    minted = None if variables.given else (agent_id or ids.mint_agent_id())
+    call.note(agent_id=minted, name=name)
+    request = CreateAgentRequest(
+        prompt=Prompt(text=prompt, images=attached),
+        agent_id=minted,
+        name=name,
+        model=model,
+        env=env,
+        repos=repos or None,
+        work_on_current_branch=False,
+        auto_create_pr=auto_create_pr,
+        env_vars=variables.values or None,
+    )
+
+    async def ask() -> None:  # the limits are checked before, so that a yes is never wasted on a refusal
+        use = await limits_use_line(state)
+        question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
+        await consent.ask_before(call, question, "no agent was created", state.settings.ask)
+
+    asking = ask if "create" in state.settings.ask else None
+    created = await create_within_limits(
+        state, request, ask=asking, on_resend=lambda agent_id: call.note(agent_id=agent_id)
+    )
+    if isinstance(created, CreatedAgent):
+        return CreatedAgentView.of(created, model)
+    return ResumedAgentView.of(created)
+
+
+@catalogue.tool(title="Archive agent", access=Access.DESTRUCTIVE, idempotent=True)
+async def cursor_archive_agent(
+    state: ServerState,
+    agent_id: AgentId,
+    unarchive: Annotated[bool, Field(description="Restore instead.")] = False,
+) -> ArchivedView:
+    """Archive an agent (reversible with unarchive=true). An archived agent is hidden from lists and takes
+    no follow-up."""
+    action = state.api.unarchive_agent if unarchive else state.api.archive_agent
+    try:
+        await action(agent_id)
+    except MutationOutcomeUnknownError as unknown:
+        await resolve_by_read(state.api, agent_id, unknown, want="UNARCHIVED" if unarchive else "ARCHIVED")
+    return ArchivedView(agent_id=agent_id, archived=not unarchive)
+
+
+@catalogue.tool(title="Delete agent", access=Access.DELETE)
+async def cursor_delete_agent(
+    state: ServerState,
+    call: ToolCall,
+    agent_id: AgentId,
+    confirm_agent_id: Annotated[AgentId | None, Field(description="agent_id again.")] = None,
+) -> DeletedView:
+    """Delete an agent permanently. Needs CURSOR_MCP_ALLOW_DELETE=1; the user is asked if the client can
+    (CURSOR_MCP_ASK), else confirm_agent_id must equal agent_id. cursor_archive_agent is the reversible
+    alternative."""
+    del confirm_agent_id  # the toolkit's delete gate checked it (required unless the user can be asked)
+    if consent.will_ask(call, "delete", state.settings.ask):
+        agent = await state.api.get_agent(agent_id)
+        question = consent.deletion(agent, state.clock.now())
+        await consent.ask_before(call, question, "the agent was not deleted", state.settings.ask)
+    try:
+        await state.api.delete_agent(agent_id)
+    except MutationOutcomeUnknownError as unknown:
+        await resolve_by_read(state.api, agent_id, unknown, want="DELETED")
+    return DeletedView(agent_id=agent_id)

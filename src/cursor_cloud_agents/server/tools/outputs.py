@@ -23,12 +23,12 @@ from cursor_cloud_agents.api import (
     ResponseTooLargeError,
     Usage,
 )
-from cursor_cloud_agents.core import failures, images
-from cursor_cloud_agents.core.failures import Code, ToolFailure
+from cursor_cloud_agents.core import Code, ToolFailure, failures, images
 from cursor_cloud_agents.server.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
+from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.params import AgentId, ArtifactPath, RunId
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolkit import Toolkit, current_call
+from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.outputs import (
     CLIPPED_NOTE,
     RUNS_HINT,
@@ -50,6 +50,8 @@ UNLISTED_ARTIFACT = (
     "the content in its final reply (read it with cursor_get_run) or push it to a branch."
 )
 _ROLES = {"user_message": "user", "assistant_message": "assistant"}
+
+catalogue = Catalogue()
 
 
 # --- usage -------------------------------------------------------------------------------------
@@ -100,7 +102,7 @@ async def download_link(api: CursorClient, agent_id: str, path: str) -> Artifact
 
 
 async def fetch_artifact(
-    state: ServerState, agent_id: str, path: str, link: ArtifactDownload
+    state: ServerState, call: ToolCall, agent_id: str, path: str, link: ArtifactDownload
 ) -> str | ArtifactImage | ArtifactLink:
     """The artifact's prepared text, or the answer given instead: the image itself (up to the image limit,
     sent as image content after the JSON), or the URL (too large, binary)."""
@@ -113,7 +115,7 @@ async def fetch_artifact(
         if len(body) > limit:
             why = f"an image over CURSOR_MCP_MAX_IMAGE_BYTES ({limit:,} bytes): open the URL"
             return ArtifactLink.of(agent_id, path, link, why, size=len(body))
-        current_call().attach_image(body, image.mime_type)
+        call.attach_image(body, image.mime_type)
         return ArtifactImage.of(agent_id, path, link, len(body), image)
     text = decode_text(body)
     if text is None:
@@ -183,67 +185,71 @@ def fit_conversation(
     )
 
 
-def register(kit: Toolkit, state: ServerState) -> None:
-    """Declare the usage, artifact and conversation tools on `kit`."""
-    answers = state.answers
+@catalogue.tool(title="Get usage")
+async def cursor_get_usage(
+    state: ServerState, call: ToolCall, agent_id: AgentId, run_id: RunId | None = None
+) -> UsageView:
+    """Tokens and cost in cents of an agent, total and per run (or run_id only).
 
-    @kit.tool(title="Get usage")
-    async def cursor_get_usage(agent_id: AgentId, run_id: RunId | None = None) -> UsageView:
-        """Tokens and cost in cents of an agent, total and per run (or run_id only).
+    Cost can lag after a run ends; missing is not zero.
+    """
+    call.note(agent_id=agent_id, run_id=run_id)
+    return fit_usage(state.answers, agent_id, run_id, await read_usage(state.api, agent_id, run_id))
 
-        Cost can lag after a run ends; missing is not zero.
-        """
-        current_call().note(agent_id=agent_id, run_id=run_id)
-        return fit_usage(answers, agent_id, run_id, await read_usage(state.api, agent_id, run_id))
 
-    @kit.tool(title="List artifacts")
-    async def cursor_list_artifacts(agent_id: AgentId) -> ArtifactsView:
-        """List an agent's files under artifacts/; read one with cursor_read_artifact. Often incomplete."""
-        items = await state.api.list_artifacts(agent_id)
-        rows = [ArtifactRow.of(artifact) for artifact in items]
-        return answers.fit_rows(ArtifactsView.of(agent_id, items), "artifacts", rows, omitted_key="omitted")
+@catalogue.tool(title="List artifacts")
+async def cursor_list_artifacts(state: ServerState, agent_id: AgentId) -> ArtifactsView:
+    """List an agent's files under artifacts/; read one with cursor_read_artifact. Often incomplete."""
+    items = await state.api.list_artifacts(agent_id)
+    rows = [ArtifactRow.of(artifact) for artifact in items]
+    return state.answers.fit_rows(ArtifactsView.of(agent_id, items), "artifacts", rows, omitted_key="omitted")
 
-    @kit.tool(title="Read artifact", shrink_hint="pass a smaller limit or url_only=true")
-    async def cursor_read_artifact(
-        agent_id: AgentId,
-        path: ArtifactPath,
-        offset: Annotated[int, Field(ge=0)] = 0,
-        limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
-        url_only: bool = False,
-    ) -> ArtifactPage | ArtifactImage | ArtifactLink:
-        """Read a text artifact in pages of chars (pass next_offset as offset), or see an image.
 
-        Binary or over 5 MiB: text_unavailable and a 15-min download URL; url_only: just the URL.
-        """
-        current_call().note(agent_id=agent_id)
-        prepared = None if url_only else state.artifact_texts.get((agent_id, path))
-        if prepared is None:
-            link = await download_link(state.api, agent_id, path)
-            if url_only:
-                await state.api.check_artifact_url(link.url)  # a URL handed on is one we would fetch ourselves
-                return ArtifactLink.of(agent_id, path, link)
-            fetched = await fetch_artifact(state, agent_id, path, link)  # the download vets the URL the same way
-            if not isinstance(fetched, str):
-                return fetched
-            prepared = fetched
-            state.artifact_texts.put((agent_id, path), prepared)
-        page = ArtifactPage(agent_id=agent_id, path=path)
-        return answers.slice_text(page, "text", prepared, offset=offset, limit=limit, next_key="next_offset")
+@catalogue.tool(title="Read artifact", shrink_hint="pass a smaller limit or url_only=true")
+async def cursor_read_artifact(
+    state: ServerState,
+    call: ToolCall,
+    agent_id: AgentId,
+    path: ArtifactPath,
+    offset: Annotated[int, Field(ge=0)] = 0,
+    limit: Annotated[int, Field(ge=1, le=20_000)] = 12_000,
+    url_only: bool = False,
+) -> ArtifactPage | ArtifactImage | ArtifactLink:
+    """Read a text artifact in pages of chars (pass next_offset as offset), or see an image.
 
-    @kit.tool(title="Read conversation", shrink_hint="pass a smaller limit")
-    async def cursor_read_conversation(
-        agent_id: AgentId,
-        offset: Annotated[int, Field(ge=0)] = 0,
-        limit: Annotated[int, Field(ge=1, le=50)] = 20,
-        text_offset: Annotated[int, Field(ge=0)] = 0,
-    ) -> ConversationView:
-        """Read an agent's conversation (prompts, replies) by messages; pass next_offset as offset.
+    Binary or over 5 MiB: text_unavailable and a 15-min download URL; url_only: just the URL.
+    """
+    call.note(agent_id=agent_id)
+    prepared = None if url_only else state.artifact_texts.get((agent_id, path))
+    if prepared is None:
+        link = await download_link(state.api, agent_id, path)
+        if url_only:
+            await state.api.check_artifact_url(link.url)  # a URL handed on is one we would fetch ourselves
+            return ArtifactLink.of(agent_id, path, link)
+        fetched = await fetch_artifact(state, call, agent_id, path, link)  # the download vets the URL the same way
+        if not isinstance(fetched, str):
+            return fetched
+        prepared = fetched
+        state.artifact_texts.put((agent_id, path), prepared)
+    page = ArtifactPage(agent_id=agent_id, path=path)
+    return state.answers.slice_text(page, "text", prepared, offset=offset, limit=limit, next_key="next_offset")
 
-        A cut message has next_text_offset: pass it as text_offset, with offset at that message.
-        """
-        conversation = await state.api.get_conversation(agent_id)
-        messages = conversation.messages
-        if offset > len(messages):
-            raise ToolFailure(failures.VALIDATION, f"offset {offset} is past the end ({len(messages)} messages).")
-        answer = ConversationView(agent_id=agent_id, total_messages=len(messages))
-        return fit_conversation(answers, answer, messages, offset, limit, text_offset)
+
+@catalogue.tool(title="Read conversation", shrink_hint="pass a smaller limit")
+async def cursor_read_conversation(
+    state: ServerState,
+    agent_id: AgentId,
+    offset: Annotated[int, Field(ge=0)] = 0,
+    limit: Annotated[int, Field(ge=1, le=50)] = 20,
+    text_offset: Annotated[int, Field(ge=0)] = 0,
+) -> ConversationView:
+    """Read an agent's conversation (prompts, replies) by messages; pass next_offset as offset.
+
+    A cut message has next_text_offset: pass it as text_offset, with offset at that message.
+    """
+    conversation = await state.api.get_conversation(agent_id)
+    messages = conversation.messages
+    if offset > len(messages):
+        raise ToolFailure(failures.VALIDATION, f"offset {offset} is past the end ({len(messages)} messages).")
+    answer = ConversationView(agent_id=agent_id, total_messages=len(messages))
+    return fit_conversation(state.answers, answer, messages, offset, limit, text_offset)

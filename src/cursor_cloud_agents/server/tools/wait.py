@@ -13,13 +13,14 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cursor_cloud_agents.core.seen import mark_seen
-from cursor_cloud_agents.core.watch import MAX_RUNS, Until, Watched, watch
+from cursor_cloud_agents.core import MAX_RUNS, Until, Watched, mark_seen, watch
+from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS, WAIT_MARGIN_SECONDS
 from cursor_cloud_agents.server.answers import Answers
+from cursor_cloud_agents.server.declaration import Catalogue, TaskRule
 from cursor_cloud_agents.server.hints import suggest
-from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS, AgentId, RunId, RunWait
+from cursor_cloud_agents.server.params import AgentId, RunId, RunWait
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolkit import Toolkit, current_call
+from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.wait import EndedRun, WaitView
 
 WAIT_AGAIN = suggest("cursor_wait", "runs", until="any") + " again with the runs still running"
@@ -37,31 +38,47 @@ class RunRef(BaseModel):
     run_id: RunId | None = Field(default=None, description="Omit for the agent's latest run.")
 
 
-def _budget(arguments: Mapping[str, Any]) -> float:
-    return 15.0 + arguments.get("wait_seconds", MAX_WAIT_SECONDS)
+catalogue = Catalogue()
 
 
-def register(kit: Toolkit, state: ServerState) -> None:
-    """Declare `cursor_wait` on `kit`."""
-    answers = state.answers
+def wait_budget(arguments: Mapping[str, Any]) -> float:
+    """Seconds for one cursor_wait call: the wait and the reads around it."""
+    return WAIT_MARGIN_SECONDS + arguments.get("wait_seconds", MAX_WAIT_SECONDS)
 
-    @kit.tool(title="Wait for runs", budget=_budget, shrink_hint="wait on fewer runs at a time")
-    async def cursor_wait(
-        runs: Annotated[list[RunRef], Field(min_length=1, max_length=MAX_RUNS)],
-        until: Until = "any",
-        wait_seconds: RunWait = MAX_WAIT_SECONDS,
-    ) -> WaitView:
-        """Wait until any (or all) of up to 20 runs end, instead of polling them one by one.
 
-        Answers ended runs (status, branches, PR, result start), those still running, and timed_out.
-        """
-        rows = [Watched(ref.agent_id, ref.run_id) for ref in runs]
-        call = current_call()
-        started = call.time.now() if call.waiting_since is None else call.waiting_since
-        met = await watch(state.api, rows, until, call.time, wait_seconds, call.progress, since=started)
-        view = WaitView.of(rows, until, met=met, waited=call.time.now() - started, next_step=WAIT_AGAIN)
-        await mark_seen(state.store, [row.run_id for row in rows if row.ended and row.run_id], state.clock.now())
-        return with_results(answers, view, {row.run_id: row.run.result for row in rows if row.run and row.ended})
+def always_waits(_arguments: Mapping[str, Any]) -> bool:
+    """Waiting is all cursor_wait does: a declaring client always gets a task."""
+    return True
+
+
+def wait_still_waiting(answer: WaitView) -> bool:
+    """The runs did not end (any or all, as asked) within the wait: ask again."""
+    return answer.timed_out is True
+
+
+@catalogue.tool(
+    title="Wait for runs",
+    budget=wait_budget,
+    shrink_hint="wait on fewer runs at a time",
+    task=TaskRule(waits=always_waits, still_waiting=wait_still_waiting),
+)
+async def cursor_wait(
+    state: ServerState,
+    call: ToolCall,
+    runs: Annotated[list[RunRef], Field(min_length=1, max_length=MAX_RUNS)],
+    until: Until = "any",
+    wait_seconds: RunWait = MAX_WAIT_SECONDS,
+) -> WaitView:
+    """Wait until any (or all) of up to 20 runs end, instead of polling them one by one.
+
+    Answers ended runs (status, branches, PR, result start), those still running, and timed_out.
+    """
+    rows = [Watched(ref.agent_id, ref.run_id) for ref in runs]
+    started = call.time.now() if call.waiting_since is None else call.waiting_since
+    met = await watch(state.api, rows, until, call.time, wait_seconds, call.progress, since=started)
+    view = WaitView.of(rows, until, met=met, waited=call.time.now() - started, next_step=WAIT_AGAIN)
+    await mark_seen(state.store, [row.run_id for row in rows if row.ended and row.run_id], state.clock.now())
+    return with_results(state.answers, view, {row.run_id: row.run.result for row in rows if row.run and row.ended})
 
 
 def with_results(answers: Answers, view: WaitView, results: Mapping[str | None, str | None]) -> WaitView:

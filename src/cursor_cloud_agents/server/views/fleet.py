@@ -9,11 +9,7 @@ from typing import Any, Literal
 from pydantic import SerializerFunctionWrapHandler, model_serializer
 
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.core.activity import ActivitySummary, ToolState
-from cursor_cloud_agents.core.fleet import Fleet, Row
-from cursor_cloud_agents.core.queue import describe
-from cursor_cloud_agents.core.store import Act
-from cursor_cloud_agents.core.untrusted import clip
+from cursor_cloud_agents.core import Act, ActivitySummary, Fleet, Row, ToolState, clip, queue
 from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View
 
@@ -144,7 +140,7 @@ class QueuedRow(View):
 
 def queued_row(act: Act) -> dict[str, Any]:
     """A queued follow-up's row: `core.queue.describe`, its times as ISO dates."""
-    row = describe(act)
+    row = queue.describe(act)
     return row | {"queued_at": iso(row["queued_at"]), "expires_at": iso(row["expires_at"])}
 
 

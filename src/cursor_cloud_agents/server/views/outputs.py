@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from cursor_cloud_agents.api import Artifact, ArtifactDownload, Cost, RunUsage, TokenUsage, Usage
-from cursor_cloud_agents.core.images import Recognised
+from cursor_cloud_agents.core import Recognised
 from cursor_cloud_agents.server.views.view import View
 
 COST_NOTE = (

@@ -6,8 +6,7 @@ import re
 from typing import Any, Literal
 
 from cursor_cloud_agents.api import GitBranch, Page, Run
-from cursor_cloud_agents.core.activity import ActivitySummary
-from cursor_cloud_agents.core.elapsed import end_line
+from cursor_cloud_agents.core import ActivitySummary, end_line
 from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View

@@ -3,7 +3,7 @@ those that could not be read."""
 
 from __future__ import annotations
 
-from cursor_cloud_agents.core.watch import Until, Watched
+from cursor_cloud_agents.core import Until, Watched
 from cursor_cloud_agents.server.views.runs import RunOutcome
 from cursor_cloud_agents.server.views.view import View
 
