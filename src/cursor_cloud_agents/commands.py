@@ -153,7 +153,7 @@ def _keep(args: argparse.Namespace) -> Command:
 def _followup(args: argparse.Namespace) -> Command:
     from cursor_cloud_agents.terminal import paid
 
-    return partial(paid.followup, agent_id=args.agent, prompt=args.prompt, confirmed=args.yes)
+    return partial(paid.followup, agent_id=args.agent, prompt=args.prompt, confirmed=args.yes, queue=args.queue)
 
 
 def _cancel(args: argparse.Namespace) -> Command:
@@ -184,7 +184,15 @@ def _wait(args: argparse.Namespace) -> Command:
     from cursor_cloud_agents.terminal.wait import Target, wait
 
     targets = [Target(agent, run) for agent, run in args.targets]
-    return partial(wait, targets=targets, active=args.active, until=args.until, timeout=args.timeout)
+    return partial(
+        wait, targets=targets, active=args.active, until=args.until, timeout=args.timeout, notify=args.notify
+    )
+
+
+def _events(args: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal.events import events
+
+    return partial(events, agent_ids=args.agents, name=args.name, until=args.until, notify=args.notify)
 
 
 def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
@@ -255,6 +263,7 @@ COMMANDS: dict[str, Run] = {
     "usage": _on_terminal(_usage),
     "artifacts": _on_terminal(_artifacts),
     "wait": _on_terminal(_wait),
+    "events": _on_terminal(_events),
     "checkout": _on_terminal_with(_checkout),
     "diff": _on_terminal_with(_diff),
     "apply": _on_terminal_with(_apply),

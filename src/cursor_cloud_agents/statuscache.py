@@ -73,6 +73,8 @@ class Snapshot:
     new_agents_limit: int
     stuck: int = 0
     """Of the running runs, how many are stale (`core.liveness`: no event for 30 minutes, the replay decided)."""
+    queued: int = 0
+    """Follow-ups queued for busy agents, waiting for their run to end (`core.queue`)."""
     active_runs: dict[str, str] = field(default_factory=dict[str, str])
     """Agent id -> its run seen running at `at`."""
     unread: dict[str, float] = field(default_factory=dict[str, float])
@@ -83,8 +85,9 @@ class Snapshot:
         when a run is."""
         cents = "?" if self.charged_cents is None else f"{'≥' if self.cents_unknown else ''}{self.charged_cents:.0f}"
         stuck = f" · {self.stuck} stuck" if self.stuck else ""
+        queued = f" · {self.queued} queued" if self.queued else ""
         return (
-            f"cursor: {self.running} running{stuck} · {self.ended_unread} ended unread · {cents}¢ today"
+            f"cursor: {self.running} running{stuck}{queued} · {self.ended_unread} ended unread · {cents}¢ today"
             f" · {self.new_agents}/{self.new_agents_limit} new"
         )
 
@@ -140,7 +143,7 @@ def read(directory: Path) -> Snapshot | None:
 def _parsed(fields: dict[str, Any]) -> Snapshot | None:
     """A snapshot from the file's fields, each of its type (anything else: no snapshot, the line is read anew)."""
     numbers = ("at", "running", "ended_unread", "cents_unknown", "new_agents", "new_agents_limit")
-    cents, stuck = fields.get("charged_cents"), fields.get("stuck", 0)
+    cents, stuck, queued = fields.get("charged_cents"), fields.get("stuck", 0), fields.get("queued", 0)
     active, unread = fields.get("active_runs"), fields.get("unread")
     if (
         fields.get("version") != VERSION
@@ -148,6 +151,7 @@ def _parsed(fields: dict[str, Any]) -> Snapshot | None:
         or not all(_number(fields.get(name)) for name in numbers)
         or not (cents is None or _number(cents))
         or not _number(stuck)
+        or not _number(queued)
         or not isinstance(active, dict)
         or not isinstance(unread, dict)
     ):
@@ -164,6 +168,7 @@ def _parsed(fields: dict[str, Any]) -> Snapshot | None:
         new_agents=int(fields["new_agents"]),
         new_agents_limit=int(fields["new_agents_limit"]),
         stuck=int(stuck),
+        queued=int(queued),
         active_runs=runs,
         unread=ended,
     )

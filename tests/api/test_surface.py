@@ -62,6 +62,7 @@ def test_all_lists_exactly_the_public_names() -> None:
     modules = {
         "activity",
         "client",
+        "ending",
         "deadline",
         "errors",
         "events",

@@ -245,13 +245,17 @@ async def test_twenty_runs_are_read_at_cursor_waits_cadence_within_the_clients_r
     rig_factory: RigFactory,
 ) -> None:
     """L-10: 20 runs waited on for 60 s: each round reads every run once, rounds WAIT_POLL_SECONDS apart, so
-    the requests stay under the client's 10 per second, as cursor_wait's."""
+    the requests stay under the client's 10 per second, as cursor_wait's; each run's stream is opened once
+    beside them."""
     world, targets = staggered(*([3600] * 20))
     async with rig_factory(world) as rig:
         started = rig.clock.now()
         code = await execute(rig.term, waiting(targets, timeout=60))
-        reads = [record for record in rig.requests("GET") if "/runs/" in record.path]
+        gets = [record for record in rig.requests("GET") if "/runs/" in record.path]
+    reads = [record for record in gets if not record.path.endswith("/stream")]
     assert code == TIMED_OUT
+    assert len(gets) - len(reads) == 20, "each run's stream is opened once, to hear its end (issue 32)"
+    assert len(gets) / 60 <= 10
     rounds = Counter(round((record.at - started) / WAIT_POLL_SECONDS) for record in reads)
     assert len(reads) <= 20 * (1 + 60 / WAIT_POLL_SECONDS) and max(rounds.values()) <= 20
     assert len(reads) / 60 <= 10

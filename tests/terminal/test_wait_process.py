@@ -32,7 +32,7 @@ def test_under_a_pipe_wait_prints_only_the_report_and_exits_0_when_the_run_finis
     out = done.stdout.decode()
     assert done.returncode == 0, done.stderr
     assert out.startswith("wait ended after ") and f"1 of 1 runs ended (FINISHED {RUNNING_AGENT}:" in out
-    assert "\nFINISHED after 10m · " + RUNNING_AGENT in out
+    assert "\nFINISHED after 10m 2s · " + RUNNING_AGENT in out
     assert "\x1b" not in out and "\r" not in out and "waiting for" not in out
 
 

@@ -14,6 +14,7 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.api.activity import ActivityFold, BackgroundTaskSeen, StreamMarks
     from cursor_cloud_agents.api.client import CursorClient
     from cursor_cloud_agents.api.deadline import Deadline, current_deadline, deadline_after, time_left
+    from cursor_cloud_agents.api.ending import Heard, listen_for_end
     from cursor_cloud_agents.api.errors import (
         AccountSetupError,
         AgentArchivedError,
@@ -120,12 +121,10 @@ __all__ = [
     "RUN_STATUSES",
     "TERMINAL_RUN_STATUSES",
     "APIConnectionError",
-    "AccountSetupError",
-    "ActivityFold",
-    "BackgroundTaskSeen",
-    "BlockConsumer",
     "APIStatusError",
     "APITimeoutError",
+    "AccountSetupError",
+    "ActivityFold",
     "Agent",
     "AgentArchivedError",
     "AgentBusyError",
@@ -137,7 +136,9 @@ __all__ = [
     "ArtifactURLRefusedError",
     "AssistantEvent",
     "AuthenticationError",
+    "BackgroundTaskSeen",
     "BadRequestError",
+    "BlockConsumer",
     "ConcurrencyLimitError",
     "ConfigurationMissingError",
     "ConflictError",
@@ -161,6 +162,7 @@ __all__ = [
     "Evidence",
     "GenericEvent",
     "GitBranch",
+    "Heard",
     "HeartbeatEvent",
     "ImageDimension",
     "ImageType",
@@ -218,6 +220,7 @@ __all__ = [
     "deadline_after",
     "environment_id",
     "error_from_response",
+    "listen_for_end",
     "parse_event",
     "parse_event_id",
     "parse_retry_after",
@@ -233,12 +236,13 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(
         ["Deadline", "current_deadline", "deadline_after", "time_left"], "cursor_cloud_agents.api.deadline"
     ),
+    **dict.fromkeys(["Heard", "listen_for_end"], "cursor_cloud_agents.api.ending"),
     **dict.fromkeys(
         [
             "APIConnectionError",
-            "AccountSetupError",
             "APIStatusError",
             "APITimeoutError",
+            "AccountSetupError",
             "AgentArchivedError",
             "AgentBusyError",
             "AgentIdConflictError",

@@ -49,6 +49,11 @@ class FrameBatch:
             return None
         return self.region.count(b"\n\n", 0, first[0]), first[1]
 
+    def ends_run(self) -> bool:
+        """Whether a `result` or `done` frame is among these frames (the run is over)."""
+        stop = len(self.region)
+        return any(_find_line(self.region, needle, stop) >= 0 for kind, needle in _SIGNALS if kind != "heartbeat")
+
     def first_id_after(self, moment_ms: int, *, end: int) -> int | None:
         """Block index of the first frame before block `end` whose `<ms>-<seq>` id is newer than `moment_ms`.
 

@@ -17,7 +17,7 @@ import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from cursor_cloud_agents.core import consent, creation, failures, images, journal, models, scan, seen, texts
+    from cursor_cloud_agents.core import consent, creation, failures, images, journal, models, queue, scan, seen, texts
     from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays, ToolState, event_time
     from cursor_cloud_agents.core.acts import Act
     from cursor_cloud_agents.core.applying import Applied, Mode, apply_change, clone_place, ready_to_change
@@ -55,6 +55,8 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.consent import how_to_allow
     from cursor_cloud_agents.core.continuation import continuation_problem, refuse_continuation
     from cursor_cloud_agents.core.creation import RepoInput
+    from cursor_cloud_agents.core.elapsed import end_line
+    from cursor_cloud_agents.core.events import Event, Followed, follow_events, stamped
     from cursor_cloud_agents.core.failures import Code, ToolFailure, from_api_error
     from cursor_cloud_agents.core.fleet import Fleet, Query, Row
     from cursor_cloud_agents.core.follow import Follower
@@ -131,8 +133,10 @@ __all__ = [
     "Comparison",
     "CoreState",
     "Diff",
+    "Event",
     "FileChange",
     "Fleet",
+    "Followed",
     "Follower",
     "Git",
     "GitError",
@@ -173,10 +177,12 @@ __all__ = [
     "creation",
     "diff",
     "each_in_flight",
+    "end_line",
     "event_time",
     "failures",
     "find_group",
     "fold_liveness",
+    "follow_events",
     "follow_up_within_limits",
     "from_api_error",
     "git_environment",
@@ -196,6 +202,7 @@ __all__ = [
     "plan_set",
     "price_hint",
     "prompt_image",
+    "queue",
     "read_agent_change",
     "read_change",
     "read_listing",
@@ -210,6 +217,7 @@ __all__ = [
     "scan",
     "seen",
     "settled",
+    "stamped",
     "store_failures",
     "strip_hidden",
     "texts",
@@ -222,7 +230,7 @@ __all__ = [
 
 _HOMES: dict[str, str] = {
     **dict.fromkeys(
-        ["consent", "creation", "failures", "images", "journal", "models", "scan", "seen", "texts"],
+        ["consent", "creation", "failures", "images", "journal", "models", "queue", "scan", "seen", "texts"],
         "cursor_cloud_agents.core",
     ),
     **dict.fromkeys(
@@ -274,6 +282,8 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["how_to_allow"], "cursor_cloud_agents.core.consent"),
     **dict.fromkeys(["continuation_problem", "refuse_continuation"], "cursor_cloud_agents.core.continuation"),
     **dict.fromkeys(["RepoInput"], "cursor_cloud_agents.core.creation"),
+    **dict.fromkeys(["end_line"], "cursor_cloud_agents.core.elapsed"),
+    **dict.fromkeys(["Event", "Followed", "follow_events", "stamped"], "cursor_cloud_agents.core.events"),
     **dict.fromkeys(["Code", "ToolFailure", "from_api_error"], "cursor_cloud_agents.core.failures"),
     **dict.fromkeys(["Fleet", "Query", "Row"], "cursor_cloud_agents.core.fleet"),
     **dict.fromkeys(["Follower"], "cursor_cloud_agents.core.follow"),

@@ -19,10 +19,10 @@ from typing import Any, Literal, cast
 from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, GROUP_KEPT_SECONDS, KEPT_SECONDS
 from cursor_cloud_agents.regularfile import json_value
 
-Kind = Literal["create", "followup", "task", "seen"]
-State = Literal["sent", "done", "failed"]
-KINDS: frozenset[str] = frozenset(("create", "followup", "task", "seen"))
-STATES: frozenset[str] = frozenset(("sent", "done", "failed"))
+Kind = Literal["create", "followup", "task", "seen", "queued"]
+State = Literal["queued", "sent", "done", "failed"]
+KINDS: frozenset[str] = frozenset(("create", "followup", "task", "seen", "queued"))
+STATES: frozenset[str] = frozenset(("queued", "sent", "done", "failed"))
 
 
 @dataclass(frozen=True)

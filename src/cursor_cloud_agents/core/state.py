@@ -32,6 +32,23 @@ DIFF_ENTRIES = 2
 """Prepared diffs kept (one may be tens of megabytes)."""
 
 
+class QueueBell:
+    """Rung by a process when it queues a follow-up, so that its own queue keeper looks at once
+    (`core.queue.keep`); other processes' follow-ups are found in the store."""
+
+    def __init__(self) -> None:
+        self._event: anyio.Event | None = None
+
+    def ring(self) -> None:
+        if self._event is not None:
+            self._event.set()
+
+    async def wait(self) -> None:
+        if self._event is None or self._event.is_set():
+            self._event = anyio.Event()  # made here: an anyio event needs a running event loop
+        await self._event.wait()
+
+
 @dataclass
 class CoreState:
     """The state of one face, for its whole life."""
@@ -53,6 +70,7 @@ class CoreState:
     artifact_texts: Cache[tuple[str, str], str] = field(init=False)
     diffs: Cache[tuple[str, str, str, str], tuple[str, int, bool]] = field(init=False)
     """Prepared diffs by (repository, base, head, path): the text, hidden characters removed, cut or not."""
+    queue_bell: QueueBell = field(default_factory=QueueBell)
 
     def __post_init__(self) -> None:
         # Simulated agents never enter the store of real ones: in simulated mode it stays in memory.

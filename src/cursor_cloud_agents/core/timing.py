@@ -25,6 +25,12 @@ PROGRESS_SECONDS = 5.0
 WAIT_POLL_SECONDS = 2.5
 """A run being waited for is re-read this often: its end is noticed within 3 s, and 20 runs read at this
 pace stay under the client's 10 requests per second."""
+STREAM_RESUMES = 3
+"""A run's stream listened to for its end that breaks is resumed this many times, then the run is only read."""
+HEARD_REREAD_SECONDS = 0.25
+"""A run whose stream told its end but which does not read as ended yet is read again this soon."""
+HEARD_REREADS = 8
+"""How many times such a run is read again so soon (2 s in all) before it goes back to the cadence."""
 REPLAY_QUIET_SECONDS = 0.3
 """A running run's replay arrives as one burst: this long a silence after it is taken as its end (marked
 inferred), instead of waiting 30-36 s for the first heartbeat. Never taken as the end of the run."""
@@ -74,7 +80,13 @@ NAME_MATCH_SLACK_SECONDS = 120.0
 """An agent found by name counts as a lost creation only if it was created this close to the attempt."""
 FUTURE_SLACK_SECONDS = 300.0
 """A stored act dated further ahead of the clock than this is impossibly dated: counted as made now."""
+QUEUED_FOLLOWUP_SECONDS = 12 * 3600.0
+"""A follow-up queued for a busy agent that was not sent within this time expires with a note: a prompt
+written half a day ago for work that was going on then is no longer what the person would send."""
+QUEUE_STORE_SECONDS = 5.0
+"""A process keeping the queue reads the store this often for follow-ups queued by other processes."""
 KEPT_SECONDS = {
+    "queued": CREATION_WINDOW_SECONDS,
     "create": CREATION_WINDOW_SECONDS + 3600.0,
     "followup": CREATION_WINDOW_SECONDS,
     "task": CREATION_WINDOW_SECONDS,
@@ -207,6 +219,11 @@ LONG_IDLE_SECONDS = 600.0
 """An active run whose decided replay showed nothing for this long is stuck (`liveness.is_stale`)."""
 ERROR_WINDOW_SECONDS = 24 * 3600.0
 """Runs that ended in error this recently stay on the dashboard."""
+EVENTS_LOOK_SECONDS = 10.0
+"""`events` reads the agents it follows this often (new runs, PRs, an end whose stream was given up): one
+listing and one read per changed agent, well under the client's rate; an end is told sooner, from its stream."""
+STUCK_LOOK_SECONDS = 300.0
+"""`events` judges its running runs stuck or not this often (each judgement walks their replays)."""
 WATCH_RECONNECT_SECONDS = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 """The pause before each reconnection of `watch` in a row; after the last, following gives up."""
 GIT_SECONDS = 300.0

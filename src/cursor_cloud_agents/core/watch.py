@@ -1,13 +1,15 @@
-"""Waiting on several runs at once: every unfinished run re-read on one cadence until any (or all) of them end.
+"""Waiting on several runs at once, until any (or all) of them end: heard on their streams, read on a cadence.
 
-A round reads each run not yet ended, 8 at a time, then pauses `WAIT_POLL_SECONDS`: an end is noticed
-within that cadence, and 20 runs read at that pace stay under the client's sustained rate (its limiter
-paces every request anyway). A run given by its agent alone is that agent's latest run. An agent that
-is unknown or deleted marks only its own row, which counts as settled.
+Each run's stream is listened to for its end (`core.ends`): a run is read the moment its `result` arrives. As
+the fallback, a round reads each run not yet ended, 8 at a time, then pauses `WAIT_POLL_SECONDS`: an end whose
+stream was given up is noticed within that cadence, and 20 runs read at that pace stay under the client's
+sustained rate (its limiter paces every request anyway). A run given by its agent alone is that agent's latest
+run. An agent that is unknown or deleted marks only its own row, which counts as settled.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypeVar
@@ -16,8 +18,15 @@ import anyio
 
 from cursor_cloud_agents.api import LISTENING_STREAMS, CursorError
 from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.ends import EndEars
 from cursor_cloud_agents.core.failures import Code, ToolFailure
-from cursor_cloud_agents.core.timing import READ_RESERVE, WAIT_POLL_SECONDS, CallTime
+from cursor_cloud_agents.core.timing import (
+    HEARD_REREAD_SECONDS,
+    HEARD_REREADS,
+    READ_RESERVE,
+    WAIT_POLL_SECONDS,
+    CallTime,
+)
 
 if TYPE_CHECKING:
     # Annotations only: the core's front binds `watch` when it loads, which must not load the client (issue 35).
@@ -117,28 +126,81 @@ async def watch(
     progress: Callable[[str], Awaitable[None]],
     *,
     since: float | None = None,
+    every: float = WAIT_POLL_SECONDS,
+    listen: bool = True,
 ) -> bool:
     """Read the rows until the wait is over (True), `within` seconds pass or the deadline runs short (False).
 
+    With `listen`, each run's stream is listened to (`core.ends`): a run is read the moment its stream tells
+    its end, and every unsettled run is still read each `every` seconds (the fallback for a stream given up).
     `since`: when the wait began, if before this call (a task's earlier rounds); each row's `ended_after`
     counts from it."""
     started = time.now() if since is None else since
-
-    async def read() -> Sequence[Watched]:
-        await read_round(api, rows, time.now() - started)
-        return rows
-
-    async def report(seen: Sequence[Watched], _waited: float) -> None:
-        await progress(f"{sum(row.ended for row in seen)} of {len(seen)} runs ended")
-
     await read_round(api, rows, time.now() - started)
-    _, ended = await time.poll(
-        rows,
-        read,
-        lambda seen: holds(seen, until),
-        report,
-        every=WAIT_POLL_SECONDS,
-        within=within,
-        reserve=READ_RESERVE,
-    )
-    return ended
+    if holds(rows, until):
+        await _report(rows, progress)
+        return True
+    ears = EndEars(api)
+    met = False
+    async with anyio.create_task_group() as group:
+        if listen:
+            for row in rows:
+                if not row.settled and row.run_id is not None:
+                    group.start_soon(ears.follow, row.agent_id, row.run_id)
+        met = await _until_over(api, rows, until, time, within, progress, ears, started, every)
+        group.cancel_scope.cancel()
+    return met
+
+
+async def _until_over(
+    api: CursorClient,
+    rows: Sequence[Watched],
+    until: Until,
+    time: CallTime,
+    within: float,
+    progress: Callable[[str], Awaitable[None]],
+    ears: EndEars,
+    started: float,
+    every: float,
+) -> bool:
+    """The wait's loop: a run heard ended is read at once, every run each `every` seconds."""
+    begun = last_round = time.now()
+    lagging: dict[str, int] = {}
+    """Runs heard ended that did not read as ended yet, and how often they were read again since."""
+    await _report(rows, progress)
+    while not holds(rows, until):
+        heard = ears.take()
+        now = time.now()
+        left = within - (now - begun)
+        pause = min(every - (now - last_round), left, HEARD_REREAD_SECONDS if lagging else math.inf)
+        if not heard and (left <= 0 or not time.fits(max(pause, 0.0), READ_RESERVE)):
+            return False
+        if not heard and pause > 0:
+            await ears.pause(time.pause, pause)
+            heard = ears.take()
+        if heard or (lagging and time.now() - last_round < every):
+            named = heard | set(lagging)
+            await read_round(api, [row for row in rows if row.run_id in named], time.now() - started)
+            _note_lagging(rows, named, lagging)
+        else:
+            await read_round(api, rows, time.now() - started)
+            last_round = time.now()
+            lagging.clear()
+        await _report(rows, progress)
+    return True
+
+
+def _note_lagging(rows: Sequence[Watched], named: set[str], lagging: dict[str, int]) -> None:
+    """Count one more early read of each heard run still not ended; drop those ended or read enough."""
+    for row in rows:
+        if row.run_id not in named:
+            continue
+        reads = lagging.get(row.run_id, 0) + 1
+        if row.settled or reads > HEARD_REREADS:
+            lagging.pop(row.run_id, None)
+        else:
+            lagging[row.run_id] = reads
+
+
+async def _report(rows: Sequence[Watched], progress: Callable[[str], Awaitable[None]]) -> None:
+    await progress(f"{sum(row.ended for row in rows)} of {len(rows)} runs ended")

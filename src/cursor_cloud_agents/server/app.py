@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import os
 import signal
 import time
@@ -290,12 +291,19 @@ def build_server(settings: Settings, redactor: Redactor, open_client: ClientFact
         async def keep_client(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
             # A task of its own: the client's context (the embedded simulator's task group) is entered and
             # left by one task, open from the first call until the server's task group ends.
-            async with open_client() as client:
+            from cursor_cloud_agents.api import Deadline
+            from cursor_cloud_agents.core import queue
+            from cursor_cloud_agents.core.timing import CallTime
+
+            async with open_client() as client, anyio.create_task_group() as queued:
                 kit.state.client = client
+                # Follow-ups queued for busy agents are sent by whichever of our processes is alive.
+                queued.start_soon(queue.keep_going, kit.state, CallTime(Deadline(math.inf), kit.state.clock))
                 task_status.started()
                 try:
                     await anyio.sleep_forever()
                 finally:
+                    queued.cancel_scope.cancel()
                     kit.state.client = None
 
         await group.start(keep_client)

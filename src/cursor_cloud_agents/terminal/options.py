@@ -55,6 +55,10 @@ _HELP: dict[str, tuple[str, str]] = {
         "block until any (or all) of the runs end, then report each: for a coding agent's background shell",
         f"{_EXAMPLE_AGENT} --timeout 3600",
     ),
+    "events": (
+        "one JSON line per change across the agents (started, ended, stuck, PR, follow-up sent): for a Monitor",
+        "--until any --notify",
+    ),
     "checkout": (
         "put an agent's branch in a new worktree of this repository (or a local branch)",
         f"{_EXAMPLE_AGENT} --check 'python3 -m pytest -q'",
@@ -230,6 +234,7 @@ def _followup(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
     parser.add_argument("prompt", type=_prompt, help="what the agent should do next")
     parser.add_argument("--yes", action="store_true", help="send without asking for confirmation")
+    parser.add_argument("--queue", action="store_true", help="if the agent is busy, send it right after its run ends")
 
 
 def _simple(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
@@ -257,6 +262,23 @@ def _wait(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timeout", type=_positive(float), metavar="S", help="give up after S seconds (exit 124); default: none"
     )
+    _notify(parser)
+
+
+def _notify(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--notify", action="store_true", help="a desktop notification per ended run (else the terminal's bell)"
+    )
+
+
+def _events(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(commands, shared, "events")
+    parser.add_argument("agents", type=_agent, nargs="*", metavar="AGENT", help="agents to follow (default: the fleet)")
+    parser.add_argument("--name", help="follow the agents whose name contains this text (a group)")
+    parser.add_argument(
+        "--until", choices=("any", "all"), help="stop once one run (every run followed) ended; default: never"
+    )
+    _notify(parser)
 
 
 def _checkout(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
@@ -322,6 +344,7 @@ def add_commands(commands: Subparsers) -> None:
         _attempts,
         _simple,
         _wait,
+        _events,
         _checkout,
         _changes,
         _status,

@@ -34,8 +34,10 @@ from cursor_cloud_agents.api import (
     Run,
     ids,
 )
+from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import (
     MAX_IMAGES,
+    Act,
     CoreState,
     continuation_problem,
     create_within_limits,
@@ -44,6 +46,7 @@ from cursor_cloud_agents.core import (
     prompt_image,
 )
 from cursor_cloud_agents.core import models as model_check
+from cursor_cloud_agents.core import queue as follow_up_queue
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.terminal.ask import heard, is_yes
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -191,8 +194,9 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
         return await _then(term, session, agent.id, run_id, then)
 
 
-async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -> int:
-    """Send a follow-up prompt (a paid run of the same agent) after confirmation."""
+async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool, queue: bool = False) -> int:
+    """Send a follow-up prompt (a paid run of the same agent) after confirmation; with `queue`, a busy agent's
+    follow-up waits in the queue (`core.queue`) and goes out right after its run ends."""
     if not prompt.strip():
         raise UsageError("the prompt is empty: say what the agent should do next")
     refuse_unconfirmed(term, confirmed, "A follow-up run")
@@ -208,10 +212,18 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -
                 ("agent", agent_text(f"{agent.name or ''} {agent.id}")),
                 ("prompt", agent_text(first_line(prompt))),
             ],
-            "Send this paid follow-up?",
+            "Send this paid follow-up?" if not queue else "Send this paid follow-up (now, or once its run ends)?",
         )
         state = command_state(term, session)
         request = CreateRunRequest(prompt=Prompt(text=prompt))
+        active = agent.latest_run_id
+        if queue and active and not (await session.api.get_run(agent.id, active)).is_terminal:
+            if not state.store.on_disk:  # this command ends now: a queue in its memory would end with it
+                raise UsageError(
+                    "the agent is busy and --queue needs the store on disk (CURSOR_MCP_STATE_DIR, not memory or "
+                    "simulated mode) so that another process can send it; nothing was queued or sent"
+                )
+            return _queued(term, await follow_up_queue.enqueue(state, agent, request, active))
         # The spend limit holds here too; an identical follow-up whose answer was lost is this one (resumed).
         made = await follow_up_within_limits(state, agent, request)
         run_ = made.run
@@ -221,3 +233,20 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool) -
             term.out.print(Text("sent ", style="green").append_text(agent_text(f"{agent.id} {run_.id}")))
             term.out.print(Text(f"follow it: cursor-cloud-agents watch {agent.id} {run_.id}", style="dim"))
         return OK
+
+
+def _queued(term: Term, act: Act) -> int:
+    """Say where a queued follow-up stands: nothing sent yet, who sends it, how to drop it."""
+    row = follow_up_queue.describe(act)
+    if term.json:
+        term.emit({"queued": True} | row | {"queued_at": iso(row["queued_at"]), "expires_at": iso(row["expires_at"])})
+        return OK
+    term.out.print(Text("queued ", style="yellow").append_text(agent_text(f"{act.agent_id} after {act.before_run_id}")))
+    term.out.print(
+        Text(
+            "sent right after that run ends by whichever of our processes is alive (the MCP server, `wait`, "
+            f"`events`, `status`; else the next one started); expires {iso(row['expires_at'])}",
+            style="dim",
+        )
+    )
+    return OK

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from cursor_cloud_agents.api import Run
 from cursor_cloud_agents.api.times import epoch
-from cursor_cloud_agents.core import Until, Watched
+from cursor_cloud_agents.core import Until, Watched, end_line
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
 
@@ -114,7 +114,7 @@ def report_document(rows: Sequence[Watched], until: Until, *, met: bool, waited:
 
 
 def _ended_lines(row: Watched, run: Run, now: float) -> Iterator[Text]:
-    line = render.status(run.status).append(f" after {render.duration(_seconds(run, now))}", style="dim")
+    line = render.status(run.status).append(end_line(run, now).removeprefix(run.status), style="dim")
     yield line.append(f" · {row.agent_id}:{row.run_id}", style="dim")
     for branch in _branches(run):
         where = agent_text(f"{branch['repo_url']} {branch['branch'] or ''}".strip())

@@ -30,6 +30,7 @@ from cursor_cloud_agents.api import (
     ThinkingEvent,
     ToolCallEvent,
 )
+from cursor_cloud_agents.core import end_line
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
 
@@ -184,8 +185,7 @@ class RunPrinter:
 def end_block(out: Console, run: Run, result: ResultEvent | None) -> None:
     """The end of a run: its status and duration, its result text, its branches and PR, its error."""
     out.print(Rule(Text("result", style="bold")))
-    duration = None if run.duration_ms is None else run.duration_ms / 1000
-    out.print(render.status(run.status).append(f" after {render.duration(duration)}", style="dim"))
+    out.print(render.status(run.status).append(end_line(run).removeprefix(run.status), style="dim"))
     text = run.result or (None if result is None else result.text)
     if text:
         out.print(agent_text(text))

@@ -20,6 +20,7 @@ from pathlib import Path
 import anyio
 
 from cursor_cloud_agents import statuscache
+from cursor_cloud_agents.api import CursorError
 from cursor_cloud_agents.core import (
     SLOT_PAGE,
     CoreState,
@@ -27,6 +28,7 @@ from cursor_cloud_agents.core import (
     ToolFailure,
     TooManyAgents,
     count_stuck,
+    queue,
     read_listing,
     seen,
     use_of,
@@ -50,6 +52,7 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
     running, ended = statuscache.ended_unread(previous, listed, now)
     active = [agent for agent in agents if running.get(agent.id) == agent.latest_run_id]
     stuck = await count_stuck(session.api, core.activity, core.clock, active)
+    queued = await _queue_once(core)
     not_shown = set(await seen.unread(core.store, ended, now))  # a tool answer or a command showed the others
     unread = {run_id: at for run_id, at in ended.items() if run_id in not_shown}
     try:
@@ -67,9 +70,20 @@ async def read_snapshot(term: Term, session: Session, previous: Snapshot | None)
         cents_unknown=unknown,
         new_agents=use_of(await core.store.read(now), now)[0],
         new_agents_limit=settings.max_new_agents,
+        queued=queued,
         active_runs=running,
         unread=unread,
     )
+
+
+async def _queue_once(core: CoreState) -> int:
+    """One pass over the follow-up queue (a follow-up whose run ended while none of our processes was alive is
+    sent by this refresh), then how many still wait. A store or API failure leaves the line as it was."""
+    try:
+        await queue.send_due(core)
+        return len(await queue.listed(core))
+    except (ToolFailure, CursorError):
+        return 0
 
 
 async def _cached_or_read(term: Term, session: Session) -> Snapshot:

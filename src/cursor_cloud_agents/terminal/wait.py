@@ -1,29 +1,32 @@
 """`wait AGENT[:RUN] ... | --active`: block until any (or all) of the runs end, then a short report per run.
 
-The bridge for the clients the server cannot wake (`claude -p`, Codex, OpenCode): each can run a shell
-command in the background and is told when it exits. The waiting is cursor_wait's own
-(`core.watch.watch`): every run not yet settled re-read every WAIT_POLL_SECONDS, IN_FLIGHT at a time, at
-most MAX_RUNS runs, so a wait here costs what the tool costs. While it waits nothing is printed unless stdout
-is a terminal (then one progress line, redrawn in place); at the end the report goes to stdout (`report.py`)
-and the exit code says how it went (`outcome`).
+The bridge for the clients the server cannot wake (`claude -p`, Codex, OpenCode): each can run a shell command
+in the background and is told when it exits. The waiting is cursor_wait's own (`core.watch.watch`): each run
+heard ending on its stream (`core.ends`), and every run not yet settled re-read every WAIT_POLL_SECONDS,
+IN_FLIGHT at a time, at most MAX_RUNS runs, so a wait here costs what the tool costs. While it waits nothing is
+printed unless stdout is a terminal (then one progress line, redrawn in place); at the end the report goes to
+stdout (`report.py`) and the exit code says how it went (`outcome`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 
+import anyio
 from rich.live import Live
 from rich.spinner import Spinner
 from rich.text import Text
 
 from cursor_cloud_agents.api import CursorClient, Deadline
-from cursor_cloud_agents.core import MAX_RUNS, Until, Watched, watch
+from cursor_cloud_agents.core import MAX_RUNS, Until, Watched, end_line, queue, watch
 from cursor_cloud_agents.core.timing import CallTime, Clock
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, TIMED_OUT, UsageError
+from cursor_cloud_agents.terminal.notify import Notifier
+from cursor_cloud_agents.terminal.paid import command_state
 from cursor_cloud_agents.terminal.report import report_document, report_lines
 from cursor_cloud_agents.terminal.status import shown_ended
 from cursor_cloud_agents.terminal.term import Session, Term
@@ -88,6 +91,19 @@ async def _watch(term: Term, session: Session, rows: list[Watched], until: Until
         return await watch(session.api, rows, until, time, timeout or math.inf, progress)
 
 
+async def _keeping_the_queue(term: Term, session: Session, waiting: Awaitable[bool]) -> bool:
+    """`waiting`'s answer, the follow-up queue kept beside it (a follow-up queued for one of these runs goes out
+    right after it ends, by this process if no other of ours is alive)."""
+    state = command_state(term, session)
+    time = CallTime(Deadline(math.inf), Clock(now=session.now, sleep=session.sleep))
+    met = False
+    async with anyio.create_task_group() as group:
+        group.start_soon(queue.keep_going, state, time)
+        met = await waiting
+        group.cancel_scope.cancel()
+    return met
+
+
 def _say_none_running(term: Term, until: Until) -> None:
     if term.json:
         term.emit({"until": until, "met": True, "timed_out": False, "waited_seconds": 0, "runs": []})
@@ -95,8 +111,18 @@ def _say_none_running(term: Term, until: Until) -> None:
         term.out.print("No agent is running.")
 
 
-async def wait(term: Term, *, targets: Sequence[Target], active: bool, until: Until, timeout: float | None) -> int:
-    """Wait until any (or all) of the runs end or `timeout` seconds pass; report each run; the exit code."""
+async def wait(
+    term: Term,
+    *,
+    targets: Sequence[Target],
+    active: bool,
+    until: Until,
+    timeout: float | None,
+    notify: bool = False,
+    notifier: Notifier | None = None,
+) -> int:
+    """Wait until any (or all) of the runs end or `timeout` seconds pass; report each run; the exit code.
+    While it waits, the follow-up queue is kept (`core.queue`); `notify`: one notification per ended run."""
     _checked(targets, active)
     async with term.open_session() as session:
         targets = list(targets) or await active_targets(session.api)
@@ -109,13 +135,20 @@ async def wait(term: Term, *, targets: Sequence[Target], active: bool, until: Un
         term.come_back = f"The runs go on. Wait again with: cursor-cloud-agents wait {named}"
         rows = [Watched(target.agent_id, target.run_id) for target in targets]
         started = session.now()
-        met = await _watch(term, session, rows, until, timeout)
+        met = await _keeping_the_queue(term, session, _watch(term, session, rows, until, timeout))
         now = session.now()
     term.come_back = None
-    await shown_ended(term, [row.run_id for row in rows if row.ended and row.run_id is not None], now)
+    # The report first, flushed: a background reader is told the moment it is written, not at the exit.
     if term.json:
         term.emit(report_document(rows, until, met=met, waited=now - started, now=now))
     else:
         for line in report_lines(rows, met=met, waited=now - started, now=now):
             term.out.print(line, soft_wrap=True)  # whole lines: a command in it stays one line
+    term.out.file.flush()
+    if notify:
+        notifier = notifier or Notifier()
+        for row in rows:
+            if row.ended and row.run is not None and row.run_id is not None:
+                await notifier.ended(row.run_id, f"{end_line(row.run)} · {row.agent_id}")
+    await shown_ended(term, [row.run_id for row in rows if row.ended and row.run_id is not None], now)
     return outcome(rows, met)

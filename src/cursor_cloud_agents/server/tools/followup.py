@@ -26,8 +26,17 @@ from cursor_cloud_agents.api import (
     Run,
     RunNotCancellableError,
 )
-from cursor_cloud_agents.core import busy, consent, follow_up_within_limits, images_of, refuse_continuation
+from cursor_cloud_agents.core import (
+    Code,
+    ToolFailure,
+    busy,
+    consent,
+    follow_up_within_limits,
+    images_of,
+    refuse_continuation,
+)
 from cursor_cloud_agents.core import models as model_check
+from cursor_cloud_agents.core import queue as follow_up_queue
 from cursor_cloud_agents.core.call import Call
 from cursor_cloud_agents.core.timing import CANCEL_POLL_SECONDS, SEND_RESERVE
 from cursor_cloud_agents.core.timing import FOLLOWUP_BUDGET_SECONDS as FOLLOWUP_BUDGET
@@ -91,12 +100,16 @@ async def cursor_create_run(
     reasoning_level: Reasoning = None,
     model_params: ModelParams = None,
     replace_active: Annotated[bool, Field(description="Cancel the active run first.")] = False,
+    queue: Annotated[bool, Field(description="If busy: send once its run ends.")] = False,
 ) -> FollowUpView:
     """Send a follow-up prompt to an agent: a new paid run in the same conversation. Returns run_id.
 
     model_id changes the model for this and later runs. A busy agent answers AGENT_BUSY; replace_active
-    cancels the active run, waits for its end, then sends (nothing if it does not end in time).
+    cancels the active run, waits for its end, then sends (nothing if it does not end in time); queue
+    answers `queued` and sends it right after the run ends.
     """
+    if queue and replace_active:
+        raise ToolFailure(Code.VALIDATION, "Give queue or replace_active, not both.")
     attached = await images_of(call, images)
     agent = await state.api.get_agent(agent_id)
     refuse_continuation(agent)
@@ -105,6 +118,9 @@ async def cursor_create_run(
     call.note(agent_id=agent.id, previous_run_id=previous)
     request = CreateRunRequest(prompt=Prompt(text=prompt, images=attached), model=model)
     replaced: Run | None = None
+    if queue and previous and not (await state.api.get_run(agent.id, previous)).is_terminal:
+        queued = await follow_up_queue.enqueue(state, agent, request, previous)
+        return FollowUpView.queued_for(agent.id, queued.id, previous, follow_up_queue.expires_at(queued))
 
     async def replace_the_active_run() -> None:  # only once no earlier identical follow-up made a run
         nonlocal replaced

@@ -14,13 +14,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from cursor_cloud_agents.core import STALE_AFTER_MINUTES, Fleet, Query, placements, with_progress
+from cursor_cloud_agents.core import STALE_AFTER_MINUTES, Fleet, Query, placements, queue, with_progress
 from cursor_cloud_agents.core.timing import SUPERVISE_ACTIVITY_SECONDS, SUPERVISE_SECONDS
 from cursor_cloud_agents.server.declaration import Catalogue
 from cursor_cloud_agents.server.params import NameFilter, PageCursor, PrUrl
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.toolcall import ToolCall
-from cursor_cloud_agents.server.views.fleet import FleetView
+from cursor_cloud_agents.server.views.fleet import FleetView, QueuedRow, queued_row
 
 StatusFilter = Literal["active", "all"]
 StaleMinutes = Annotated[
@@ -50,10 +50,13 @@ async def cursor_supervise(
     stale_after_minutes: StaleMinutes = STALE_AFTER_MINUTES,
     limit: RowLimit = 50,
     cursor: PageCursor = None,
+    drop_queued: Annotated[str | None, Field(description="A queue_id to drop.", max_length=64)] = None,
 ) -> FleetView:
     """The fleet in one call: each agent's latest run; activity=true adds liveness and background tasks,
     usage=true charged_cents. status=active: latest run CREATING or RUNNING (not the agent's status).
-    summary: counts, stale, unfinished_after_end, incomplete. Resume with next_cursor."""
+    summary: counts, stale, unfinished_after_end, incomplete. Resume with next_cursor. queued: follow-ups
+    waiting for a busy agent (drop_queued=<queue_id> drops one)."""
+    dropped = None if drop_queued is None else (await queue.drop(state, drop_queued)).id
     query = Query(status, name, pr_url, include_archived)
     fleet = Fleet(state.api, state.activity, call.time, query, stale_after_seconds=stale_after_minutes * 60)
 
@@ -76,4 +79,6 @@ async def cursor_supervise(
             placed=placed,
         )
 
-    return answer(state.answers.rows_in_answer(len(fleet.rows), answer))
+    view = answer(state.answers.rows_in_answer(len(fleet.rows), answer))
+    queued = [QueuedRow(**queued_row(act)) for act in await queue.listed(state)]
+    return view.model_copy(update={"queued": queued or None, "dropped_queue_id": dropped})

@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from pydantic import SerializerFunctionWrapHandler, model_serializer
 
-from cursor_cloud_agents.core import ActivitySummary, AttemptPlace, Fleet, Row, ToolState, clip
+from cursor_cloud_agents.api.times import iso
+from cursor_cloud_agents.core import Act, ActivitySummary, AttemptPlace, Fleet, Row, ToolState, clip, queue
 from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View
 
@@ -132,6 +133,23 @@ class FleetSummary(View):
         )
 
 
+class QueuedRow(View):
+    """A follow-up waiting in the queue (`core.queue`): sent once the run `after_run_id` ends."""
+
+    queue_id: str
+    agent_id: str | None
+    after_run_id: str | None
+    queued_at: str
+    expires_at: str
+    prompt_start: str
+
+
+def queued_row(act: Act) -> dict[str, Any]:
+    """A queued follow-up's row: `core.queue.describe`, its times as ISO dates."""
+    row = queue.describe(act)
+    return row | {"queued_at": iso(row["queued_at"]), "expires_at": iso(row["expires_at"])}
+
+
 class FleetView(View):
     """The answer of `cursor_supervise`: `scanned` counts the agents read, kept or not."""
 
@@ -142,6 +160,9 @@ class FleetView(View):
     next: str | None
     """How to be told when the active runs end, instead of supervising again and again."""
     limit_used: int | None = None
+    queued: list[QueuedRow] | None = None
+    """Follow-ups queued for busy agents, waiting for their run to end."""
+    dropped_queue_id: str | None = None
     """The rows given, when the cap made them fewer than asked: next_cursor resumes right after the last."""
 
     @classmethod

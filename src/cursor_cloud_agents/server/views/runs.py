@@ -6,7 +6,7 @@ import re
 from typing import Any, Literal
 
 from cursor_cloud_agents.api import GitBranch, Page, Run
-from cursor_cloud_agents.core import ActivitySummary
+from cursor_cloud_agents.core import ActivitySummary, end_line
 from cursor_cloud_agents.server.answers import size
 from cursor_cloud_agents.server.hints import READ_THE_CHANGES, WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View
@@ -113,6 +113,8 @@ class RunOutcome(View):
     run_id: str
     status: str
     duration_ms: int | None
+    ended: str | None = None
+    """Once the run ended: `FINISHED after 3h 2m` (`core.elapsed`), as every command and event says it."""
     error: RunErrorView | None
     note: str | None
     branches: list[BranchView] | None
@@ -132,6 +134,7 @@ class RunOutcome(View):
             "run_id": run.id,
             "status": run.status,
             "duration_ms": run.duration_ms,
+            "ended": end_line(run) if run.is_terminal else None,
             "error": error,
             "note": ERROR_NOTE if causeless else None,
             "branches": branches or None,
