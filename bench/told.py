@@ -97,9 +97,9 @@ async def by_the_command(runs: int, state_dir: str) -> list[float]:
             command = [sys.executable, "-m", "cursor_cloud_agents", "wait", f"{agent.id}:{agent.runs[0].id}"]
             async with await anyio.open_process(command, env=env) as process:
                 assert process.stdout is not None
-                first = await process.stdout.receive()  # the report's first line: the person is told
+                first = await process.stdout.receive()  # the report's first line says how it ended: the person is told
                 told_at = time.time()
-                assert first.startswith(b"FINISHED after"), first[:200]
+                assert first.startswith(b"wait ended after") and b"(FINISHED " in first, first[:200]
             return told_at
 
         delays = await each(world, runs, told)
