@@ -28,6 +28,21 @@ REAL_WAIT = f"{harness.SERVER} wait --active --simulated --speed 20 --timeout 12
 """`--real-wait`: our `wait` on the simulated world (its running run ends in about 30 s at that speed)."""
 
 
+REAL_EVENTS = f"{harness.SERVER} events --simulated --speed 20 --until any"
+"""`--monitor`: our `events` on the simulated world under Claude Code's Monitor tool (each line an event)."""
+
+
+def monitor_steps() -> list[Json]:
+    monitor = {"description": "Cursor runs", "timeout_ms": 300000, "command": REAL_EVENTS}
+    return [
+        {"tool": "Monitor", "args": monitor},
+        {"say": "Watching the Cursor runs."},
+        {"say": "EVENT-SEEN: an event line reached the model."},
+        {"say": "(extra turn)"},
+        {"say": "(extra turn)"},
+    ]
+
+
 def steps_for(seconds: int, code: int, real_wait: bool = False) -> list[Json]:
     command = f"sleep {seconds}; echo 'cursor: run-1 FINISHED in {seconds}s (stand-in report)'; exit {code}"
     if real_wait:
@@ -62,7 +77,8 @@ def report(model: harness.FakeModelProcess, started: float) -> None:
         harness.say(f"  +{request['t'] - started:6.1f}s {request['chosen'][:60]}")
         for message in request["body"]["messages"]:
             for text in _texts(message):
-                if ("task-notification" in text or "running in background" in text) and text not in shown:
+                wakes = ("task-notification", "running in background", '"event"', "monitor")
+                if any(mark in text for mark in wakes) and text not in shown:
                     shown.add(text)
                     harness.say(f"    handed: {harness.short(text, 1500)}")
                     found = re.search(r"<output-file>([^<]+)</output-file>", text)
@@ -78,15 +94,17 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--exit-code", type=int, default=0)
     parser.add_argument("--real-wait", action="store_true", help=f"run `{REAL_WAIT}` instead of the stand-in")
+    parser.add_argument("--monitor", action="store_true", help=f"the Monitor tool on `{REAL_EVENTS}`")
     args = parser.parse_args()
-    if args.real_wait:
+    if args.real_wait or args.monitor:
         args.seconds = 60
     claude = harness.client("claude")
     scratch = harness.Scratch.new("claude-bg-" + ("tui" if args.interactive else "print"))
     prepare_home(scratch, hook=False)
-    model = harness.FakeModelProcess(scratch, steps_for(args.seconds, args.exit_code, args.real_wait))
+    steps = monitor_steps() if args.monitor else steps_for(args.seconds, args.exit_code, args.real_wait)
+    model = harness.FakeModelProcess(scratch, steps)
     env = scratch.env(ANTHROPIC_BASE_URL=model.url, ANTHROPIC_API_KEY=harness.DUMMY_ANTHROPIC_KEY)
-    common = ["--allowedTools", "Bash", "--permission-mode", "default"]
+    common = ["--allowedTools", "Monitor" if args.monitor else "Bash", "--permission-mode", "default"]
     version = subprocess.run([str(claude), "--version"], capture_output=True, text=True).stdout.strip()
     harness.say(
         f"claude {version}; {'interactive (tmux)' if args.interactive else 'print mode'}; scratch {scratch.root}"
