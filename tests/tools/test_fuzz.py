@@ -40,6 +40,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.shared.exceptions import MCPDeprecationWarning
 
+from cursor_cloud_agents.core import queue as follow_up_queue
 from cursor_cloud_agents.simulator import ArtifactSpec, ManualClock, RunScript, World
 from tests.e2e.fuzz_wire import WireUnderFuzz, fuzz
 from tests.tools.conftest import Harness, Reply, open_harness
@@ -130,12 +131,24 @@ def catching_tracebacks(sink: list[str]) -> Generator[None]:
         root.removeHandler(handler)
 
 
+async def keep_nothing(*_args: object) -> None:
+    await anyio.sleep_forever()
+
+
 @pytest.fixture(scope="module")
 def fuzzed() -> Generator[Fuzzed, None, None]:
     """One server for the whole module, over a world that gets a fresh agent per tool (`Fuzzed.new_agent`)."""
     world = World(ManualClock())
     tracebacks: list[str] = []
-    with start_blocking_portal("asyncio") as portal, catching_tracebacks(tracebacks):
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        start_blocking_portal("asyncio") as portal,
+        catching_tracebacks(tracebacks),
+    ):
+        # A follow-up fuzzed with queue=true is kept by the server's background keeper, whose reads (and its
+        # send once the run ends) no call made: judged per call, they would be charged to whichever call is
+        # running. The queue is left waiting here; its keeper has its own tests (tests/core/test_queue.py).
+        patch.setattr(follow_up_queue, "keep_going", keep_nothing)
         opened = open_harness(world, allow_delete=True, max_new_agents=100_000)
         with portal.wrap_async_context_manager(opened) as harness:
             yield Fuzzed(portal, harness, world, "", [], tracebacks)
