@@ -4,6 +4,9 @@
 PYTHON ?= python3
 UV := $(shell command -v uv 2>/dev/null || echo .tools/bin/uv)
 export UV_PYTHON_DOWNLOADS := never
+# Compiled once at sync: every process the suite spawns (about fifty servers and commands) then reads
+# bytecode instead of compiling the SDK and its dependencies again.
+export UV_COMPILE_BYTECODE := 1
 
 .PHONY: demo test check lint bench readme snapshot reliability recording fuzz clean
 
@@ -11,8 +14,11 @@ demo: .venv/.synced
 	.venv/bin/cursor-cloud-agents demo
 
 # Across the machine's cores (pytest-xdist); `.venv/bin/pytest -p no:xdist` runs it in one process.
+# Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): pytest keeps its
+# rewritten test modules and our spawned servers their compiled modules, instead of compiling them anew
+# in every worker and every process.
 test: .venv/.synced
-	.venv/bin/pytest -n auto
+	env -u PYTHONDONTWRITEBYTECODE .venv/bin/pytest -n auto
 
 lint: .venv/.synced
 	.venv/bin/ruff check .

@@ -1,8 +1,10 @@
 """A run's stream as a timeline of pre-encoded SSE frames, and the script -> frames expansion.
 
-Frames are encoded once, when the run is created (or cancelled), in the exact framing of
-docs/api-contract.md §3.11: `id: `, `event: `, `data: ` with one space, LF endings, a blank line after each
-frame. Replays are then slices of bytes, which keeps a 16 MiB replay far above 100 MB/s.
+A run's frames are laid out when the run is created (or cancelled): their times and ids. Each is encoded
+once, the first time a replay reaches it, in the exact framing of docs/api-contract.md §3.11: `id: `,
+`event: `, `data: ` with one space, LF endings, a blank line after each frame. Replays are then slices of
+bytes, which keeps a 16 MiB replay far above 100 MB/s; a run whose stream nobody reads (most runs of a
+test, a 20-run wait over 200 KB results) never pays for encoding its frames.
 """
 
 from __future__ import annotations
@@ -33,10 +35,18 @@ class Timeline:
     def __init__(self) -> None:
         self.times: list[float] = []
         self.keys: list[tuple[int, int]] = []
-        self.chunks: list[bytes] = []
+        self._beats: list[Beat] = []
+        self._encoded: list[bytes] = []
+        """The frames encoded so far: always a prefix of the timeline."""
 
     def __len__(self) -> int:
-        return len(self.chunks)
+        return len(self.keys)
+
+    @property
+    def chunks(self) -> list[bytes]:
+        """Every frame, encoded."""
+        self._encode_through(len(self))
+        return self._encoded
 
     def add(self, at: float, event: str, data: dict[str, Any], *, share_previous_id: bool = False) -> None:
         """Append a frame at time `at` (never before the last one)."""
@@ -44,7 +54,7 @@ class Timeline:
         key = self.keys[-1] if share_previous_id else self._next_key(at)
         self.times.append(at)
         self.keys.append(key)
-        self.chunks.append(encode_frame(event, data, format_event_id(key)))
+        self._beats.append((event, data))
 
     def _next_key(self, at: float) -> tuple[int, int]:
         ms = int(at * 1000)
@@ -69,11 +79,18 @@ class Timeline:
     def truncate_after(self, when: float) -> None:
         """Forget frames scheduled after `when` (a cancellation overtakes them)."""
         keep = self.count_until(when)
-        del self.times[keep:], self.keys[keep:], self.chunks[keep:]
+        del self.times[keep:], self.keys[keep:], self._beats[keep:], self._encoded[keep:]
 
     def slice(self, start: int, stop: int) -> bytes:
         """The encoded bytes of frames `start..stop`."""
-        return b"".join(self.chunks[start:stop])
+        self._encode_through(stop)
+        return b"".join(self._encoded[start:stop])
+
+    def _encode_through(self, stop: int) -> None:
+        """Encode the frames before `stop` that are not yet."""
+        for index in range(len(self._encoded), min(stop, len(self))):
+            event, data = self._beats[index]
+            self._encoded.append(encode_frame(event, data, format_event_id(self.keys[index])))
 
 
 DERIVED_FROM = {
@@ -100,8 +117,23 @@ def fragments(text: str) -> list[str]:
     pieces = [w + " " for w in words[:-1]] + [words[-1]]
     if len(text) <= 4096:
         return pieces
-    # Very long replies come in bigger deltas (sentences), which keeps a 200 KB result affordable.
-    return ["".join(pieces[i : i + 16]) for i in range(0, len(pieces), 16)]
+    # Very long replies come in bigger deltas (paragraphs of about LONG_DELTA characters, cut between
+    # words), which keeps a 200 KB result a few hundred frames instead of tens of thousands.
+    deltas: list[str] = []
+    current: list[str] = []
+    size = 0
+    for piece in pieces:
+        current.append(piece)
+        size += len(piece)
+        if size >= LONG_DELTA:
+            deltas.append("".join(current))
+            current, size = [], 0
+    return deltas + (["".join(current)] if current else [])
+
+
+LONG_DELTA = 256
+"""The size a delta of a very long reply grows to before the next begins: well under the length at which a
+read clips one event's text, so that a reply read event by event reassembles whole."""
 
 
 def script_beats(script: RunScript, outcome_text: str | None) -> list[Beat]:
