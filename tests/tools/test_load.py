@@ -11,7 +11,7 @@ and what they leak is still found.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ MIB = 1024 * 1024
 
 
 @contextmanager
-def collecting_only_new_objects() -> Iterator[None]:
+def collecting_only_new_objects() -> Generator[None]:
     """Collections inside walk only the objects made inside: the heap from before is frozen, then thawed."""
     gc.collect()
     gc.freeze()
