@@ -22,6 +22,7 @@ Time is bounded by `max_examples` per tool and the harness's per-call `fail_afte
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -40,6 +41,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.shared.exceptions import MCPDeprecationWarning
 
+import tests
 from cursor_cloud_agents.core import queue as follow_up_queue
 from cursor_cloud_agents.simulator import ArtifactSpec, ManualClock, RunScript, World
 from tests.e2e.fuzz_wire import WireUnderFuzz, fuzz
@@ -283,18 +285,31 @@ def fuzz_one_tool(fuzz: Fuzzed, tool: str, schema: dict[str, Any]) -> None:
     fuzz_tool()
 
 
-def test_every_tool_survives_schema_driven_fuzzing(fuzzed: Fuzzed) -> None:
-    """B-09 (issue 13): hypothesis calls from the advertised schemas: never INTERNAL, never a traceback, an
-    invalid call refused with nothing sent, and `ping` answered after every batch."""
-    schemas = tool_schemas(fuzzed)
-    assert len(schemas) >= 20
-    for tool, schema in schemas.items():
-        fuzzed.new_agent()  # the delete and archive tools' fuzzing may have removed the previous one
-        fuzz_one_tool(fuzzed, tool, schema)
-        fuzzed.ping()
-    assert all(fuzzed.tried.get(tool, 0) >= EXAMPLES_PER_TOOL // 2 for tool in schemas), fuzzed.tried
-    line = ", ".join(f"{tool}={count}" for tool, count in sorted(fuzzed.tried.items()))
-    logging.getLogger(__name__).info("fuzz cases per tool: %s", line)
+def snapshot_tool_names() -> list[str]:
+    """The tools of the tools/list snapshot, which the listing tests hold byte for byte to the live answer."""
+    listed: list[dict[str, Any]] = json.loads(
+        (Path(tests.__file__).parent / "snapshots" / "tools_list.json").read_text()
+    )
+    return [tool["name"] for tool in listed]
+
+
+def test_the_fuzzed_tools_are_every_tool_the_server_lists(fuzzed: Fuzzed) -> None:
+    """B-09: the cases below are one a tool, and no listed tool is left unfuzzed."""
+    assert sorted(tool_schemas(fuzzed)) == sorted(snapshot_tool_names())
+    assert len(snapshot_tool_names()) >= 20
+
+
+@pytest.mark.parametrize("tool", snapshot_tool_names())
+def test_every_tool_survives_schema_driven_fuzzing(fuzzed: Fuzzed, tool: str) -> None:
+    """B-09: hypothesis calls from the advertised schemas: never INTERNAL, never a traceback, an invalid call
+    refused with nothing sent, and `ping` answered after every batch. One case a tool, so that the tools are
+    fuzzed across the suite's workers."""
+    schema = tool_schemas(fuzzed)[tool]
+    fuzzed.new_agent()  # the delete and archive tools' fuzzing may have removed the previous one
+    fuzz_one_tool(fuzzed, tool, schema)
+    fuzzed.ping()
+    assert fuzzed.tried.get(tool, 0) >= EXAMPLES_PER_TOOL // 2, fuzzed.tried
+    logging.getLogger(__name__).info("fuzz cases for %s: %d", tool, fuzzed.tried[tool])
 
 
 # --- the protocol, over stdio --------------------------------------------------------------------
