@@ -76,6 +76,24 @@ def initialized(process: subprocess.Popen[bytes]) -> None:
     send(process, b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
 
 
+@pytest.fixture(scope="module")
+def answering() -> Generator[subprocess.Popen[bytes], None, None]:
+    """One initialized server for the cases that only send lines and read their answers, instead of a spawn
+    (about a second of the SDK's import) each: every such case ends with `still_in_step`, so one that left an
+    answer unread fails itself, and each case's lines are answered by a server that has answered others'."""
+    with server() as process:
+        initialized(process)
+        yield process
+
+
+def still_in_step(process: subprocess.Popen[bytes]) -> None:
+    """The server answers a ping of its own next: no answer of the case is left unread, and it goes on."""
+    marker = "in-step"
+    send(process, json.dumps({"jsonrpc": "2.0", "id": marker, "method": "ping"}).encode())
+    reply = answer(process)
+    assert reply["id"] == marker and "result" in reply, reply
+
+
 @pytest.mark.parametrize(
     "raw",
     [
@@ -86,13 +104,14 @@ def initialized(process: subprocess.Popen[bytes]) -> None:
     ],
     ids=["no-jsonrpc", "jsonrpc-1.0", "params-array", "batch"],
 )
-def test_a_request_the_protocol_refuses_is_answered_invalid_request(raw: bytes) -> None:
+def test_a_request_the_protocol_refuses_is_answered_invalid_request(
+    answering: subprocess.Popen[bytes], raw: bytes
+) -> None:
     """B-02/B-03, JSON-RPC 2.0: an invalid request gets -32600 for its id (a batch: for the id it carries), not
     silence."""
-    with server() as process:
-        initialized(process)
-        send(process, raw)
-        reply = answer(process)
+    send(answering, raw)
+    reply = answer(answering)
+    still_in_step(answering)
     assert reply["error"]["code"] == -32600
     assert reply["id"] == 7
 
@@ -105,14 +124,13 @@ def test_initialize_after_a_byte_order_mark_is_answered() -> None:
     assert reply["id"] == 1 and "result" in reply
 
 
-def test_a_lone_surrogate_escape_in_an_argument_is_answered() -> None:
-    """B-03 (issue 13): Node's JSON.stringify writes `\\ud83d` for a split emoji: answered, not dropped."""
-    with server() as process:
-        initialized(process)
-        arguments = b'{"name": "cursor_list_agents", "arguments": {"name": "caf\\ud83d"}}'
-        call = b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": ' + arguments + b"}"
-        send(process, call)
-        reply = answer(process)
+def test_a_lone_surrogate_escape_in_an_argument_is_answered(answering: subprocess.Popen[bytes]) -> None:
+    """B-03: Node's JSON.stringify writes `\\ud83d` for a split emoji: answered, not dropped."""
+    arguments = b'{"name": "cursor_list_agents", "arguments": {"name": "caf\\ud83d"}}'
+    call = b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": ' + arguments + b"}"
+    send(answering, call)
+    reply = answer(answering)
+    still_in_step(answering)
     assert reply["id"] == 9 and "result" in reply
 
 
@@ -176,21 +194,21 @@ def test_a_closed_stdout_ends_the_server_quietly() -> None:
     assert code == 0
 
 
-def test_junk_unknown_methods_and_tools_are_answered_and_the_server_goes_on() -> None:
+def test_junk_unknown_methods_and_tools_are_answered_and_the_server_goes_on(
+    answering: subprocess.Popen[bytes],
+) -> None:
     """B-01, B-06: a line that is not JSON (-32700, id null), an unknown method, a call without a name and an
     unknown tool are answered (an error, or isError for a tool) and the next ping still is."""
-    with server() as process:
-        initialized(process)
-        send(process, b"{this is not json")
-        not_json = answer(process)
-        send(process, b'{"jsonrpc": "2.0", "id": 21, "method": "no/such/method"}')
-        unknown_method = answer(process)
-        send(process, b'{"jsonrpc": "2.0", "id": 22, "method": "tools/call", "params": {"arguments": {}}}')
-        no_name = answer(process)
-        send(process, b'{"jsonrpc": "2.0", "id": 23, "method": "tools/call", "params": {"name": "cursor_nope"}}')
-        unknown_tool = answer(process)
-        send(process, b'{"jsonrpc": "2.0", "id": 24, "method": "ping"}')
-        ping = answer(process)
+    send(answering, b"{this is not json")
+    not_json = answer(answering)
+    send(answering, b'{"jsonrpc": "2.0", "id": 21, "method": "no/such/method"}')
+    unknown_method = answer(answering)
+    send(answering, b'{"jsonrpc": "2.0", "id": 22, "method": "tools/call", "params": {"arguments": {}}}')
+    no_name = answer(answering)
+    send(answering, b'{"jsonrpc": "2.0", "id": 23, "method": "tools/call", "params": {"name": "cursor_nope"}}')
+    unknown_tool = answer(answering)
+    send(answering, b'{"jsonrpc": "2.0", "id": 24, "method": "ping"}')
+    ping = answer(answering)
     assert not_json["id"] is None and not_json["error"]["code"] == -32700
     assert unknown_method["id"] == 21 and unknown_method["error"]["code"] == -32601
     assert no_name["id"] == 22 and no_name["error"]["code"] in (-32600, -32602)
