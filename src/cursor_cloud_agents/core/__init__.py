@@ -11,7 +11,7 @@ besides it only `core.call` (the protocol a face implements) and `core.timing` (
 
 Each name loads on first use (PEP 562), from its module: a face that needs the store does not load the
 fleet, the activity or the API client behind them, so the server answers `tools/list` before it loads the core
-(issue 35)."""
+(a client pays a server's start-up at every launch)."""
 
 import importlib as _importlib
 import typing as _typing

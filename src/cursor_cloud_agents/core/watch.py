@@ -29,7 +29,8 @@ from cursor_cloud_agents.core.timing import (
 )
 
 if TYPE_CHECKING:
-    # Annotations only: the core's front binds `watch` when it loads, which must not load the client (issue 35).
+    # Annotations only: the core's front binds `watch` when it loads, which must not load the
+    # client (the server's start-up stays at the SDK's own import).
     from cursor_cloud_agents.api import CursorClient, Run
 
 IN_FLIGHT = 8

@@ -5,7 +5,8 @@ toolkit's listing and every `tools/call` goes to the toolkit's guard, so our str
 our compact schemas are what clients meet. A `tools/call` whose work is waiting, from a client that
 declares the Tasks extension on that request, answers with a task instead (`tasks.py`).
 
-Start-up loads what `initialize` and `tools/list` need and no more (issue 35): the listing comes from
+Start-up loads what `initialize` and `tools/list` need and no more, since every client pays it at each
+launch (some launch a server per session): the listing comes from
 the precomputed one (`listing.py`), and the toolkit (the tools, their views, the state and the API
 client's models), the read of the store and the API client (in simulated mode, the embedded simulator)
 are made at the first request that needs them, before it is served. So a server costs about the SDK's
@@ -77,7 +78,8 @@ def build_toolkit(
 ) -> Toolkit:
     """A toolkit over a new server state, with every tool declared (no client attached yet); `git_places`: where
     its git works on agents' repositories (the composition root's choice)."""
-    # Imported here, not at the top: the tools and all they stand on load at the first call (issue 35).
+    # Imported here, not at the top: the tools and all they stand on load at the first call, so
+    # that a client's start-up (initialize, tools/list) costs about the SDK's own import.
     from cursor_cloud_agents.core.timing import Clock
     from cursor_cloud_agents.server.declaration import Catalogue
     from cursor_cloud_agents.server.state import ServerState

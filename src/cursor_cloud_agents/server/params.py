@@ -8,8 +8,8 @@ its alphabet before anything is sent (`api.text`: a control or bidi character in
 reach a URL or a model unseen): a page cursor, a pull request URL and a model
 id or value are visible ASCII; a name or URL filter is one line of any script, without control, invisible
 or bidi characters; a lone surrogate is refused in both. Prompts and one-line texts follow the rule set of
-`core.texts` (issue 34), shared with the terminal: the bounds are checked there, not in the schema. Waits
-are `Clamped`: above their maximum they are brought down to it, not refused.
+`core.texts`, shared with the terminal (one rule for a prompt wherever it is typed): the bounds are
+checked there, not in the schema. Waits are `Clamped`: above their maximum they are brought down to it, not refused.
 """
 
 from __future__ import annotations
