@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from types import TracebackType
 from typing import Self, Unpack
 
 import anyio
@@ -41,6 +40,7 @@ from cursor_cloud_agents.api.models.usage import Usage
 from cursor_cloud_agents.api.record import Observer
 from cursor_cloud_agents.api.stream import RunStream, open_run_stream
 from cursor_cloud_agents.api.walk import BlockConsumer, ReplayConsumer, ReplayLimits, ReplayOutcome, walk_replay
+from cursor_cloud_agents.closing import ClosedOnExit
 from cursor_cloud_agents.net import loopback_origin
 
 ARTIFACT_TEXT_CAP_BYTES = 5 * 1024 * 1024
@@ -50,7 +50,7 @@ ARTIFACT_TEXT_CAP_BYTES = 5 * 1024 * 1024
 DEFAULT_BURST = 600.0
 
 
-class CursorClient:
+class CursorClient(ClosedOnExit):
     """A typed async client of the Cursor Cloud Agents API v1, with one long-lived connection pool.
 
     Use it as `async with CursorClient(...) as client:` or call `aclose()`.
@@ -134,11 +134,6 @@ class CursorClient:
 
     async def __aenter__(self) -> Self:
         return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
 
     async def aclose(self) -> None:
         """Close both connection pools."""

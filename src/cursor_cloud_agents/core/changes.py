@@ -23,16 +23,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from cursor_cloud_agents.core import git as gitlib
 from cursor_cloud_agents.core.failures import Code, ToolFailure
-from cursor_cloud_agents.core.git import (
-    Git,
-    GitError,
-    branch_problem,
-    git_environment,
-    remotes,
-    repository_key,
-    toplevel,
-)
 from cursor_cloud_agents.core.untrusted import strip_hidden
 
 if TYPE_CHECKING:
@@ -70,9 +62,9 @@ class GitPlaces:
     working_dir: Path | None = None
     """The working directory, looked in after the client's roots."""
 
-    def git(self, cwd: Path) -> Git | None:
+    def git(self, cwd: Path) -> gitlib.Git | None:
         """Git working in `cwd`, with the environment it may see; None when there is no git on PATH."""
-        return Git.find(cwd, git_environment(self.env, interactive=self.interactive, config=self.config))
+        return gitlib.Git.find(cwd, gitlib.git_environment(self.env, interactive=self.interactive, config=self.config))
 
 
 @dataclass(frozen=True)
@@ -93,7 +85,7 @@ class AgentBranch:
 class Place:
     """A git repository holding (or able to fetch) the agent's branch: a person's clone, or the cache."""
 
-    git: Git
+    git: gitlib.Git
     remote: str
     """What to fetch from: a remote's name in a clone, the repository's URL in the cache."""
     kind: Literal["clone", "cache"]
@@ -174,11 +166,11 @@ def target_of(agent: Agent, run: Run | None) -> AgentBranch:
         raise not_pushed(agent.id, run)
     branch = branches[0]
     name = branch.branch or ""
-    problem = branch_problem(name)
+    problem = gitlib.branch_problem(name)
     if problem is not None:
         raise ToolFailure(Code.VALIDATION, f"The agent's branch name is refused: {problem}.", agent_id=agent.id)
-    key = repository_key(branch.repo_url)
-    starts = [repo.starting_ref for repo in agent.repos or [] if repository_key(repo.url) == key]
+    key = gitlib.repository_key(branch.repo_url)
+    starts = [repo.starting_ref for repo in agent.repos or [] if gitlib.repository_key(repo.url) == key]
     return AgentBranch(
         agent.id,
         run.id,
@@ -235,20 +227,20 @@ async def locate(places: GitPlaces, repo_url: str, roots: Sequence[Path] = ()) -
     git = places.git(folders[0] if folders else places.cache_dir)
     if git is None:
         raise no_git()
-    key = repository_key(repo_url)
+    key = gitlib.repository_key(repo_url)
     for folder in folders:
         if not folder.is_dir():
             continue
-        top = await toplevel(git.at(folder))
+        top = await gitlib.toplevel(git.at(folder))
         if top is None:
             continue
-        for name, url in (await remotes(git.at(top))).items():
-            if repository_key(url) == key:
+        for name, url in (await gitlib.remotes(git.at(top))).items():
+            if gitlib.repository_key(url) == key:
                 return Place(git.at(top), name, "clone")
     return Place(git.at(await _cache(git, places.cache_dir, key)), f"https://{key}", "cache")
 
 
-async def _cache(git: Git, cache_dir: Path, key: str) -> Path:
+async def _cache(git: gitlib.Git, cache_dir: Path, key: str) -> Path:
     """The bare cache of `key` (`host/owner/repo`), made in a temporary folder and renamed into place (another
     process making it at the same moment is fine: the first rename wins, the other folder is dropped)."""
     parts = key.split("/")
@@ -263,7 +255,7 @@ async def _cache(git: Git, cache_dir: Path, key: str) -> Path:
         fresh = Path(tempfile.mkdtemp(prefix=".making-", dir=path.parent))
         await git.at(fresh).run("init", "--quiet", "--bare")
         fresh.rename(path)
-    except (OSError, GitError) as exc:
+    except (OSError, gitlib.GitError) as exc:
         if fresh is not None:
             shutil.rmtree(fresh, ignore_errors=True)
         if (path / "HEAD").exists():
@@ -293,7 +285,7 @@ async def fetch_ref(place: Place, ref: str) -> str | None:
         return sha
     try:
         listed = await place.git.run("ls-remote", "--exit-code", "--", place.remote, f"refs/heads/{ref}")
-    except GitError as exc:
+    except gitlib.GitError as exc:
         if exc.code == 2:  # ls-remote --exit-code: the remote answered, and has no such ref
             return None
         raise no_access(place, exc) from None
@@ -306,11 +298,11 @@ async def fetch_ref(place: Place, ref: str) -> str | None:
 async def _fetch(place: Place, what: str) -> None:
     try:
         await place.git.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", place.remote, what)
-    except GitError as exc:
+    except gitlib.GitError as exc:
         raise no_access(place, exc) from None
 
 
-def no_access(place: Place, exc: GitError) -> ToolFailure:
+def no_access(place: Place, exc: gitlib.GitError) -> ToolFailure:
     """The failure for a remote git cannot read, with git's own last words and how to give access."""
     said = strip_hidden(exc.stderr.strip().splitlines()[-1] if exc.stderr.strip() else f"exit {exc.code}")
     where = f"remote {place.remote} of {place.git.cwd}" if place.kind == "clone" else place.remote
@@ -351,7 +343,7 @@ async def default_branch(place: Place) -> str | None:
     """The remote's default branch (where a run given no starting ref starts), or None when it names none."""
     try:
         listed = await place.git.run("ls-remote", "--symref", "--", place.remote, "HEAD")
-    except GitError as exc:
+    except gitlib.GitError as exc:
         raise no_access(place, exc) from None
     for line in listed.splitlines():
         if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
@@ -360,7 +352,7 @@ async def default_branch(place: Place) -> str | None:
 
 
 def _usable_ref(ref: str) -> bool:
-    return _FULL_SHA.fullmatch(ref.lower()) is not None or branch_problem(ref) is None
+    return _FULL_SHA.fullmatch(ref.lower()) is not None or gitlib.branch_problem(ref) is None
 
 
 def _wait_for(agent_id: str, run_id: str | None) -> str:
@@ -389,7 +381,7 @@ def branch_missing(target: AgentBranch) -> ToolFailure:
     )
 
 
-async def files_between(git: Git, base: str, head: str) -> list[FileChange]:
+async def files_between(git: gitlib.Git, base: str, head: str) -> list[FileChange]:
     """The files changed from `base` to `head` (renames found), with their line counts (None: binary)."""
     statuses = (await git.run("diff", "--name-status", "-z", "-M", base, head, "--")).split("\0")
     counts = (await git.run("diff", "--numstat", "-z", "-M", base, head, "--")).split("\0")
@@ -423,7 +415,7 @@ async def files_between(git: Git, base: str, head: str) -> list[FileChange]:
 
 
 async def diff(
-    git: Git, base: str, head: str, paths: Sequence[str] = (), *, cleaner: Callable[[str], str] = strip_hidden
+    git: gitlib.Git, base: str, head: str, paths: Sequence[str] = (), *, cleaner: Callable[[str], str] = strip_hidden
 ) -> Diff:
     """The unified diff from `base` to `head` (limited to `paths`), cleaned by `cleaner` (hidden and bidi
     characters; a terminal's also removes escape sequences whole); binary files are named, never dumped

@@ -148,23 +148,30 @@ async def watch(
             for row in rows:
                 if not row.settled and row.run_id is not None:
                     group.start_soon(ears.follow, row.agent_id, row.run_id)
-        met = await _until_over(api, rows, until, time, within, progress, ears, started, every)
+        met = await _until_over(_Waiting(api, rows, until, time, within, progress, ears, started, every))
         group.cancel_scope.cancel()
     return met
 
 
-async def _until_over(
-    api: CursorClient,
-    rows: Sequence[Watched],
-    until: Until,
-    time: CallTime,
-    within: float,
-    progress: Callable[[str], Awaitable[None]],
-    ears: EndEars,
-    started: float,
-    every: float,
-) -> bool:
+@dataclass
+class _Waiting:
+    """One wait's loop, given what `watch` was given and its ears."""
+
+    api: CursorClient
+    rows: Sequence[Watched]
+    until: Until
+    time: CallTime
+    within: float
+    progress: Callable[[str], Awaitable[None]]
+    ears: EndEars
+    started: float
+    every: float
+
+
+async def _until_over(waiting: _Waiting) -> bool:
     """The wait's loop: a run heard ended is read at once, every run each `every` seconds."""
+    api, rows, until, time, within = waiting.api, waiting.rows, waiting.until, waiting.time, waiting.within
+    progress, ears, started, every = waiting.progress, waiting.ears, waiting.started, waiting.every
     begun = last_round = time.now()
     lagging: dict[str, int] = {}
     """Runs heard ended that did not read as ended yet, and how often they were read again since."""

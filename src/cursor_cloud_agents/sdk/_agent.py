@@ -12,7 +12,7 @@ Cursor's own runtime on this machine, which Python cannot reach.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 import anyio
 
@@ -64,6 +64,18 @@ def _no_local(local: object) -> None:
             "Local agents run in Cursor's own runtime on this machine, which this SDK cannot reach: "
             "pass cloud=... (or nothing) for a cloud agent."
         )
+
+
+class NewAgent(TypedDict, total=False):
+    """The options of a new agent, as `AsyncAgent.create` takes them and documents them (its sync twin
+    `Agent.create` passes them on as they are)."""
+
+    model: str | None
+    model_params: ModelParams | None
+    name: str | None
+    cloud: CloudOptions | Mapping[str, Any] | None
+    agent_id: str | None
+    local: object
 
 
 class AsyncAgent:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 from pathlib import Path
-from types import TracebackType
 from typing import Self
 
 from cursor_cloud_agents.api import CursorClient, Me, Model, Repository
+from cursor_cloud_agents.closing import ClosedOnExit
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core import CoreState
 from cursor_cloud_agents.core import models as model_check
@@ -23,7 +23,7 @@ from cursor_cloud_agents.sdk._errors import translated
 from cursor_cloud_agents.sdk._settings import Overrides, sdk_settings
 
 
-class AsyncCursor:
+class AsyncCursor(ClosedOnExit):
     """A connection to Cursor Cloud Agents for a program, with the product's guarantees.
 
     Settings come from the product's variables (`CURSOR_API_KEY`, `CURSOR_API_BASE_URL`,
@@ -99,11 +99,6 @@ class AsyncCursor:
             self._state = CoreState(self.settings, self.redactor, clock or Clock(), client=client)
             self._exits = exits.pop_all()
         return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
 
     async def aclose(self) -> None:
         """Close the connection (and the simulator); agents and runs go on at Cursor."""

@@ -11,9 +11,8 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, Unpack
 
 from cursor_cloud_agents.api import Agent as AgentRecord
 from cursor_cloud_agents.api import (
@@ -28,14 +27,14 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.api import Run as RunRecord
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.core.timing import Clock
-from cursor_cloud_agents.sdk._agent import AsyncAgent, ModelParams
+from cursor_cloud_agents.sdk._agent import AsyncAgent, ModelParams, NewAgent
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
 from cursor_cloud_agents.sdk._loop import LoopThread
 from cursor_cloud_agents.sdk._messages import Message
 from cursor_cloud_agents.sdk._options import CloudOptions
 from cursor_cloud_agents.sdk._results import ListResult, RunResult
 from cursor_cloud_agents.sdk._run import AsyncRun
+from cursor_cloud_agents.sdk._twins import takes_arguments_of
 
 
 class Cursor:
@@ -45,34 +44,9 @@ class Cursor:
     `with Cursor() as cursor:`, or call `close()`.
     """
 
-    def __init__(
-        self,
-        api_key: str | None = None,
-        *,
-        base_url: str | None = None,
-        simulated: bool = False,
-        scenario: str = "empty",
-        state_dir: Path | str | None = None,
-        max_new_agents: int | None = None,
-        max_spend_cents: float | None = None,
-        max_active_agents: int | None = None,
-        team_id: str | None = None,
-        settings: Settings | None = None,
-        clock: Clock | None = None,
-    ) -> None:
-        self.aio = AsyncCursor(
-            api_key,
-            base_url=base_url,
-            simulated=simulated,
-            scenario=scenario,
-            state_dir=state_dir,
-            max_new_agents=max_new_agents,
-            max_spend_cents=max_spend_cents,
-            max_active_agents=max_active_agents,
-            team_id=team_id,
-            settings=settings,
-            clock=clock,
-        )
+    @takes_arguments_of(AsyncCursor.__init__)
+    def __init__(self, *arguments: Any, **keywords: Any) -> None:
+        self.aio = AsyncCursor(*arguments, **keywords)
         """The async twin this connection runs (on its own loop: use it there only)."""
         self.loop = LoopThread()
         try:
@@ -238,28 +212,11 @@ class Agent:
         return self.aio.model
 
     @classmethod
-    def create(
-        cls,
-        *,
-        client: Cursor | None = None,
-        model: str | None = None,
-        model_params: ModelParams | None = None,
-        name: str | None = None,
-        cloud: CloudOptions | Mapping[str, Any] | None = None,
-        agent_id: str | None = None,
-        local: object = None,
-    ) -> Agent:
-        """A new cloud agent, checked and given its id; nothing is sent until `send` (see `AsyncAgent.create`)."""
+    def create(cls, *, client: Cursor | None = None, **options: Unpack[NewAgent]) -> Agent:
+        """A new cloud agent, checked and given its id; nothing is sent until `send` (the options and what they
+        mean: `AsyncAgent.create`)."""
         cursor = client or default_client()
-        made = AsyncAgent.create(
-            client=cursor.aio,
-            model=model,
-            model_params=model_params,
-            name=name,
-            cloud=cloud,
-            agent_id=agent_id,
-            local=local,
-        )
+        made = AsyncAgent.create(client=cursor.aio, **options)
         return cls(cursor, cursor.loop.call(made))
 
     @classmethod

@@ -207,10 +207,12 @@ async def cursor_create_agent(
     creation.identity(agent_id, creation.agent_name(name), variables)
     attached = await images_of(call, images)
     model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
-    if attempts is not None:
-        shared = CreateAgentRequest(
+
+    def request_as(agent_id: str | None, name: str | None) -> CreateAgentRequest:
+        return CreateAgentRequest(
             prompt=Prompt(text=prompt, images=attached),
             agent_id=agent_id,
+            name=name,
             model=model,
             env=env,
             repos=repos or None,
@@ -218,20 +220,12 @@ async def cursor_create_agent(
             auto_create_pr=auto_create_pr,
             env_vars=variables.values or None,
         )
-        return await _create_attempts(state, call, shared, attempts, name)
+
+    if attempts is not None:  # the set's plan names each attempt after `name` and gives it an id
+        return await _create_attempts(state, call, request_as(agent_id, None), attempts, name)
     minted = None if variables.given else (agent_id or ids.mint_agent_id())
     call.note(agent_id=minted, name=name)
-    request = CreateAgentRequest(
-        prompt=Prompt(text=prompt, images=attached),
-        agent_id=minted,
-        name=name,
-        model=model,
-        env=env,
-        repos=repos or None,
-        work_on_current_branch=False,
-        auto_create_pr=auto_create_pr,
-        env_vars=variables.values or None,
-    )
+    request = request_as(minted, name)
 
     async def ask() -> None:  # the limits are checked before, so that a yes is never wasted on a refusal
         use = await limits_use_line(state)
