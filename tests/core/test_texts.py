@@ -17,7 +17,7 @@ import pytest
 
 from cursor_cloud_agents.core import texts
 from cursor_cloud_agents.server.wire import admit
-from tests.tools.conftest import open_harness
+from tests.harness import open_harness
 
 pytestmark = pytest.mark.anyio
 
