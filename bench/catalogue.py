@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.server.instructions import instructions
+from cursor_cloud_agents.server.protocol.instructions import instructions
 from devkit.catalogue import list_tools
 
 BUDGET = 14_000

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' wi
 
 from tests.e2e.test_wire import answer, initialized, peak_kib, rss_kib, send, server
 
-from cursor_cloud_agents.server.wire import admit
+from cursor_cloud_agents.server.protocol.wire import admit
 
 MIB = 1024 * 1024
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.server.instructions import CODEX_VISIBLE_CHARS, instructions
+from cursor_cloud_agents.server.protocol.instructions import CODEX_VISIBLE_CHARS, instructions
 from devkit.catalogue import list_tools
 
 NAME = re.compile(r"^cursor_[a-z]+(_[a-z]+)*$")

@@ -19,7 +19,7 @@ import anyio
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult
 
-from cursor_cloud_agents.server.answers import size
+from cursor_cloud_agents.server.pipeline.answers import size
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY
 
 VIEW_CHARS = 160

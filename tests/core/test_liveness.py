@@ -29,7 +29,7 @@ from cursor_cloud_agents.core.timing import (
     CallTime,
     Clock,
 )
-from cursor_cloud_agents.server.answers import size
+from cursor_cloud_agents.server.pipeline.answers import size
 from cursor_cloud_agents.server.views.fleet import FleetView
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, RunScript, ScriptedToolCall, World
 from tests.clock import FAST_SILENCES as FAST

@@ -2,7 +2,7 @@
 
 A lone surrogate reaches a tool two ways: as a JSON escape the strict argument model refuses (the in-memory
 transport), or, on stdio, as the U+FFFD the wire writes in its place so the SDK can read the message
-(`server/wire.py`). Before, the second way sent a name, an environment name or a branch holding U+FFFD
+(`server/protocol/wire.py`). Before, the second way sent a name, an environment name or a branch holding U+FFFD
 upstream in the paid POST, and `cursor_list_repositories` took a 1 MB query. Each call here goes through the
 wire's own admission first, then the server over the MCP client, against the simulator's request log.
 """
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cursor_cloud_agents.core import texts
-from cursor_cloud_agents.server.wire import admit
+from cursor_cloud_agents.server.protocol.wire import admit
 from tests.harness import open_harness
 
 pytestmark = pytest.mark.anyio

@@ -30,7 +30,7 @@ from typing import Any, cast
 from hypothesis import strategies as st
 from mcp_types import JSONRPCRequest, jsonrpc_message_adapter
 
-from cursor_cloud_agents.server.nesting import MAX_DEPTH
+from cursor_cloud_agents.server.protocol.nesting import MAX_DEPTH
 
 SECRET = "Zanzibar-fuzz-env-value-7Q2"
 """An env_vars value: masked once a call registers it, and never seen in a line the server cannot read."""
@@ -389,7 +389,7 @@ class Expected:
 
 
 def expected(line: Line) -> list[Expected]:
-    """The answers `line` must get, in any order: JSON-RPC 2.0 as the wire promises it (see server/wire.py)."""
+    """The answers `line` must get, in any order: JSON-RPC 2.0 as the wire promises it (see server/protocol/wire.py)."""
     if line.top is not None:
         return [Expected(_answerable_id(line.top), INVALID_REQUEST)]
     if line.depth > MAX_DEPTH:

@@ -31,7 +31,7 @@ from typing import Any, cast
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from cursor_cloud_agents.redact import ENCODINGS
-from cursor_cloud_agents.server.nesting import MAX_DEPTH
+from cursor_cloud_agents.server.protocol.nesting import MAX_DEPTH
 from tests.e2e.fuzz_messages import ANY_CODE, SECRET, Case, Expected, cases, expected
 
 API_KEY = "key_fuzz_planted_0123456789abcdef0123456789abcdef"

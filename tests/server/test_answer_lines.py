@@ -2,7 +2,7 @@
 
 OpenCode saves an answer over `tool_output.max_bytes` to a file its model reads cut at 2,000 characters per
 line; compact JSON is one line. The text content is laid out in lines of at most 2,000 characters between
-JSON tokens (`server/lines.py`): the same object when parsed, one byte per line more.
+JSON tokens (`server/pipeline/lines.py`): the same object when parsed, one byte per line more.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from cursor_cloud_agents.server.lines import LINE_CHARS, text_lines
+from cursor_cloud_agents.server.pipeline.lines import LINE_CHARS, text_lines
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
 from tests.harness import OpenHarness
 

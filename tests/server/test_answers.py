@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cursor_cloud_agents.server.answers import char_cost, fit_chars, size
+from cursor_cloud_agents.server.pipeline.answers import char_cost, fit_chars, size
 
 SAMPLES = ["plain", 'quote " and \\ backslash', "tab\tnew\nline\r", "été 漢字 🚀", "\x00\x01\x1f\x7f", "\u2028\u2029"]
 

@@ -48,7 +48,7 @@ HEAVY = [
     "cursor_cloud_agents.api.client",
     "cursor_cloud_agents.api.models.runs",
     "cursor_cloud_agents.core.state",
-    "cursor_cloud_agents.server.toolkit",
+    "cursor_cloud_agents.server.pipeline.toolkit",
     "cursor_cloud_agents.server.tools",
     "cursor_cloud_agents.server.views",
     "cursor_cloud_agents.simulator",
@@ -79,6 +79,6 @@ def test_initialize_and_tools_list_load_no_tool_client_store_or_simulator_until_
     assert seen["tools"] == len(json.loads(SNAPSHOT.read_text(encoding="utf-8")))
     assert seen["at_list"] == []
     after = set[str](seen["after_call"])
-    assert {"cursor_cloud_agents.api.client", "cursor_cloud_agents.server.toolkit"} <= after
+    assert {"cursor_cloud_agents.api.client", "cursor_cloud_agents.server.pipeline.toolkit"} <= after
     assert ("cursor_cloud_agents.simulator" in after) is (mode == "simulated")
     assert seen["call_error"] is (mode == "real")

@@ -16,8 +16,8 @@ import pytest
 from mcp.client.context import ClientRequestContext
 from mcp_types import ElicitRequestParams, ElicitResult, ListRootsResult, Root
 
-from cursor_cloud_agents.server import toolcall
-from cursor_cloud_agents.server.asking import Consent, InputNeeded, Question, RoundTripPeer, Seal
+from cursor_cloud_agents.server.pipeline import toolcall
+from cursor_cloud_agents.server.protocol.asking import Consent, InputNeeded, Question, RoundTripPeer, Seal
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from cursor_cloud_agents.simulator.images import png
 from tests.harness import Harness, OpenHarness

@@ -1,16 +1,16 @@
-"""Tools are plain module-level functions, declared beside themselves (`server/declaration.py`)."""
+"""Tools are plain module-level functions, declared beside themselves (`server/pipeline/declaration.py`)."""
 
 from __future__ import annotations
 
 import importlib
 from pathlib import Path
 
+from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.tools import CATALOGUE
 
 TOOLS = Path(__file__).parent.parent.parent / "src" / "cursor_cloud_agents" / "server" / "tools"
-TASKS = TOOLS.parent / "tasks.py"
+TASKS = TOOLS.parent / "protocol" / "tasks.py"
 
 
 def test_every_tool_is_a_module_level_function_importable_by_its_name() -> None:

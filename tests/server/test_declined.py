@@ -5,7 +5,7 @@ server can know it (Claude Code started it as its plugin) and both names otherwi
 from __future__ import annotations
 
 from cursor_cloud_agents.clients import HOOK_MATCHER, PLUGIN_SERVER_NAME, SERVER_NAME
-from cursor_cloud_agents.server.declined import hook_advice
+from cursor_cloud_agents.server.pipeline.declined import hook_advice
 
 
 def test_as_the_plugin_the_advice_names_the_plugins_server_name_only() -> None:

@@ -20,7 +20,7 @@ from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_toolkit
-from cursor_cloud_agents.server.instructions import instructions
+from cursor_cloud_agents.server.protocol.instructions import instructions
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "cursor_cloud_agents"
 FACES = (PACKAGE / "server", PACKAGE / "core")

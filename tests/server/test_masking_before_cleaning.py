@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cursor_cloud_agents.redact import MASK, Redactor
-from cursor_cloud_agents.server.answers import Answers
+from cursor_cloud_agents.server.pipeline.answers import Answers
 
 CRLF_KEY = "-----BEGIN KEY-----\r\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\r\nBKcwggSjAgEAAoIBAQC7\r\n-----END KEY-----"
 """An env_vars value as a Windows editor saves a PEM key: CRLF line ends, where cleaning drops each CR."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from cursor_cloud_agents.server.params import MAX_WAIT_SECONDS
+from cursor_cloud_agents.server.pipeline.params import MAX_WAIT_SECONDS
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
 from tests.harness import OpenHarness
 

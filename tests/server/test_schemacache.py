@@ -13,9 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server import build_toolkit, schemacache
-from cursor_cloud_agents.server.declaration import ToolSpec
-from cursor_cloud_agents.server.schemacache import signature_shape
+from cursor_cloud_agents.server import build_toolkit
+from cursor_cloud_agents.server.pipeline.declaration import ToolSpec
+from cursor_cloud_agents.server.protocol import schemacache
+from cursor_cloud_agents.server.protocol.schemacache import signature_shape
 from devkit.catalogue import list_tools
 
 
@@ -79,7 +80,8 @@ def test_the_stamp_is_the_same_in_every_process() -> None:
     code = (
         "from cursor_cloud_agents.config import Settings\n"
         "from cursor_cloud_agents.redact import Redactor\n"
-        "from cursor_cloud_agents.server import build_toolkit, schemacache\n"
+        "from cursor_cloud_agents.server import build_toolkit\n"
+        "from cursor_cloud_agents.server.protocol import schemacache\n"
         "print(schemacache.stamp(build_toolkit(Settings(), Redactor()).catalogue.specs))\n"
     )
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)

@@ -27,7 +27,7 @@ from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_server
-from cursor_cloud_agents.server.tasks import (
+from cursor_cloud_agents.server.protocol.tasks import (
     EXTENSION,
     FINISHED_KEPT,
     MISSING_CAPABILITY,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.server.tasks import KEEP_SECONDS, TASK_NOT_FOUND
+from cursor_cloud_agents.server.protocol.tasks import KEEP_SECONDS, TASK_NOT_FOUND
 from cursor_cloud_agents.simulator import ManualClock
 from tests.server.test_tasks import long_run, raw_client
 

@@ -21,10 +21,10 @@ from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import serve_toolkit
-from cursor_cloud_agents.server.declaration import Access
+from cursor_cloud_agents.server.pipeline.declaration import Access
+from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
+from cursor_cloud_agents.server.pipeline.toolkit import Toolkit
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolcall import ToolCall
-from cursor_cloud_agents.server.toolkit import Toolkit
 
 pytestmark = pytest.mark.anyio
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from mcp_types import jsonrpc_message_adapter
 
-from cursor_cloud_agents.server.framing import read_lines
-from cursor_cloud_agents.server.nesting import MAX_DEPTH, NESTED, too_deep, top_level_members
-from cursor_cloud_agents.server.wire import PARSE_ERROR, admit
+from cursor_cloud_agents.server.protocol.framing import read_lines
+from cursor_cloud_agents.server.protocol.nesting import MAX_DEPTH, NESTED, too_deep, top_level_members
+from cursor_cloud_agents.server.protocol.wire import PARSE_ERROR, admit
 
 INVALID_REQUEST = -32600
 

@@ -5,7 +5,7 @@ setting `CURSOR_MCP_ASK`: a delete by default (it is permanent); a cancel, a `re
 each paid creation when the user lists them (`none`: nothing, for unattended use). A headless client
 (`claude -p`, `codex exec`) declares elicitation yet answers every question itself, at once, without
 showing it: so a refusal says what the client answered and how the user can allow the act, never that a
-person decided (docs/clients.md; the MCP face words it, `server/declined.py`). Each question names its
+person decided (docs/clients.md; the MCP face words it, `server/pipeline/declined.py`). Each question names its
 object plainly: the agent's name is cleaned and clipped, since it is text a model or an agent chose,
 and the person must be able to trust what the question says. A question's words must not change
 between the rounds of a 2026-07-28 client, so nothing in them depends on the moment (ages are whole

@@ -11,11 +11,11 @@ message naming the field and the rule; nothing is sent. Two shapes:
   U+FFFD, and a bound per field.
 
 U+FFFD is refused in one line because it is what a lone surrogate becomes on the stdio wire (which writes
-each as U+FFFD so the SDK can read the message; `server/wire.py`) and what undecodable bytes become: in a
+each as U+FFFD so the SDK can read the message; `server/protocol/wire.py`) and what undecodable bytes become: in a
 name or a branch it stands for a character lost on the way, and the agent would be found again under
 another name. A prompt keeps it: prose pasted from a log holds U+FFFD honestly, and Cursor reads it as text.
 
-The MCP face checks these in its argument types (`server/params.py`) and in `core/creation.py`; the terminal
+The MCP face checks these in its argument types (`server/pipeline/params.py`) and in `core/creation.py`; the terminal
 in its argument types (`terminal/options.py`): the same functions, the same messages.
 """
 

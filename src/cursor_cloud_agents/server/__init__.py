@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.server.app import build_server, build_toolkit, run_stdio, serve_toolkit
-    from cursor_cloud_agents.server.toolkit import Toolkit
+    from cursor_cloud_agents.server.pipeline.toolkit import Toolkit
 
 __all__ = ["Toolkit", "build_server", "build_toolkit", "run_stdio", "serve_toolkit"]
 
 _HOMES = {
-    "Toolkit": "cursor_cloud_agents.server.toolkit",
+    "Toolkit": "cursor_cloud_agents.server.pipeline.toolkit",
     "build_server": "cursor_cloud_agents.server.app",
     "build_toolkit": "cursor_cloud_agents.server.app",
     "run_stdio": "cursor_cloud_agents.server.app",

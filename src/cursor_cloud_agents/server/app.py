@@ -47,16 +47,16 @@ from cursor_cloud_agents.core import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, WAIT_POLL_SECONDS, WARM_UP_AFTER_LIST_SECONDS
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import listing as precomputed
-from cursor_cloud_agents.server import tasks
-from cursor_cloud_agents.server.asking import Seal, peer_for
-from cursor_cloud_agents.server.instructions import instructions
-from cursor_cloud_agents.server.tasks import TaskStore
-from cursor_cloud_agents.server.wire import Reader, Writer
+from cursor_cloud_agents.server.protocol import tasks
+from cursor_cloud_agents.server.protocol.asking import Seal, peer_for
+from cursor_cloud_agents.server.protocol.instructions import instructions
+from cursor_cloud_agents.server.protocol.tasks import TaskStore
+from cursor_cloud_agents.server.protocol.wire import Reader, Writer
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.api.client import CursorClient
     from cursor_cloud_agents.core import GitPlaces
-    from cursor_cloud_agents.server.toolkit import Toolkit
+    from cursor_cloud_agents.server.pipeline.toolkit import Toolkit
 
 NAME = "cursor-cloud-agents"
 
@@ -81,9 +81,9 @@ def build_toolkit(
     # Imported here, not at the top: the tools and all they stand on load at the first call, so
     # that a client's start-up (initialize, tools/list) costs about the SDK's own import.
     from cursor_cloud_agents.core.timing import Clock
-    from cursor_cloud_agents.server.declaration import Catalogue
+    from cursor_cloud_agents.server.pipeline.declaration import Catalogue
+    from cursor_cloud_agents.server.pipeline.toolkit import Toolkit
     from cursor_cloud_agents.server.state import ServerState
-    from cursor_cloud_agents.server.toolkit import Toolkit
     from cursor_cloud_agents.server.tools import CATALOGUE
 
     state = ServerState(settings, redactor, Clock(clock, sleep), git_places=git_places)

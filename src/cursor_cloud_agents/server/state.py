@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cursor_cloud_agents.core import CoreState
-from cursor_cloud_agents.server.answers import Answers
+from cursor_cloud_agents.server.pipeline.answers import Answers
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """The tools, one module per domain, each a module-level function declared in its module's catalogue."""
 
-from cursor_cloud_agents.server.declaration import Catalogue
+from cursor_cloud_agents.server.pipeline.declaration import Catalogue
 from cursor_cloud_agents.server.tools import (
     account,
     agents,

@@ -43,9 +43,9 @@ from cursor_cloud_agents.core import (
 )
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.timing import CREATE_BUDGET_SECONDS as CREATE_BUDGET
-from cursor_cloud_agents.server.answers import Answers
-from cursor_cloud_agents.server.declaration import Access, Catalogue
-from cursor_cloud_agents.server.params import (
+from cursor_cloud_agents.server.pipeline.answers import Answers
+from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue
+from cursor_cloud_agents.server.pipeline.params import (
     AgentId,
     AttemptInput,
     Images,
@@ -58,8 +58,8 @@ from cursor_cloud_agents.server.params import (
     Reasoning,
     Text,
 )
+from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.agents import (
     AgentRow,
     AgentsPage,

@@ -7,10 +7,10 @@ group is read back from the store of paid acts, so any process of this machine f
 from __future__ import annotations
 
 from cursor_cloud_agents.core import compare_attempts, find_group, keep, store_failures
-from cursor_cloud_agents.server.declaration import Access, Catalogue
-from cursor_cloud_agents.server.params import AgentId, GroupId
+from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue
+from cursor_cloud_agents.server.pipeline.params import AgentId, GroupId
+from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.attempts import CompareView, KeptView
 
 catalogue = Catalogue()

@@ -9,8 +9,8 @@ from pydantic import Field
 
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.timing import REPOSITORIES_BUDGET_SECONDS as REPOSITORIES_BUDGET
-from cursor_cloud_agents.server.declaration import Catalogue
-from cursor_cloud_agents.server.params import ModelLookup, PageCursor, PageLimit, UrlFilter
+from cursor_cloud_agents.server.pipeline.declaration import Catalogue
+from cursor_cloud_agents.server.pipeline.params import ModelLookup, PageCursor, PageLimit, UrlFilter
 from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.views.choices import (
     EnvironmentsPage,

@@ -24,11 +24,11 @@ from cursor_cloud_agents.api import (
     Usage,
 )
 from cursor_cloud_agents.core import Code, ToolFailure, failures, images
-from cursor_cloud_agents.server.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
-from cursor_cloud_agents.server.declaration import Catalogue
-from cursor_cloud_agents.server.params import AgentId, ArtifactPath, RunId, SliceLimit
+from cursor_cloud_agents.server.pipeline.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
+from cursor_cloud_agents.server.pipeline.declaration import Catalogue
+from cursor_cloud_agents.server.pipeline.params import AgentId, ArtifactPath, RunId, SliceLimit
+from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.outputs import (
     CLIPPED_NOTE,
     RUNS_HINT,

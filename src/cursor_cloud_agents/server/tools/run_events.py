@@ -19,13 +19,13 @@ from cursor_cloud_agents.api import TERMINAL_RUN_STATUSES, CursorClient, StreamE
 from cursor_cloud_agents.core import Pacer, event_time, with_progress
 from cursor_cloud_agents.core.call import Call
 from cursor_cloud_agents.core.timing import EXCERPT_SECONDS, MAX_WAIT_SECONDS, STREAM_READ_MARGIN_SECONDS, TAIL_SECONDS
-from cursor_cloud_agents.server.answers import Answers, size
-from cursor_cloud_agents.server.arguments import Clamped
-from cursor_cloud_agents.server.declaration import Catalogue, TaskRule
-from cursor_cloud_agents.server.excerpts import Excerpt, Measure, Tail, stream_error_of
-from cursor_cloud_agents.server.params import AgentId, EventId, RunId
+from cursor_cloud_agents.server.pipeline.answers import Answers, size
+from cursor_cloud_agents.server.pipeline.arguments import Clamped
+from cursor_cloud_agents.server.pipeline.declaration import Catalogue, TaskRule
+from cursor_cloud_agents.server.pipeline.excerpts import Excerpt, Measure, Tail, stream_error_of
+from cursor_cloud_agents.server.pipeline.params import AgentId, EventId, RunId
+from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.run_events import EventView, ExcerptView, TailView
 
 MAX_EVENTS = 100

@@ -37,10 +37,10 @@ from cursor_cloud_agents.core.timing import (
     WAIT_POLL_SECONDS,
     Clock,
 )
-from cursor_cloud_agents.server.declaration import Access, Catalogue, TaskRule
-from cursor_cloud_agents.server.params import AgentId, PageCursor, PageLimit, RunId, RunWait, SliceLimit
+from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue, TaskRule
+from cursor_cloud_agents.server.pipeline.params import AgentId, PageCursor, PageLimit, RunId, RunWait, SliceLimit
+from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolcall import ToolCall
 from cursor_cloud_agents.server.views.runs import RUN_ITEM_MAX_BYTES, CancelView, RunList, RunView
 
 RUNS_ENVELOPE_BYTES = 600

@@ -7,7 +7,7 @@ from typing import Literal
 from cursor_cloud_agents.api import Agent, AgentSummary, CreatedAgent, ModelSelection
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import Act, ScanPage
-from cursor_cloud_agents.server.hints import FOLLOW_THE_RUN
+from cursor_cloud_agents.server.pipeline.hints import FOLLOW_THE_RUN
 from cursor_cloud_agents.server.views.choices import ModelChoice
 from cursor_cloud_agents.server.views.view import View
 

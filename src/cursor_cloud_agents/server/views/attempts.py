@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import AttemptRow, Comparison, Kept, SetResult
-from cursor_cloud_agents.server.hints import suggest
+from cursor_cloud_agents.server.pipeline.hints import suggest
 from cursor_cloud_agents.server.views.agents import WEB_URL
 from cursor_cloud_agents.server.views.view import View
 

@@ -10,7 +10,7 @@ from pydantic import SerializerFunctionWrapHandler, model_serializer
 
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import Act, ActivitySummary, AttemptPlace, Fleet, Row, ToolState, clip, queue
-from cursor_cloud_agents.server.hints import WAIT_FOR_SEVERAL
+from cursor_cloud_agents.server.pipeline.hints import WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View
 
 NAME_CHARS = 60

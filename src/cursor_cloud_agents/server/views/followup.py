@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cursor_cloud_agents.api import ModelSelection, Run
 from cursor_cloud_agents.api.times import iso
-from cursor_cloud_agents.server.hints import FOLLOW_THE_RUN
+from cursor_cloud_agents.server.pipeline.hints import FOLLOW_THE_RUN
 from cursor_cloud_agents.server.views.choices import ModelChoice
 from cursor_cloud_agents.server.views.view import View
 

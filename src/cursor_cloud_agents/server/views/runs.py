@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from cursor_cloud_agents.api import GitBranch, Page, Run
 from cursor_cloud_agents.core import ActivitySummary, end_line
-from cursor_cloud_agents.server.answers import size
-from cursor_cloud_agents.server.hints import READ_THE_CHANGES, WAIT_FOR_SEVERAL
+from cursor_cloud_agents.server.pipeline.answers import size
+from cursor_cloud_agents.server.pipeline.hints import READ_THE_CHANGES, WAIT_FOR_SEVERAL
 from cursor_cloud_agents.server.views.view import View
 
 GIT_NOTE = "the agent's current branches (the same on every run), not a snapshot of this run; no SHA"

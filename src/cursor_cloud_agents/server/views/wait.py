@@ -4,7 +4,7 @@ those that could not be read."""
 from __future__ import annotations
 
 from cursor_cloud_agents.core import Until, Watched
-from cursor_cloud_agents.server.hints import READ_THE_CHANGES
+from cursor_cloud_agents.server.pipeline.hints import READ_THE_CHANGES
 from cursor_cloud_agents.server.views.runs import RunOutcome, pushed
 from cursor_cloud_agents.server.views.view import View
 

@@ -41,14 +41,14 @@ from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
 from cursor_cloud_agents.core import ToolFailure, failures
 from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, CallTime
-from cursor_cloud_agents.server import schemacache
-from cursor_cloud_agents.server.answers import size as answer_size
-from cursor_cloud_agents.server.arguments import Judged
-from cursor_cloud_agents.server.asking import InputNeeded, NoPeer, Peer
-from cursor_cloud_agents.server.declaration import CHANGES_NOTHING_AT_CURSOR, Access, Catalogue, ToolSpec
-from cursor_cloud_agents.server.heartbeat import beating
+from cursor_cloud_agents.server.pipeline.answers import size as answer_size
+from cursor_cloud_agents.server.pipeline.arguments import Judged
+from cursor_cloud_agents.server.pipeline.declaration import CHANGES_NOTHING_AT_CURSOR, Access, Catalogue, ToolSpec
+from cursor_cloud_agents.server.pipeline.heartbeat import beating
+from cursor_cloud_agents.server.pipeline.toolcall import Report, ToolCall
+from cursor_cloud_agents.server.protocol import schemacache
+from cursor_cloud_agents.server.protocol.asking import InputNeeded, NoPeer, Peer
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolcall import Report, ToolCall
 
 logger = logging.getLogger("cursor_cloud_agents.tools")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from cursor_cloud_agents.clients import PLUGIN_SERVER_NAME, SERVER_NAME
 from cursor_cloud_agents.core import ToolFailure, failures, how_to_allow
-from cursor_cloud_agents.server.asking import YES_FIELD, Answer, Consent
+from cursor_cloud_agents.server.protocol.asking import YES_FIELD, Answer, Consent
 
 
 def hook_advice(claude_plugin: bool) -> str:

@@ -17,9 +17,9 @@ from mcp_types import ImageContent
 
 from cursor_cloud_agents.core.call import Question
 from cursor_cloud_agents.core.timing import ASK_RESERVE, CallTime
-from cursor_cloud_agents.server.asking import Consent, NoPeer, Peer
-from cursor_cloud_agents.server.declined import declined
-from cursor_cloud_agents.server.heartbeat import Silence
+from cursor_cloud_agents.server.pipeline.declined import declined
+from cursor_cloud_agents.server.pipeline.heartbeat import Silence
+from cursor_cloud_agents.server.protocol.asking import Consent, NoPeer, Peer
 
 Report = Callable[[float, str], Awaitable[None]]
 
@@ -70,7 +70,7 @@ class ToolCall:
 
     async def confirm(self, question: Question, unsent: str) -> None:
         """Go on only if the person says yes; else `DECLINED`, saying `unsent` (what was not done) and what the
-        client answered (`server/declined.py`).
+        client answered (`server/pipeline/declined.py`).
 
         The question waits at most what the call's deadline leaves (less a reserve to answer)."""
         answer = await self.peer.ask(question, self.time.deadline.remaining(ASK_RESERVE))

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from cursor_cloud_agents.core import ToolFailure, clean, clean_data, failures
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server.lines import text_lines
+from cursor_cloud_agents.server.pipeline.lines import text_lines
 
 V = TypeVar("V")
 

@@ -25,12 +25,12 @@ import pydantic
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
-    from cursor_cloud_agents.server.declaration import ToolSpec
+    from cursor_cloud_agents.server.pipeline.declaration import ToolSpec
 
-PACKAGE = Path(__file__).parent
-BUILDER = PACKAGE / "arguments.py"
+SERVER = Path(__file__).parents[1]
+BUILDER = SERVER / "pipeline" / "arguments.py"
 """The code that turns a signature into a schema: a change of it may change every schema."""
-CACHE = PACKAGE / "schemas.json"
+CACHE = SERVER / "schemas.json"
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 

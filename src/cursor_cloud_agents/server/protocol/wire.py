@@ -33,8 +33,8 @@ import anyio.from_thread
 import anyio.lowlevel
 from mcp_types import jsonrpc_message_adapter
 
-from cursor_cloud_agents.server.framing import Source, read_lines
-from cursor_cloud_agents.server.nesting import MAX_DEPTH, too_deep, top_level_members
+from cursor_cloud_agents.server.protocol.framing import Source, read_lines
+from cursor_cloud_agents.server.protocol.nesting import MAX_DEPTH, too_deep, top_level_members
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
 """The longest request line read; past it the line is skipped, chunk by chunk, and refused."""

@@ -21,7 +21,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from cursor_cloud_agents.api import ids, text
 from cursor_cloud_agents.core import checked_group_id, texts
 from cursor_cloud_agents.core.timing import MAX_WAIT_SECONDS
-from cursor_cloud_agents.server.arguments import Clamped
+from cursor_cloud_agents.server.pipeline.arguments import Clamped
 
 CURSOR_MAX_CHARS = 2048
 """A page cursor goes into a URL: the API's own are a few hundred characters."""

@@ -19,7 +19,7 @@ from typing import Any
 from cursor_cloud_agents.api import RawEvent, StreamMarks
 from cursor_cloud_agents.api.activity import payload
 from cursor_cloud_agents.core import CLIP_CHARS, clip
-from cursor_cloud_agents.server.answers import ROW_SEPARATOR_BYTES, dumps, size
+from cursor_cloud_agents.server.pipeline.answers import ROW_SEPARATOR_BYTES, dumps, size
 from cursor_cloud_agents.server.views.run_events import (
     ErrorEventView,
     EventView,

@@ -36,7 +36,7 @@ from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import Act, Store, StoreUnusable
 from cursor_cloud_agents.core.timing import FINISHED_TASK_SECONDS as KEEP_SECONDS
 from cursor_cloud_agents.core.timing import Clock
-from cursor_cloud_agents.server.hints import TASK_CANCELLED
+from cursor_cloud_agents.server.pipeline.hints import TASK_CANCELLED
 
 logger = logging.getLogger("cursor_cloud_agents.tasks")
 

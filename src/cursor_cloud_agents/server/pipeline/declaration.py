@@ -20,9 +20,9 @@ from typing import Any
 
 from mcp_types import Tool, ToolAnnotations
 
-from cursor_cloud_agents.server.arguments import StrictArguments
+from cursor_cloud_agents.server.pipeline.arguments import StrictArguments
+from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.toolcall import ToolCall
 
 ToolFn = Callable[..., Awaitable[Any]]
 PROVIDED: tuple[type, ...] = (ServerState, ToolCall)
