@@ -12,7 +12,7 @@ from cursor_cloud_agents import clients
 from cursor_cloud_agents.config import VARIABLES, Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_toolkit
-from cursor_cloud_agents.server.pipeline.toolkit import Access
+from cursor_cloud_agents.server.pipeline.declaration import Access
 
 _ACCESS_WORDS = {
     Access.READ: "read",

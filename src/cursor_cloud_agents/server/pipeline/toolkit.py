@@ -23,7 +23,8 @@ once (docs/architecture.md, "The tool contract"):
 11. one log line per call on stderr.
 
 It stands on the SDK's public types only: the server (`app.py`) lists `listed()` and hands every
-`tools/call` to `run()`.
+`tools/call` to `run()`. What a call may do is decided in `gates.py` (point 2) and what it answers is made
+in `results.py` (points 4 to 8); the toolkit holds the declared tools and runs each call between them.
 """
 
 from __future__ import annotations
@@ -31,28 +32,26 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, cast
 
 import anyio
-from mcp_types import CallToolResult, ImageContent, InputRequiredResult, TextContent, Tool
+from mcp_types import CallToolResult, InputRequiredResult, Tool
 
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
 from cursor_cloud_agents.core import ToolFailure, failures
 from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, CallTime
-from cursor_cloud_agents.server.pipeline.answers import size as answer_size
 from cursor_cloud_agents.server.pipeline.arguments import Judged
-from cursor_cloud_agents.server.pipeline.declaration import CHANGES_NOTHING_AT_CURSOR, Access, Catalogue, ToolSpec
+from cursor_cloud_agents.server.pipeline.declaration import Catalogue, ToolSpec
+from cursor_cloud_agents.server.pipeline.gates import gate, hard_stop
 from cursor_cloud_agents.server.pipeline.heartbeat import beating
+from cursor_cloud_agents.server.pipeline.results import Results, Success, with_images
 from cursor_cloud_agents.server.pipeline.toolcall import Report, ToolCall
 from cursor_cloud_agents.server.protocol import schemacache
 from cursor_cloud_agents.server.protocol.asking import InputNeeded, NoPeer, Peer
 from cursor_cloud_agents.server.state import ServerState
 
 logger = logging.getLogger("cursor_cloud_agents.tools")
-
-MAX_MESSAGE_CHARS = 2_000
 
 
 def _single(exc: Exception) -> Exception:
@@ -72,6 +71,8 @@ class Toolkit:
         self.hard_stop_grace = hard_stop_grace
         self.catalogue = catalogue if catalogue is not None else Catalogue()
         """Where `tool(...)` declares more (a test's own tools)."""
+        self.results = Results(state.answers)
+        """What every call answers, fitted (`results.py`)."""
         self.tool = self.catalogue.tool
 
     @property
@@ -118,7 +119,7 @@ class Toolkit:
         peer = peer or NoPeer()
         spec = self.specs.get(name)
         if spec is None:
-            return self._error_result(ToolFailure(failures.VALIDATION, f"Unknown tool {name[:100]!r}.")), False
+            return self.results.of_failure(ToolFailure(failures.VALIDATION, f"Unknown tool {name[:100]!r}.")), False
         started = time.perf_counter()
         call: ToolCall | None = None
         failure: ToolFailure | None = None
@@ -127,9 +128,9 @@ class Toolkit:
                 judged = self._admit(spec, dict(raw or {}), peer)
             except ToolFailure as refused:
                 failure = refused
-                return self._error_result(refused), False
+                return self.results.of_failure(refused), False
             budget = self._budget(spec, judged.values)
-            outcome: _Success | ToolFailure | InputRequiredResult | None = None
+            outcome: Success | ToolFailure | InputRequiredResult | None = None
             with anyio.move_on_after(budget + self.hard_stop_grace), deadline_after(budget) as deadline:
                 clock = CallTime(deadline, self.state.clock)
                 call = ToolCall(spec.name, self._masked(report), clock, peer, waiting_since=waiting_since)
@@ -137,18 +138,18 @@ class Toolkit:
                 async with beating(call.silence, call.progress):
                     outcome = await self._invoke(spec, judged, call)
             if outcome is None:  # the hard stop cut the call
-                outcome = self._hard_stop(spec, budget).with_ids(call.ids if call is not None else {})
+                outcome = hard_stop(spec, budget).with_ids(call.ids if call is not None else {})
             if isinstance(outcome, InputRequiredResult):
                 failure = ToolFailure("input_required", "")  # for the log line: the call ends asking, not done
                 return outcome, False
             if isinstance(outcome, ToolFailure):
                 failure = outcome
-                return self._error_result(failure), False
-            result, failure = self._rendered(outcome, spec, call)
+                return self.results.of_failure(failure), False
+            result, failure = self.results.of_success(outcome, spec, call.ids if call is not None else {})
             if failure is not None:
                 return result, False
             if call is not None and call.attachments:
-                result = _with_images(result, call.attachments)
+                result = with_images(result, call.attachments)
             return result, spec.still_waiting(outcome.answer)
         except anyio.get_cancelled_exc_class():
             failure = ToolFailure("cancelled", "")
@@ -163,7 +164,7 @@ class Toolkit:
         question declines it. With the answer, whether it says the wait goes on (the task asks again)."""
         result, waiting = await self._serve(name, raw, report, None, waiting_since=waiting_since)
         if isinstance(result, InputRequiredResult):  # NoPeer never asks; kept total for the type
-            return self._error_result(ToolFailure(failures.DECLINED, "No one can be asked during a task.")), False
+            return self.results.of_failure(ToolFailure(failures.DECLINED, "No one can be asked during a task.")), False
         return result, waiting
 
     def _masked(self, report: Report) -> Report:
@@ -177,7 +178,7 @@ class Toolkit:
     def _admit(self, spec: ToolSpec, raw: dict[str, Any], peer: Peer) -> Judged:
         """The judged arguments of a call that may run: VALIDATION, the gates and a missing key refuse it."""
         judged = spec.arguments.judge(raw)
-        self._gate(spec, judged.values, peer)
+        gate(self.state.settings, spec, judged.values, peer)
         settings = self.state.settings
         if settings.key_problem is not None and not settings.simulated:
             raise ToolFailure(failures.CONFIGURATION_MISSING, settings.key_problem)
@@ -191,11 +192,11 @@ class Toolkit:
 
     async def _invoke(
         self, spec: ToolSpec, judged: Judged, call: ToolCall
-    ) -> _Success | ToolFailure | InputRequiredResult:
+    ) -> Success | ToolFailure | InputRequiredResult:
         """The tool's answer (with what was clamped), the failure for anything expected to go wrong, or the
         question the client must answer first."""
         try:
-            return _Success(await spec.fn(**self._provided(spec, call), **judged.values), judged.clamped)
+            return Success(await spec.fn(**self._provided(spec, call), **judged.values), judged.clamped)
         except Exception as raised:  # the one top-level guard
             exc = _single(raised)
             if isinstance(exc, InputNeeded):
@@ -208,95 +209,9 @@ class Toolkit:
             logger.exception("internal error in %s", spec.name)
             return ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}; see the server log.")
 
-    def _gate(self, spec: ToolSpec, arguments: Mapping[str, Any], peer: Peer) -> None:
-        if spec.access in CHANGES_NOTHING_AT_CURSOR:
-            return
-        if not self.state.settings.allow_writes:
-            raise ToolFailure(
-                failures.READ_ONLY,
-                f"{spec.name} changes state and writes are off. The user must set "
-                "CURSOR_MCP_ALLOW_WRITES=1 in this MCP server's environment and restart the client.",
-            )
-        if spec.access is Access.DELETE:
-            self._gate_delete(spec, arguments, peer)
-
-    def _gate_delete(self, spec: ToolSpec, arguments: Mapping[str, Any], peer: Peer) -> None:
-        if not self.state.settings.allow_delete:
-            raise ToolFailure(
-                failures.DELETE_DISABLED,
-                f"{spec.name} is permanent and deletion is off. The user must set "
-                "CURSOR_MCP_ALLOW_DELETE=1 (with CURSOR_MCP_ALLOW_WRITES=1) and restart the client; "
-                "cursor_archive_agent is the reversible alternative.",
-            )
-        confirmation = arguments.get("confirm_agent_id")
-        if peer.can_ask and "delete" in self.state.settings.ask and confirmation is None:
-            return  # the tool asks the user, which is worth more than an id typed by the model
-        if confirmation != arguments.get("agent_id"):
-            raise ToolFailure(
-                failures.CONFIRMATION_REQUIRED, "Deletion is permanent: pass confirm_agent_id equal to agent_id."
-            )
-
     def _budget(self, spec: ToolSpec, arguments: Mapping[str, Any]) -> float:
         limit = self.state.settings.max_call_seconds
         return min(limit if spec.budget is None else spec.budget(arguments), limit)
-
-    def _hard_stop(self, spec: ToolSpec, budget: float) -> ToolFailure:
-        if spec.access in CHANGES_NOTHING_AT_CURSOR:
-            return ToolFailure(
-                failures.TIMEOUT,
-                f"{spec.name} did not finish within its {budget:.0f} s budget; nothing changed. "
-                "Call it again (runs go on server-side).",
-            )
-        # A write stopped mid-way may have reached Cursor: never report it as not done.
-        return ToolFailure(
-            failures.MUTATION_OUTCOME_UNKNOWN,
-            f"{spec.name} was stopped at its {budget:.0f} s budget and may or "
-            "may not have taken effect. Do NOT send it again: read the agent (cursor_get_agent) to find out.",
-        )
-
-    def _rendered(
-        self, success: _Success, spec: ToolSpec, call: ToolCall | None
-    ) -> tuple[CallToolResult, ToolFailure | None]:
-        """The answer as `_result` makes it, or INTERNAL (with the call's ids) when it cannot be made: raised out of
-        the handler, a value that is not JSON reached the client as a bare JSON-RPC error with its text."""
-        try:
-            return self._result(success, spec)
-        except Exception:
-            logger.exception("internal error in the answer of %s", spec.name)
-        ran = (
-            ""
-            if spec.access in CHANGES_NOTHING_AT_CURSOR
-            else " It ran and may have taken effect: do NOT send it again."
-        )
-        failure = ToolFailure(failures.INTERNAL, f"Internal error in {spec.name}'s answer.{ran} See the server log.")
-        failure.with_ids(call.ids if call is not None else {})
-        return self._error_result(failure), failure
-
-    def _result(self, success: _Success, spec: ToolSpec) -> tuple[CallToolResult, ToolFailure | None]:
-        answers = self.state.answers
-        data = answers.prepare(success.answer)
-        if success.clamped and isinstance(data, dict):
-            data = cast(dict[str, Any], data) | {"clamped": success.clamped}
-        data, text = answers.render(data)
-        size = answer_size(data)
-        if size <= answers.max_bytes:
-            return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data), None
-        failure = ToolFailure(
-            failures.RESULT_TOO_LARGE,
-            f"The answer would be {size} bytes, over the "
-            f"{answers.max_bytes}-byte cap (CURSOR_MCP_MAX_RESULT_BYTES). To get it, {spec.shrink_hint}.",
-            size_bytes=size,
-            max_bytes=answers.max_bytes,
-        )
-        return self._error_result(failure), failure
-
-    def _error_result(self, failure: ToolFailure) -> CallToolResult:
-        payload = failure.payload()
-        message = self.state.answers.redactor.mask(failure.message)  # whole: a cut secret would not be recognised
-        if len(message) > MAX_MESSAGE_CHARS:
-            payload["message"] = message[:MAX_MESSAGE_CHARS] + " [clipped]"
-        data, text = self.state.answers.fit_failure(payload)
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data, is_error=True)
 
     def _log(self, tool: str, call: ToolCall | None, failure: ToolFailure | None, seconds: float) -> None:
         fields = dict(sorted((call.ids if call is not None else {}).items()))
@@ -307,16 +222,3 @@ class Toolkit:
         detail = " ".join(f"{key}={value}" for key, value in fields.items())
         outcome = "ok" if failure is None else failure.code
         logger.info("tool=%s outcome=%s duration_ms=%d %s", tool, outcome, seconds * 1000, detail)
-
-
-def _with_images(result: CallToolResult, images: list[ImageContent]) -> CallToolResult:
-    """The answer with its images after the JSON text, and without `structuredContent`: Codex hands its model only
-    the structured content when there is one, so the image beside it never reached the model; without it, Codex,
-    Claude Code and OpenCode all pass the text and the image on (docs/clients.md, as measured with each client)."""
-    return CallToolResult(content=[*result.content, *images])
-
-
-@dataclass(frozen=True)
-class _Success:
-    answer: Any
-    clamped: dict[str, int]
