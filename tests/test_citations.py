@@ -126,5 +126,10 @@ def test_every_citation_in_the_repository_resolves_inside_it() -> None:
 def test_the_scan_reads_the_places_that_cite() -> None:
     """The scan covers code, tests, scripts, CI and the README (an empty scan would pass anything)."""
     names = {str(path.relative_to(ROOT)) for path in tracked()}
-    assert {"README.md", ".ci/run", "scripts/reliability.py", "src/cursor_cloud_agents/server/pipeline/toolkit.py"} <= names
+    assert {
+        "README.md",
+        ".ci/run",
+        "scripts/reliability.py",
+        "src/cursor_cloud_agents/server/pipeline/toolkit.py",
+    } <= names
     assert any(name.startswith("tests/") for name in names)
