@@ -1,6 +1,8 @@
 """Shared fixtures: every async test runs on asyncio through anyio's pytest plugin, and the tool harness
 (`tests/harness.py`: a real MCP client session over the server against the simulator) is at hand everywhere."""
 
+import gc
+
 import pytest
 
 from tests.harness import harness, harness_factory
@@ -11,3 +13,9 @@ __all__ = ["harness", "harness_factory"]
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection built (every test module, its imports, the items) lives until the end: frozen out of the
+    collector's sight, so that each automatic collection during a test walks only what tests make since."""
+    gc.freeze()

@@ -10,20 +10,15 @@ from pathlib import Path
 import anyio
 import pytest
 
-from cursor_cloud_agents.core.acts import Act
 from cursor_cloud_agents.core.ledger import WINDOW_SECONDS, LimitReached, agents_of, take, use_of
 from cursor_cloud_agents.core.store import FILE_NAME, Store
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
+from tests.core.racing import creation, take_many
 from tests.harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 
 REQUEST = {"prompt": "Add a README with setup instructions"}
-
-
-def creation(at: float, agent_id: str | None = None) -> Act:
-    """A new creation as `create_once` writes it: sent, its place taken."""
-    return Act(Act.new_id(), "create", at, "sent", counted=True, agent_id=agent_id)
 
 
 async def use(directory: Path, now: float, limit: int = 25) -> int:
@@ -32,26 +27,11 @@ async def use(directory: Path, now: float, limit: int = 25) -> int:
     return use_of(await Store(directory).read(now), now)[0]
 
 
-def _take_many(directory: str, limit: int, tries: int, now: float) -> int:
-    async def take_all() -> int:
-        store = Store(Path(directory))
-        taken = 0
-        for _ in range(tries):
-            try:
-                await take(store, creation(now), limit)
-                taken += 1
-            except LimitReached:
-                pass
-        return taken
-
-    return anyio.run(take_all)
-
-
 def test_two_processes_racing_share_one_limit(tmp_path: Path) -> None:
     """Two server processes on one state directory: no more creations than the limit in total."""
     context = multiprocessing.get_context("spawn")
     with context.Pool(2) as pool:
-        taken = pool.starmap(_take_many, [(str(tmp_path), 7, 10, 1000.0)] * 2)
+        taken = pool.starmap(take_many, [(str(tmp_path), 7, 10, 1000.0)] * 2)
     assert sum(taken) == 7
     assert anyio.run(use, tmp_path, 1000.0) == 7
 

@@ -2,17 +2,14 @@
 
 Memory is read as the process's resident size (Linux `/proc/self/status`), after a first round has
 built what is built once (imports, caches, lazily made models); a leak shows as growth across rounds.
-What exists before the measured rounds is frozen out of the collector's sight (`gc.freeze`), so that each
-collection walks only what the rounds made (a full walk of the test process's heap took 0.1 s a time)
-and what they leak is still found.
+The suite's heap from collection is frozen out of the collector's sight (`tests/conftest.py`), so each
+`gc.collect()` here walks what the tests made, not every module and test item.
 `bench/load.py` measures the full-size figures (latency percentiles included).
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Generator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +21,6 @@ from tests.harness import Harness, OpenHarness
 pytestmark = pytest.mark.anyio
 
 MIB = 1024 * 1024
-
-
-@contextmanager
-def collecting_only_new_objects() -> Generator[None]:
-    """Collections inside walk only the objects made inside: the heap from before is frozen, then thawed."""
-    gc.collect()
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def rss_bytes() -> int:
@@ -68,13 +54,13 @@ async def test_a_500_agent_fleet_supervised_for_30_simulated_minutes_stays_bound
         world.add_agent(f"fleet {index}", script=RunScript(running_seconds=3600.0), created_ago=60.0 * (index % 90))
     async with harness_factory(world) as h:
         assert await supervise_pass(h) == (500, 0)
-        with collecting_only_new_objects():
-            before = rss_bytes()
-            for _ in range(2):
-                h.clock.advance(900)
-                assert await supervise_pass(h) == (500, 0)
-            gc.collect()
-            growth = rss_bytes() - before
+        gc.collect()
+        before = rss_bytes()
+        for _ in range(2):
+            h.clock.advance(900)
+            assert await supervise_pass(h) == (500, 0)
+        gc.collect()
+        growth = rss_bytes() - before
         peak = h.sim.max_in_flight
     assert peak <= 8
     assert growth <= 50 * MIB, f"RSS grew {growth / MIB:.1f} MiB"
@@ -105,14 +91,13 @@ async def test_a_soak_of_mixed_calls_shows_no_memory_trend(harness_factory: Open
     samples: list[int] = []
     errors = 0
     async with harness_factory(world) as h:
-        with collecting_only_new_objects():
-            for index in range(calls):
-                agent = agents[index % len(agents)]
-                tool, arguments = mixed_call(index, agent.id, agent.runs[-1].id)
-                errors += (await h.call(tool, arguments)).is_error
-                if index % 15 == 0:
-                    gc.collect()
-                    samples.append(rss_bytes())
+        for index in range(calls):
+            agent = agents[index % len(agents)]
+            tool, arguments = mixed_call(index, agent.id, agent.runs[-1].id)
+            errors += (await h.call(tool, arguments)).is_error
+            if index % 15 == 0:
+                gc.collect()
+                samples.append(rss_bytes())
     tenth = len(samples) // 10
     first, last = sum(samples[:tenth]) / tenth, sum(samples[-tenth:]) / tenth
     assert errors == 0
