@@ -20,7 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' wire helpers, used as they are
 
-from tests.e2e.test_wire import answer, initialized, peak_kib, rss_kib, send, server
+from tests.e2e.test_wire import peak_kib, rss_kib
+from tests.e2e.wire import answer, initialized, send, server
 
 from cursor_cloud_agents.server.protocol.wire import admit
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cursor_cloud_agents.redact import ENCODINGS
-from tests.e2e.test_wire import INITIALIZE, answer, end, send
+from tests.e2e.wire import INITIALIZE, answer, end, send
 
 SECRET = "Zanzibar-env-value-0123456789"
 """An env_vars value in lines the server cannot read: no call ever registers it with the masker."""

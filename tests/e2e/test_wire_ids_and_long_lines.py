@@ -13,9 +13,7 @@ import subprocess
 import pytest
 
 from cursor_cloud_agents.server.protocol.wire import MAX_LINE_BYTES
-from tests.e2e.test_wire import answer, answering, send, still_in_step
-
-__all__ = ["answering"]  # the shared server fixture of test_wire.py, used here too
+from tests.e2e.wire import answer, send, still_in_step
 
 
 @pytest.mark.parametrize("request_id", ["true", "1.5", "null", '{"n": 1}'], ids=["bool", "fraction", "null", "object"])

@@ -118,6 +118,7 @@ async def test_a_cancelled_wait_sends_no_further_request(harness_factory: OpenHa
                     await anyio.sleep(0.01)
                 await anyio.wait_all_tasks_blocked()
                 group.cancel_scope.cancel()
+        await anyio.wait_all_tasks_blocked()  # the server has heard the cancel, and a read begun before it ended
         seen = len(h.requests())
         h.clock.advance(60)
         await anyio.wait_all_tasks_blocked()
