@@ -20,7 +20,7 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.harness import Harness, open_harness
+from tests.tool_harness import Harness, open_harness
 
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, World
 

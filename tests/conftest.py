@@ -1,11 +1,11 @@
 """Shared fixtures: every async test runs on asyncio through anyio's pytest plugin, and the tool harness
-(`tests/harness.py`: a real MCP client session over the server against the simulator) is at hand everywhere."""
+(`tests/tool_harness.py`: a real MCP client session over the server against the simulator) is at hand everywhere."""
 
 import gc
 
 import pytest
 
-from tests.harness import harness, harness_factory
+from tests.tool_harness import harness, harness_factory
 
 __all__ = ["harness", "harness_factory"]
 

@@ -21,7 +21,7 @@ from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_server
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Fault, ManualClock, World, serve
-from tests.harness import reply_of
+from tests.tool_harness import reply_of
 
 COMMAND = [sys.executable, "-m", "cursor_cloud_agents"]
 

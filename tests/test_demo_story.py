@@ -8,8 +8,8 @@ import pytest
 
 from cursor_cloud_agents.demo import CHECK_COMMAND, Walk, story
 from cursor_cloud_agents.simulator import ManualClock, World
-from tests.harness import OpenHarness
 from tests.stand_in import make_remote
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

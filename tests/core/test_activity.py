@@ -27,7 +27,7 @@ from cursor_cloud_agents.simulator import (
     World,
     build_scenario,
 )
-from tests.harness import Harness, OpenHarness, reply_of
+from tests.tool_harness import Harness, OpenHarness, reply_of
 
 pytestmark = pytest.mark.anyio
 

@@ -12,7 +12,7 @@ import pytest
 from cursor_cloud_agents.core.changes import GitPlaces
 from cursor_cloud_agents.simulator import ManualClock, RunScript, StandInRemote, World
 from tests.core.test_attempts import MODELS, TASK
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

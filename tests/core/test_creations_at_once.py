@@ -15,7 +15,7 @@ import pytest
 from cursor_cloud_agents.core.ledger import agents_of, use_of
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
-from tests.harness import Harness, OpenHarness, Reply
+from tests.tool_harness import Harness, OpenHarness, Reply
 
 pytestmark = pytest.mark.anyio
 

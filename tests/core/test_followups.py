@@ -16,7 +16,7 @@ import pytest
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, World
 from cursor_cloud_agents.simulator.records import AgentRecord
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -23,7 +23,7 @@ from cursor_cloud_agents.core.ledger import use_of
 from cursor_cloud_agents.core.store import FILE_NAME, Store, StoreUnusable
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, KEPT_SECONDS
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -14,7 +14,7 @@ from cursor_cloud_agents.core.ledger import WINDOW_SECONDS, LimitReached, agents
 from cursor_cloud_agents.core.store import FILE_NAME, Store
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from tests.core.racing import creation, take_many
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -17,7 +17,7 @@ from cursor_cloud_agents.core.limits import Limits
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY
-from tests.harness import open_harness
+from tests.tool_harness import open_harness
 
 pytestmark = pytest.mark.anyio
 

@@ -11,7 +11,7 @@ import pytest
 
 from cursor_cloud_agents.core.timing import SLOTS_SECONDS, USAGE_SECONDS
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, World
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

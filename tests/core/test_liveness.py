@@ -34,7 +34,7 @@ from cursor_cloud_agents.server.views.fleet import FleetView
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, RunScript, ScriptedToolCall, World
 from tests.clock import FAST_SILENCES as FAST
 from tests.clock import while_time_passes
-from tests.harness import Harness, OpenHarness, Reply
+from tests.tool_harness import Harness, OpenHarness, Reply
 
 pytestmark = pytest.mark.anyio
 

@@ -23,7 +23,7 @@ from cursor_cloud_agents.core.slots import SLOT_PAGE
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, Clock
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, Quirks, RunScript, World, serve
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -8,7 +8,7 @@ from cursor_cloud_agents.api import AgentSummary
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.scan import fingerprint, scan_agents
 from cursor_cloud_agents.simulator import ManualClock, World
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

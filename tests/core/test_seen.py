@@ -13,7 +13,7 @@ import pytest
 from cursor_cloud_agents.core import seen
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -14,7 +14,7 @@ import pytest
 
 from cursor_cloud_agents.core.timing import USAGE_SECONDS
 from cursor_cloud_agents.simulator import Fault, ManualClock, RunScript, World
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

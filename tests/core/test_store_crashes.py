@@ -27,7 +27,7 @@ from cursor_cloud_agents.core.ledger import use_of
 from cursor_cloud_agents.core.migration import OLD_JOURNAL, OLD_LEDGER
 from cursor_cloud_agents.core.store import FILE_NAME, MIGRATED_SUFFIX, Store, StoreUnusable
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

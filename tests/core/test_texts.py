@@ -17,7 +17,7 @@ import pytest
 
 from cursor_cloud_agents.core import texts
 from cursor_cloud_agents.server.protocol.wire import admit
-from tests.harness import open_harness
+from tests.tool_harness import open_harness
 
 pytestmark = pytest.mark.anyio
 

@@ -14,7 +14,7 @@ import pytest
 
 from cursor_cloud_agents.server.pipeline.lines import LINE_CHARS, text_lines
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

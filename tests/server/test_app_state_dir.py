@@ -15,7 +15,7 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.core.migration import OLD_JOURNAL, OLD_LEDGER
-from tests.harness import open_harness
+from tests.tool_harness import open_harness
 
 pytestmark = pytest.mark.anyio
 

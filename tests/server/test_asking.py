@@ -20,7 +20,7 @@ from cursor_cloud_agents.server.pipeline import toolcall
 from cursor_cloud_agents.server.protocol.asking import Consent, InputNeeded, Question, RoundTripPeer, Seal
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from cursor_cloud_agents.simulator.images import png
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

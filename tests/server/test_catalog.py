@@ -6,7 +6,7 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.simulator import Fault
-from tests.harness import Harness
+from tests.tool_harness import Harness
 
 pytestmark = pytest.mark.anyio
 

@@ -7,7 +7,7 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.simulator import Faults, ManualClock, World
-from tests.harness import OpenHarness, Reply
+from tests.tool_harness import OpenHarness, Reply
 
 pytestmark = pytest.mark.anyio
 

@@ -45,7 +45,7 @@ import tests
 from cursor_cloud_agents.core import queue as follow_up_queue
 from cursor_cloud_agents.simulator import ArtifactSpec, ManualClock, RunScript, World
 from tests.e2e.fuzz_wire import WireUnderFuzz, fuzz
-from tests.harness import Harness, Reply, open_harness
+from tests.tool_harness import Harness, Reply, open_harness
 
 EXAMPLES_PER_TOOL = int(os.environ.get("FUZZ_EXAMPLES_PER_TOOL") or 20)
 """Cases per tool: 20 in the suite (about 25 tools, 3 s); `FUZZ_EXAMPLES_PER_TOOL=500` for a long run."""

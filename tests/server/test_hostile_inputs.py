@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,7 @@ import pytest
 
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
 from devkit.catalogue import list_tools
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

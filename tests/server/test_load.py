@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

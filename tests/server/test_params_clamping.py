@@ -10,7 +10,7 @@ import pytest
 
 from cursor_cloud_agents.server.pipeline.params import MAX_WAIT_SECONDS
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -25,7 +25,7 @@ from cursor_cloud_agents.core import waiting
 from cursor_cloud_agents.server.pipeline import heartbeat
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, RunScript, World
 from tests.clock import while_time_passes
-from tests.harness import Harness, OpenHarness, Reply, reply_of
+from tests.tool_harness import Harness, OpenHarness, Reply, reply_of
 
 pytestmark = pytest.mark.anyio
 

@@ -18,7 +18,7 @@ from mcp_types import ElicitRequestParams, ElicitResult
 from cursor_cloud_agents.config import ConfigError, Settings
 from cursor_cloud_agents.server.pipeline.declined import hook_advice
 from cursor_cloud_agents.simulator import RunScript
-from tests.harness import Harness, OpenHarness, Reply
+from tests.tool_harness import Harness, OpenHarness, Reply
 
 pytestmark = pytest.mark.anyio
 

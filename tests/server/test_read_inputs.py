@@ -11,7 +11,7 @@ import pytest
 
 from cursor_cloud_agents.core import scan
 from cursor_cloud_agents.simulator import ManualClock, World
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

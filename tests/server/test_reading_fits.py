@@ -17,7 +17,7 @@ from cursor_cloud_agents.server.pipeline.excerpts import Excerpt, TextEventView
 from cursor_cloud_agents.server.tools import run_events as events_tool
 from cursor_cloud_agents.simulator import ArtifactSpec, ManualClock, RunScript, World
 from tests.clock import while_time_passes
-from tests.harness import Harness, OpenHarness, Reply
+from tests.tool_harness import Harness, OpenHarness, Reply
 
 pytestmark = pytest.mark.anyio
 

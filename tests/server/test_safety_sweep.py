@@ -21,7 +21,7 @@ import pytest
 from cursor_cloud_agents.config import Secret
 from cursor_cloud_agents.redact import ENCODINGS, RedactingFormatter, Redactor
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, World
-from tests.harness import Harness, OpenHarness, Reply
+from tests.tool_harness import Harness, OpenHarness, Reply
 
 pytestmark = pytest.mark.anyio
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

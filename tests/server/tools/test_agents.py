@@ -10,7 +10,7 @@ import pytest
 
 from cursor_cloud_agents.config import Secret
 from cursor_cloud_agents.simulator import Fault, ManualClock, World
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

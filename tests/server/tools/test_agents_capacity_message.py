@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cursor_cloud_agents.simulator import ManualClock, World, build_scenario
-from tests.harness import open_harness
 from tests.stand_in import Remote, agent_named, changes_world, git, make_remote
+from tests.tool_harness import open_harness
 
 pytestmark = pytest.mark.anyio
 

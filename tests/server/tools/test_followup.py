@@ -9,7 +9,7 @@ import pytest
 
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Fault, ManualClock, Quirks, RunScript, World
 from cursor_cloud_agents.simulator.records import AgentRecord
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

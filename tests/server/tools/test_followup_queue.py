@@ -12,7 +12,7 @@ import pytest
 
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
 from cursor_cloud_agents.simulator.records import AgentRecord as Agent
-from tests.harness import Harness, open_harness
+from tests.tool_harness import Harness, open_harness
 
 pytestmark = pytest.mark.anyio
 

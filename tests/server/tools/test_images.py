@@ -17,7 +17,7 @@ from mcp_types import CallToolResult, ImageContent, ListRootsResult, Root, TextC
 
 from cursor_cloud_agents.simulator import ArtifactSpec, ManualClock, RunScript, World, build_scenario
 from cursor_cloud_agents.simulator.images import jpeg, png
-from tests.harness import Harness, OpenHarness, reply_of
+from tests.tool_harness import Harness, OpenHarness, reply_of
 
 pytestmark = pytest.mark.anyio
 

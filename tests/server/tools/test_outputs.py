@@ -9,7 +9,7 @@ import pytest
 
 from cursor_cloud_agents.core.state import ARTIFACT_TEXT_SECONDS
 from cursor_cloud_agents.simulator import ArtifactSpec, Fault, Faults, ManualClock, Quirks, RunScript, World
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,7 @@ from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript,
 from cursor_cloud_agents.simulator.records import RunRecord
 from cursor_cloud_agents.simulator.timeline import Timeline
 from tests.clock import while_time_passes
-from tests.harness import Harness, OpenHarness, Reply
+from tests.tool_harness import Harness, OpenHarness, Reply
 
 pytestmark = pytest.mark.anyio
 

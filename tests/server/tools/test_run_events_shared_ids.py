@@ -23,7 +23,7 @@ from cursor_cloud_agents.simulator import (
 from cursor_cloud_agents.simulator.quirks import Quirks
 from cursor_cloud_agents.simulator.records import RunRecord
 from cursor_cloud_agents.simulator.timeline import encode_frame
-from tests.harness import Harness, OpenHarness
+from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -11,7 +11,7 @@ from cursor_cloud_agents.core.timing import CANCEL_REREADS, READ_RESERVE
 from cursor_cloud_agents.server.tools import runs
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Fault, Faults, ManualClock, Quirks, RunScript, World
 from cursor_cloud_agents.simulator import build_scenario as build_world
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 

@@ -16,7 +16,7 @@ from cursor_cloud_agents.simulator import (
     build_scenario,
 )
 from tests.clock import while_time_passes
-from tests.harness import Harness, OpenHarness, Reply
+from tests.tool_harness import Harness, OpenHarness, Reply
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,7 @@ import pytest
 
 from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, RunScript, World
-from tests.harness import OpenHarness
+from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio
 
