@@ -13,7 +13,8 @@ export UV_COMPILE_BYTECODE := 1
 demo: .venv/.synced
 	.venv/bin/cursor-cloud-agents demo
 
-# Across the machine's cores (pytest-xdist); `.venv/bin/pytest -p no:xdist` runs it in one process.
+# Across the machine's cores, one worker more than them (tests/conftest.py says why);
+# `.venv/bin/pytest -p no:xdist` runs it in one process.
 # Bytecode is written even where the environment says not to (PYTHONDONTWRITEBYTECODE): pytest keeps its
 # rewritten test modules and our spawned servers their compiled modules, instead of compiling them anew
 # in every worker and every process.

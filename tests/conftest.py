@@ -2,6 +2,7 @@
 (`tests/tool_harness.py`: a real MCP client session over the server against the simulator) is at hand everywhere."""
 
 import gc
+import os
 
 import pytest
 
@@ -19,3 +20,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """What collection built (every test module, its imports, the items) lives until the end: frozen out of the
     collector's sight, so that each automatic collection during a test walks only what tests make since."""
     gc.freeze()
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` runs one worker more than the machine has cores: about a quarter of a worker's time is spent
+    waiting (on the servers and commands it spawns, and on the few cases that must listen to real time), and
+    the extra worker fills it. Measured on 2 cores, same session, alternated: 2 workers 51.8 s, 3 workers 46.6 s
+    (medians of 3); a fourth gained 2 s more, within the noise, for more contention on the timed cases."""
+    del config  # the hook's signature; the count depends on the machine only
+    return (os.cpu_count() or 1) + 1
