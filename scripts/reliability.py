@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "docs" / "reliability.md"
 RECORD = ROOT / "tests" / "reliability.json"
-CASE_ROW = re.compile(r"^\| ((?:F|S|B|SL|D|P|R|L)-\d{2}) \|", re.MULTILINE)
-CASE_NAME = re.compile(r"\b((?:F|S|B|SL|D|P|R|L)-\d{2})\b")
+CASE_ROW = re.compile(r"^\| ((?:F|S|B|SL|D|P|R|L|H|G|I|K|N)-\d{2}) \|", re.MULTILINE)
+CASE_NAME = re.compile(r"\b((?:F|S|B|SL|D|P|R|L|H|G|I|K|N)-\d{2})\b")
 
 
 def cases() -> list[str]:

@@ -27,10 +27,10 @@ SECTION_CITATION = re.compile(r"([\w./-]+\.md)`?((?:(?:\s*,\s*|\s+and\s+|\s*/\s*
 SECTION = re.compile(r"§([0-9][0-9a-z]*(?:\.[0-9]+)*)")
 QUIRK_CITATION = re.compile(r"api-contract\.md`?,?\s+(?:§[0-9.a-z]+,?\s+)?quirks?\s+((?:\d+(?:,\s*|\s+and\s+)?)+)")
 DOC_FILE = re.compile(r"(?<![\w/.-])(docs/[\w-]+\.md)\b")
-CASE = re.compile(r"(?<![\w-])((?:F|S|B|SL|D|P|R|L)-\d{2})(?!\w)")
+CASE = re.compile(r"(?<![\w-])((?:F|S|B|SL|D|P|R|L|H|G|I|K|N)-\d{2})(?!\w)")
 HEADING = re.compile(r"^#{1,6}\s+([0-9][0-9a-z]*(?:\.[0-9]+)*)\.?\s", re.MULTILINE)
 QUIRK_ROW = re.compile(r"^\| (\d+) \|", re.MULTILINE)
-CASE_ROW = re.compile(r"^\| ((?:F|S|B|SL|D|P|R|L)-\d{2}) \|", re.MULTILINE)
+CASE_ROW = re.compile(r"^\| ((?:F|S|B|SL|D|P|R|L|H|G|I|K|N)-\d{2}) \|", re.MULTILINE)
 
 # Written on another branch at the same time (issue 20); it lands with that branch.
 PENDING: frozenset[str] = frozenset()
