@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.stand_in import agent_named, changes_world, make_remote, target_of
 from tests.tool_harness import open_harness
 
-from cursor_cloud_agents.core.changes import read_change
+from cursor_cloud_agents.core.review.changes import read_change
 from cursor_cloud_agents.simulator import CHANGES
 
 

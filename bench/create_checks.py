@@ -28,7 +28,7 @@ import anyio
 from _mcp import answer_of, mcp_server_at
 
 from cursor_cloud_agents.api import CursorClient
-from cursor_cloud_agents.core.limits import Limits
+from cursor_cloud_agents.core.spend.limits import Limits
 from cursor_cloud_agents.simulator import Faults, RealClock, RunScript, World, serve
 
 LATENCY = 0.05

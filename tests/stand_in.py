@@ -13,7 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from cursor_cloud_agents.core.changes import AgentBranch, GitPlaces
+from cursor_cloud_agents.core.review.changes import AgentBranch, GitPlaces
 from cursor_cloud_agents.simulator import AgentRecord, ManualClock, StandInRemote, World, build_scenario
 
 GITHUB_URL = "https://github.com/your-org/your-repo"

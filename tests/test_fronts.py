@@ -60,7 +60,7 @@ def test_importing_a_small_module_of_a_front_loads_no_client_and_no_core() -> No
         "import cursor_cloud_agents.api.ids, cursor_cloud_agents.api.times, cursor_cloud_agents.core.timing\n"
         "from cursor_cloud_agents.core import Store\n"
         "heavy = ['cursor_cloud_agents.api.client', 'cursor_cloud_agents.api.models.runs', "
-        "'cursor_cloud_agents.core.fleet', 'httpx2']\n"
+        "'cursor_cloud_agents.core.runs.fleet', 'httpx2']\n"
         "print([name for name in heavy if name in sys.modules])\n"
     )
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True)

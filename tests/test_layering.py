@@ -47,7 +47,7 @@ CORE_BESIDE_THE_FRONT = (f"{ROOT}.core.call", f"{ROOT}.core.timing")
 """The core modules a face may import besides the front."""
 AMBIENT_CALL = "current_call"
 """The toolkit's look-up of the call in progress: the MCP face's own, never the core's."""
-ENVIRONMENT_READERS = {"config.py", "cli.py", "launch.py", "sdk/_settings.py"}
+ENVIRONMENT_READERS = {"config.py", "cli/main.py", "cli/launch.py", "sdk/_settings.py"}
 """`sdk/_settings.py`: a program that imports the SDK is its own entry point; it hands the environment to config."""
 HTTPX2_MODULE = "api/_http.py"
 
@@ -120,17 +120,20 @@ def test_module_respects_the_layering_rules(path: Path) -> None:
         ("server/pipeline/toolkit.py", "import os\nkey = os.environ['CURSOR_API_KEY']"),
         ("api/_http.py", "from os import getenv"),
         ("terminal/paid.py", "from cursor_cloud_agents.server.state import ServerState"),
-        ("core/paid.py", "import mcp"),
+        ("core/spend/paid.py", "import mcp"),
         ("sdk/_agent.py", "import rich"),
         ("sdk/_cursor.py", "from cursor_cloud_agents.server.state import ServerState"),
-        ("core/limits.py", "from cursor_cloud_agents.server.pipeline.answers import size"),
-        ("core/fleet.py", "from cursor_cloud_agents.terminal.term import Session"),
-        ("core/waiting.py", "from cursor_cloud_agents.server.pipeline.toolkit import current_call"),
-        ("core/waiting.py", "from cursor_cloud_agents.server.pipeline import toolkit\ncall = toolkit.current_call()"),
+        ("core/spend/limits.py", "from cursor_cloud_agents.server.pipeline.answers import size"),
+        ("core/runs/fleet.py", "from cursor_cloud_agents.terminal.term import Session"),
+        ("core/runs/waiting.py", "from cursor_cloud_agents.server.pipeline.toolkit import current_call"),
+        (
+            "core/runs/waiting.py",
+            "from cursor_cloud_agents.server.pipeline import toolkit\ncall = toolkit.current_call()",
+        ),
         ("api/client.py", "from cursor_cloud_agents.core.failures import ToolFailure"),
-        ("server/tools/runs.py", "from cursor_cloud_agents.core.liveness import fold_liveness"),
+        ("server/tools/runs.py", "from cursor_cloud_agents.core.runs.liveness import fold_liveness"),
         ("terminal/board.py", "import cursor_cloud_agents.core.store"),
-        ("verify/spend.py", "from cursor_cloud_agents.core.paid import create_within_limits"),
+        ("verify/spend.py", "from cursor_cloud_agents.core.spend.paid import create_within_limits"),
     ],
 )
 def test_the_layering_check_catches_a_broken_rule(relative: str, source: str) -> None:

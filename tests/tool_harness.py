@@ -20,7 +20,7 @@ from mcp_types import CallToolResult, ImageContent
 
 from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.config import Secret, Settings
-from cursor_cloud_agents.core.changes import GitPlaces
+from cursor_cloud_agents.core.review.changes import GitPlaces
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_server
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Faults, ManualClock, RunningSimulator, World, serve

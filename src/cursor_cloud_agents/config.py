@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
-from cursor_cloud_agents.net import is_loopback_host
+from cursor_cloud_agents.guards.net import is_loopback_host
 
 T = TypeVar("T")
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.net import is_loopback_host
+from cursor_cloud_agents.guards.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
 
 if TYPE_CHECKING:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from cursor_cloud_agents.config import ConfigError, Settings
-from cursor_cloud_agents.regularfile import json_value, open_regular, read_lines
+from cursor_cloud_agents.guards.regularfile import json_value, open_regular, read_lines
 
 MAX_BYTES = 64 * 1024
 """The cached line is well under a kilobyte, its unread runs capped at MAX_UNREAD: anything larger is not ours."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 
 from cursor_cloud_agents.core.acts import Act
-from cursor_cloud_agents.core.ledger import LimitReached, take
+from cursor_cloud_agents.core.spend.ledger import LimitReached, take
 from cursor_cloud_agents.core.store import Store
 
 

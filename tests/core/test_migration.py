@@ -19,8 +19,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from cursor_cloud_agents.core.ledger import use_of
 from cursor_cloud_agents.core.migration import OLD_JOURNAL, OLD_LEDGER
+from cursor_cloud_agents.core.spend.ledger import use_of
 from cursor_cloud_agents.core.store import FILE_NAME, MIGRATED_SUFFIX, Store, StoreUnusable
 
 NOW = 1_800_000_000.0

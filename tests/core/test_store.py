@@ -16,7 +16,7 @@ import pytest
 
 from cursor_cloud_agents.core import store as store_module
 from cursor_cloud_agents.core.acts import Act
-from cursor_cloud_agents.core.ledger import use_of
+from cursor_cloud_agents.core.spend.ledger import use_of
 from cursor_cloud_agents.core.store import FILE_NAME, Store, StoreUnusable
 
 pytestmark = pytest.mark.anyio

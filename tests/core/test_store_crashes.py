@@ -22,9 +22,9 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.core.acts import Act
-from cursor_cloud_agents.core.journal import unsettled
-from cursor_cloud_agents.core.ledger import use_of
 from cursor_cloud_agents.core.migration import OLD_JOURNAL, OLD_LEDGER
+from cursor_cloud_agents.core.spend.journal import unsettled
+from cursor_cloud_agents.core.spend.ledger import use_of
 from cursor_cloud_agents.core.store import FILE_NAME, MIGRATED_SUFFIX, Store, StoreUnusable
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
 from tests.tool_harness import OpenHarness
@@ -130,7 +130,7 @@ KILLER = textwrap.dedent(
     """
     import sys, anyio
     from pathlib import Path
-    from cursor_cloud_agents.core.ledger import LimitReached, take
+    from cursor_cloud_agents.core.spend.ledger import LimitReached, take
     from cursor_cloud_agents.core.acts import Act
     from cursor_cloud_agents.core.store import Store
 

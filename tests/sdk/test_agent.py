@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cursor_cloud_agents.api import CreateAgentRequest, Prompt, ids
-from cursor_cloud_agents.core.paid import create_within_limits
+from cursor_cloud_agents.core.spend.paid import create_within_limits
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor

@@ -20,7 +20,7 @@ PROBE = """
 import json, sys
 import anyio
 from mcp import Client
-from cursor_cloud_agents.cli import open_client
+from cursor_cloud_agents.cli.main import open_client
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_server

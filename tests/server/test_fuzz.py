@@ -149,7 +149,7 @@ def fuzzed() -> Generator[Fuzzed, None, None]:
     ):
         # A follow-up fuzzed with queue=true is kept by the server's background keeper, whose reads (and its
         # send once the run ends) no call made: judged per call, they would be charged to whichever call is
-        # running. The queue is left waiting here; its keeper has its own tests (tests/core/test_queue.py).
+        # running. The queue is left waiting here; its keeper has its own tests (tests/core/spend/test_queue.py).
         patch.setattr(follow_up_queue, "keep_going", keep_nothing)
         opened = open_harness(world, allow_delete=True, max_new_agents=100_000)
         with portal.wrap_async_context_manager(opened) as harness:

@@ -21,7 +21,7 @@ import pytest
 from mcp.client.context import ClientRequestContext
 from mcp_types import ElicitRequestParams, ElicitResult
 
-from cursor_cloud_agents.core import waiting
+from cursor_cloud_agents.core.runs import waiting
 from cursor_cloud_agents.server.pipeline import heartbeat
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, Quirks, RunScript, World
 from tests.clock import while_time_passes

@@ -8,7 +8,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from cursor_cloud_agents.core.images import recognise
+from cursor_cloud_agents.core.request.images import recognise
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, World, build_scenario, serve
 from cursor_cloud_agents.simulator.images import jpeg, png
 from cursor_cloud_agents.simulator.validation import MAX_IMAGE_BYTES

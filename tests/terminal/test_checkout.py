@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.core.git import branch_problem, git_environment, repository_key
+from cursor_cloud_agents.core.review.git import branch_problem, git_environment, repository_key
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
 from cursor_cloud_agents.terminal.checkout import Where, checkout
 from cursor_cloud_agents.terminal.dispatch import execute

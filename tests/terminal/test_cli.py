@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.cli import main
+from cursor_cloud_agents.cli.main import main
 from cursor_cloud_agents.simulator.images import png
 from cursor_cloud_agents.terminal import COMMANDS
 
 PROBE = """
 import sys
-from cursor_cloud_agents.cli import main
+from cursor_cloud_agents.cli.main import main
 from cursor_cloud_agents.simulator.images import png
 code = main(sys.argv[1:])
 sys.stderr.write("loaded mcp: %s\\n" % ("mcp" in sys.modules or "mcp_types" in sys.modules))

@@ -6,7 +6,7 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.api import AgentSummary, Evidence, Run
-from cursor_cloud_agents.core.activity import ActivitySummary
+from cursor_cloud_agents.core.runs.activity import ActivitySummary
 from cursor_cloud_agents.core.timing import REPLAY_LISTEN_SECONDS, REPLAY_QUIET_SECONDS
 from cursor_cloud_agents.simulator import ManualClock, Quirks, RunScript, ScriptedToolCall, World, build_scenario
 from cursor_cloud_agents.terminal.board import LONG_IDLE_SECONDS, Board, BoardRow, attention, ordered

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from cursor_cloud_agents.cli import main
+from cursor_cloud_agents.cli.main import main
 
 AGENT = "bc-00000000-0000-4000-8000-000000000001"
 REPO = "https://github.com/acme/service"

@@ -167,7 +167,7 @@ def status_process(base_url: str, state_dir: Path) -> tuple[list[str], dict[str,
         "CURSOR_MCP_STATE_DIR": str(state_dir),
     }
     probe = (
-        "import sys; from cursor_cloud_agents.launch import main; code = main(['status', '--json']); "
+        "import sys; from cursor_cloud_agents.cli.launch import main; code = main(['status', '--json']); "
         "sys.stderr.write('loaded: %s\\n' % sorted(m for m in ('cursor_cloud_agents.api', 'rich', 'pydantic') "
         "if m in sys.modules)); raise SystemExit(code)"
     )

@@ -12,8 +12,8 @@ from functools import partial
 import anyio
 import pytest
 
+from cursor_cloud_agents.core.runs.watch import Until
 from cursor_cloud_agents.core.timing import WAIT_POLL_SECONDS
-from cursor_cloud_agents.core.watch import Until
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
 from cursor_cloud_agents.terminal.dispatch import Command, execute
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, TIMED_OUT, USAGE

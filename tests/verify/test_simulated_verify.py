@@ -5,7 +5,7 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from cursor_cloud_agents.cli import open_client
+from cursor_cloud_agents.cli.main import open_client
 from cursor_cloud_agents.verify.command import Io, Options, run_verify
 
 pytestmark = pytest.mark.anyio

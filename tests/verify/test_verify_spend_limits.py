@@ -13,7 +13,7 @@ import pytest
 
 from cursor_cloud_agents.api import ids
 from cursor_cloud_agents.core.acts import Act
-from cursor_cloud_agents.core.ledger import take, use_of
+from cursor_cloud_agents.core.spend.ledger import take, use_of
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, RunningSimulator
 from cursor_cloud_agents.verify.command import Io, Options, run_verify

@@ -22,7 +22,7 @@ import anyio
 from cursor_cloud_agents.api._http import HttpSession, SendFailure, Transport
 from cursor_cloud_agents.api.deadline import RESOLVE_CAP_SECONDS
 from cursor_cloud_agents.api.errors import APIConnectionError, APIStatusError, ArtifactURLRefusedError, ReadFailedError
-from cursor_cloud_agents.net import Origin, is_public_address, origin_of
+from cursor_cloud_agents.guards.net import Origin, is_public_address, origin_of
 
 Resolver = Callable[[str, int], Awaitable[Sequence[str]]]
 """Host and port -> the addresses it resolves to (injected in tests; the system resolver otherwise)."""

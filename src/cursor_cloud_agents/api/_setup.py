@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 from cursor_cloud_agents import __version__
 from cursor_cloud_agents.api import text
-from cursor_cloud_agents.net import is_loopback_host
+from cursor_cloud_agents.guards.net import is_loopback_host
 
 
 def check_base_url(base_url: str) -> str:

@@ -41,7 +41,7 @@ from cursor_cloud_agents.api.record import Observer
 from cursor_cloud_agents.api.stream import RunStream, open_run_stream
 from cursor_cloud_agents.api.walk import BlockConsumer, ReplayConsumer, ReplayLimits, ReplayOutcome, walk_replay
 from cursor_cloud_agents.closing import ClosedOnExit
-from cursor_cloud_agents.net import loopback_origin
+from cursor_cloud_agents.guards.net import loopback_origin
 
 ARTIFACT_TEXT_CAP_BYTES = 5 * 1024 * 1024
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from cursor_cloud_agents.api import _wirejson
-from cursor_cloud_agents.regularfile import open_regular
+from cursor_cloud_agents.guards.regularfile import open_regular
 
 logger = logging.getLogger("cursor_cloud_agents.api.record")
 

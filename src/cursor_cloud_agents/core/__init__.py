@@ -11,17 +11,21 @@ besides it only `core.call` (the protocol a face implements) and `core.timing` (
 
 Each name loads on first use (PEP 562), from its module: a face that needs the store does not load the
 fleet, the activity or the API client behind them, so the server answers `tools/list` before it loads the core
-(a client pays a server's start-up at every launch)."""
+(a client pays a server's start-up at every launch).
+
+The core is in rooms by subject: `spend/` (a paid act sent once, within the limits, with consent),
+`attempts/` (several attempts at one task), `runs/` (waiting on runs, their streams, activity and the
+fleet), `review/` (an agent's change brought home with git), `request/` (what a new agent is sent); at the
+root, what they all share: time, the call, failures, the face's state, the store of paid acts and its acts,
+the cache and the cleaning of untrusted text."""
 
 import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from cursor_cloud_agents.core import consent, creation, failures, images, journal, models, queue, scan, seen, texts
-    from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays, ToolState, event_time
+    from cursor_cloud_agents.core import failures
     from cursor_cloud_agents.core.acts import Act
-    from cursor_cloud_agents.core.applying import Applied, Mode, apply_change, clone_place, ready_to_change
-    from cursor_cloud_agents.core.attempts import (
+    from cursor_cloud_agents.core.attempts.attempts import (
         MAX_ATTEMPTS,
         MIN_ATTEMPTS,
         AttemptModel,
@@ -33,8 +37,22 @@ if _typing.TYPE_CHECKING:
         price_hint,
         refuse_set_before_asking,
     )
+    from cursor_cloud_agents.core.attempts.compare import AttemptRow, Comparison, Kept, compare_attempts, keep
+    from cursor_cloud_agents.core.attempts.groups import (
+        GROUP_PATTERN,
+        AttemptPlace,
+        checked_group_id,
+        find_group,
+        placements,
+    )
     from cursor_cloud_agents.core.cache import Cache
-    from cursor_cloud_agents.core.changes import (
+    from cursor_cloud_agents.core.failures import Code, ToolFailure, from_api_error
+    from cursor_cloud_agents.core.request import creation, images, models, texts
+    from cursor_cloud_agents.core.request.creation import RepoInput
+    from cursor_cloud_agents.core.request.images import MAX_IMAGES, Recognised, images_of, prompt_image
+    from cursor_cloud_agents.core.request.models import REASONING_PARAMS
+    from cursor_cloud_agents.core.review.applying import Applied, Mode, apply_change, clone_place, ready_to_change
+    from cursor_cloud_agents.core.review.changes import (
         MAX_DIFF_BYTES,
         AgentBranch,
         AgentChange,
@@ -50,18 +68,8 @@ if _typing.TYPE_CHECKING:
         read_change,
         read_target,
     )
-    from cursor_cloud_agents.core.checks import CheckResult, not_configured, run_check
-    from cursor_cloud_agents.core.compare import AttemptRow, Comparison, Kept, compare_attempts, keep
-    from cursor_cloud_agents.core.consent import how_to_allow
-    from cursor_cloud_agents.core.continuation import continuation_problem, refuse_continuation
-    from cursor_cloud_agents.core.creation import RepoInput
-    from cursor_cloud_agents.core.elapsed import end_line
-    from cursor_cloud_agents.core.events import Event, Followed, follow_events, stamped
-    from cursor_cloud_agents.core.failures import Code, ToolFailure, from_api_error
-    from cursor_cloud_agents.core.fleet import Fleet, Query, Row
-    from cursor_cloud_agents.core.follow import Follower
-    from cursor_cloud_agents.core.followups import busy, follow_up_within_limits
-    from cursor_cloud_agents.core.git import (
+    from cursor_cloud_agents.core.review.checks import CheckResult, not_configured, run_check
+    from cursor_cloud_agents.core.review.git import (
         Git,
         GitError,
         branch_problem,
@@ -71,27 +79,18 @@ if _typing.TYPE_CHECKING:
         toplevel,
         without_cursor,
     )
-    from cursor_cloud_agents.core.groups import GROUP_PATTERN, AttemptPlace, checked_group_id, find_group, placements
-    from cursor_cloud_agents.core.images import MAX_IMAGES, Recognised, images_of, prompt_image
-    from cursor_cloud_agents.core.ledger import use_of
-    from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, count_stuck, fold_liveness, is_stale
-    from cursor_cloud_agents.core.models import REASONING_PARAMS
-    from cursor_cloud_agents.core.paid import (
-        create_within_limits,
-        limits_use_line,
-        refuse_before_asking,
-        store_failures,
-    )
-    from cursor_cloud_agents.core.reading import AgentRead
-    from cursor_cloud_agents.core.scan import ScanPage
-    from cursor_cloud_agents.core.seen import mark_seen
-    from cursor_cloud_agents.core.settling import settled
-    from cursor_cloud_agents.core.slots import SLOT_PAGE, TooManyAgents, read_listing
-    from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES, CoreState
-    from cursor_cloud_agents.core.store import Store, StoreUnusable
-    from cursor_cloud_agents.core.untrusted import CLIP_CHARS, clean, clean_data, clip, strip_hidden
-    from cursor_cloud_agents.core.waiting import Pacer, with_progress
-    from cursor_cloud_agents.core.watch import (
+    from cursor_cloud_agents.core.runs import scan, seen
+    from cursor_cloud_agents.core.runs.activity import ActivityCache, ActivitySummary, Replays, ToolState, event_time
+    from cursor_cloud_agents.core.runs.elapsed import end_line
+    from cursor_cloud_agents.core.runs.fleet import Fleet, Query, Row
+    from cursor_cloud_agents.core.runs.fleet_events import Event, Followed, follow_events, stamped
+    from cursor_cloud_agents.core.runs.follow import Follower
+    from cursor_cloud_agents.core.runs.liveness import STALE_AFTER_MINUTES, count_stuck, fold_liveness, is_stale
+    from cursor_cloud_agents.core.runs.reading import AgentRead
+    from cursor_cloud_agents.core.runs.scan import ScanPage
+    from cursor_cloud_agents.core.runs.seen import mark_seen
+    from cursor_cloud_agents.core.runs.waiting import Pacer, with_progress
+    from cursor_cloud_agents.core.runs.watch import (
         IN_FLIGHT,
         MAX_RUNS,
         REPLAYS_AT_ONCE,
@@ -100,6 +99,22 @@ if _typing.TYPE_CHECKING:
         each_in_flight,
         watch,
     )
+    from cursor_cloud_agents.core.spend import consent, journal, queue
+    from cursor_cloud_agents.core.spend.consent import how_to_allow
+    from cursor_cloud_agents.core.spend.continuation import continuation_problem, refuse_continuation
+    from cursor_cloud_agents.core.spend.followups import busy, follow_up_within_limits
+    from cursor_cloud_agents.core.spend.ledger import use_of
+    from cursor_cloud_agents.core.spend.paid import (
+        create_within_limits,
+        limits_use_line,
+        refuse_before_asking,
+        store_failures,
+    )
+    from cursor_cloud_agents.core.spend.settling import settled
+    from cursor_cloud_agents.core.spend.slots import SLOT_PAGE, TooManyAgents, read_listing
+    from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES, CoreState
+    from cursor_cloud_agents.core.store import Store, StoreUnusable
+    from cursor_cloud_agents.core.untrusted import CLIP_CHARS, clean, clean_data, clip, strip_hidden
 
 __all__ = [
     "ACTIVITY_ENTRIES",
@@ -229,16 +244,18 @@ __all__ = [
 ]
 
 _HOMES: dict[str, str] = {
+    **dict.fromkeys(["failures"], "cursor_cloud_agents.core"),
+    **dict.fromkeys(["creation", "images", "models", "texts"], "cursor_cloud_agents.core.request"),
+    **dict.fromkeys(["scan", "seen"], "cursor_cloud_agents.core.runs"),
+    **dict.fromkeys(["consent", "journal", "queue"], "cursor_cloud_agents.core.spend"),
     **dict.fromkeys(
-        ["consent", "creation", "failures", "images", "journal", "models", "queue", "scan", "seen", "texts"],
-        "cursor_cloud_agents.core",
-    ),
-    **dict.fromkeys(
-        ["ActivityCache", "ActivitySummary", "Replays", "ToolState", "event_time"], "cursor_cloud_agents.core.activity"
+        ["ActivityCache", "ActivitySummary", "Replays", "ToolState", "event_time"],
+        "cursor_cloud_agents.core.runs.activity",
     ),
     **dict.fromkeys(["Act"], "cursor_cloud_agents.core.acts"),
     **dict.fromkeys(
-        ["Applied", "Mode", "apply_change", "clone_place", "ready_to_change"], "cursor_cloud_agents.core.applying"
+        ["Applied", "Mode", "apply_change", "clone_place", "ready_to_change"],
+        "cursor_cloud_agents.core.review.applying",
     ),
     **dict.fromkeys(
         [
@@ -253,7 +270,7 @@ _HOMES: dict[str, str] = {
             "price_hint",
             "refuse_set_before_asking",
         ],
-        "cursor_cloud_agents.core.attempts",
+        "cursor_cloud_agents.core.attempts.attempts",
     ),
     **dict.fromkeys(["Cache"], "cursor_cloud_agents.core.cache"),
     **dict.fromkeys(
@@ -273,21 +290,21 @@ _HOMES: dict[str, str] = {
             "read_change",
             "read_target",
         ],
-        "cursor_cloud_agents.core.changes",
+        "cursor_cloud_agents.core.review.changes",
     ),
-    **dict.fromkeys(["CheckResult", "not_configured", "run_check"], "cursor_cloud_agents.core.checks"),
+    **dict.fromkeys(["CheckResult", "not_configured", "run_check"], "cursor_cloud_agents.core.review.checks"),
     **dict.fromkeys(
-        ["AttemptRow", "Comparison", "Kept", "compare_attempts", "keep"], "cursor_cloud_agents.core.compare"
+        ["AttemptRow", "Comparison", "Kept", "compare_attempts", "keep"], "cursor_cloud_agents.core.attempts.compare"
     ),
-    **dict.fromkeys(["how_to_allow"], "cursor_cloud_agents.core.consent"),
-    **dict.fromkeys(["continuation_problem", "refuse_continuation"], "cursor_cloud_agents.core.continuation"),
-    **dict.fromkeys(["RepoInput"], "cursor_cloud_agents.core.creation"),
-    **dict.fromkeys(["end_line"], "cursor_cloud_agents.core.elapsed"),
-    **dict.fromkeys(["Event", "Followed", "follow_events", "stamped"], "cursor_cloud_agents.core.events"),
+    **dict.fromkeys(["how_to_allow"], "cursor_cloud_agents.core.spend.consent"),
+    **dict.fromkeys(["continuation_problem", "refuse_continuation"], "cursor_cloud_agents.core.spend.continuation"),
+    **dict.fromkeys(["RepoInput"], "cursor_cloud_agents.core.request.creation"),
+    **dict.fromkeys(["end_line"], "cursor_cloud_agents.core.runs.elapsed"),
+    **dict.fromkeys(["Event", "Followed", "follow_events", "stamped"], "cursor_cloud_agents.core.runs.fleet_events"),
     **dict.fromkeys(["Code", "ToolFailure", "from_api_error"], "cursor_cloud_agents.core.failures"),
-    **dict.fromkeys(["Fleet", "Query", "Row"], "cursor_cloud_agents.core.fleet"),
-    **dict.fromkeys(["Follower"], "cursor_cloud_agents.core.follow"),
-    **dict.fromkeys(["busy", "follow_up_within_limits"], "cursor_cloud_agents.core.followups"),
+    **dict.fromkeys(["Fleet", "Query", "Row"], "cursor_cloud_agents.core.runs.fleet"),
+    **dict.fromkeys(["Follower"], "cursor_cloud_agents.core.runs.follow"),
+    **dict.fromkeys(["busy", "follow_up_within_limits"], "cursor_cloud_agents.core.spend.followups"),
     **dict.fromkeys(
         [
             "Git",
@@ -299,36 +316,38 @@ _HOMES: dict[str, str] = {
             "toplevel",
             "without_cursor",
         ],
-        "cursor_cloud_agents.core.git",
+        "cursor_cloud_agents.core.review.git",
     ),
     **dict.fromkeys(
         ["GROUP_PATTERN", "AttemptPlace", "checked_group_id", "find_group", "placements"],
-        "cursor_cloud_agents.core.groups",
+        "cursor_cloud_agents.core.attempts.groups",
     ),
-    **dict.fromkeys(["MAX_IMAGES", "Recognised", "images_of", "prompt_image"], "cursor_cloud_agents.core.images"),
-    **dict.fromkeys(["use_of"], "cursor_cloud_agents.core.ledger"),
     **dict.fromkeys(
-        ["STALE_AFTER_MINUTES", "count_stuck", "fold_liveness", "is_stale"], "cursor_cloud_agents.core.liveness"
+        ["MAX_IMAGES", "Recognised", "images_of", "prompt_image"], "cursor_cloud_agents.core.request.images"
     ),
-    **dict.fromkeys(["REASONING_PARAMS"], "cursor_cloud_agents.core.models"),
+    **dict.fromkeys(["use_of"], "cursor_cloud_agents.core.spend.ledger"),
+    **dict.fromkeys(
+        ["STALE_AFTER_MINUTES", "count_stuck", "fold_liveness", "is_stale"], "cursor_cloud_agents.core.runs.liveness"
+    ),
+    **dict.fromkeys(["REASONING_PARAMS"], "cursor_cloud_agents.core.request.models"),
     **dict.fromkeys(
         ["create_within_limits", "limits_use_line", "refuse_before_asking", "store_failures"],
-        "cursor_cloud_agents.core.paid",
+        "cursor_cloud_agents.core.spend.paid",
     ),
-    **dict.fromkeys(["AgentRead"], "cursor_cloud_agents.core.reading"),
-    **dict.fromkeys(["ScanPage"], "cursor_cloud_agents.core.scan"),
-    **dict.fromkeys(["mark_seen"], "cursor_cloud_agents.core.seen"),
-    **dict.fromkeys(["settled"], "cursor_cloud_agents.core.settling"),
-    **dict.fromkeys(["SLOT_PAGE", "TooManyAgents", "read_listing"], "cursor_cloud_agents.core.slots"),
+    **dict.fromkeys(["AgentRead"], "cursor_cloud_agents.core.runs.reading"),
+    **dict.fromkeys(["ScanPage"], "cursor_cloud_agents.core.runs.scan"),
+    **dict.fromkeys(["mark_seen"], "cursor_cloud_agents.core.runs.seen"),
+    **dict.fromkeys(["settled"], "cursor_cloud_agents.core.spend.settling"),
+    **dict.fromkeys(["SLOT_PAGE", "TooManyAgents", "read_listing"], "cursor_cloud_agents.core.spend.slots"),
     **dict.fromkeys(["ACTIVITY_ENTRIES", "CoreState"], "cursor_cloud_agents.core.state"),
     **dict.fromkeys(["Store", "StoreUnusable"], "cursor_cloud_agents.core.store"),
     **dict.fromkeys(
         ["CLIP_CHARS", "clean", "clean_data", "clip", "strip_hidden"], "cursor_cloud_agents.core.untrusted"
     ),
-    **dict.fromkeys(["Pacer", "with_progress"], "cursor_cloud_agents.core.waiting"),
+    **dict.fromkeys(["Pacer", "with_progress"], "cursor_cloud_agents.core.runs.waiting"),
     **dict.fromkeys(
         ["IN_FLIGHT", "MAX_RUNS", "REPLAYS_AT_ONCE", "Until", "Watched", "each_in_flight", "watch"],
-        "cursor_cloud_agents.core.watch",
+        "cursor_cloud_agents.core.runs.watch",
     ),
 }
 """The module each name of `__all__` is defined in; a submodule of the front's own has the front as its home."""
@@ -341,12 +360,10 @@ def __getattr__(name: str) -> _typing.Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     if home == __name__:
         return _importlib.import_module(f"{__name__}.{name}")
-    value = getattr(_importlib.import_module(home), name)
+    room_or_module = _importlib.import_module(home)
+    if hasattr(room_or_module, name):
+        value = getattr(room_or_module, name)
+    else:  # a module of a room (`queue` of `core.spend`): a room's front is a docstring, it loads nothing
+        value = _importlib.import_module(f"{home}.{name}")
     globals()[name] = value  # the next lookup is a plain attribute
     return value
-
-
-# A function named as its own module is bound now: once anything imported `core.watch`, the import system
-# would otherwise hand out the module for `from cursor_cloud_agents.core import watch`. It loads light (the
-# API client appears in its annotations only).
-from cursor_cloud_agents.core.watch import watch  # noqa: E402

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal, cast
 
 from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, GROUP_KEPT_SECONDS, KEPT_SECONDS
-from cursor_cloud_agents.regularfile import json_value
+from cursor_cloud_agents.guards.regularfile import json_value
 
 Kind = Literal["create", "followup", "task", "seen", "queued"]
 State = Literal["queued", "sent", "done", "failed"]

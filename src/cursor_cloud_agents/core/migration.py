@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from cursor_cloud_agents.core.acts import Act, State, plausible, unreadable_creation
-from cursor_cloud_agents.regularfile import json_value, read_lines
+from cursor_cloud_agents.guards.regularfile import json_value, read_lines
 
 OLD_JOURNAL = "creations.jsonl"
 OLD_LEDGER = "ledger.jsonl"

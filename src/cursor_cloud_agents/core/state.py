@@ -14,16 +14,16 @@ import anyio
 
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core.cache import Cache
-from cursor_cloud_agents.core.changes import GitPlaces
-from cursor_cloud_agents.core.limits import Limits
+from cursor_cloud_agents.core.review.changes import GitPlaces
+from cursor_cloud_agents.core.spend.limits import Limits
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import ARTIFACT_TEXT_SECONDS, DIFF_TEXT_SECONDS, MODELS_SECONDS, Clock
 from cursor_cloud_agents.redact import Redactor
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.api import CursorClient, Model
-    from cursor_cloud_agents.core.activity import KnownActivity
-    from cursor_cloud_agents.core.changes import GitPlaces
+    from cursor_cloud_agents.core.review.changes import GitPlaces
+    from cursor_cloud_agents.core.runs.activity import KnownActivity
 
 ACTIVITY_ENTRIES = 512
 """Complete activity summaries of ended runs kept (they never change: idle time is recomputed)."""

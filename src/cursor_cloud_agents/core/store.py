@@ -44,7 +44,7 @@ import anyio
 
 from cursor_cloud_agents.core.acts import Act, Reading, kept, read_lines
 from cursor_cloud_agents.core.migration import OLD_JOURNAL, OLD_LEDGER, acts_of_old_files
-from cursor_cloud_agents.regularfile import lines_of, open_regular
+from cursor_cloud_agents.guards.regularfile import lines_of, open_regular
 
 logger = logging.getLogger("cursor_cloud_agents.store")
 

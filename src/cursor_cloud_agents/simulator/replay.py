@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from cursor_cloud_agents.regularfile import TOO_LONG, read_lines
+from cursor_cloud_agents.guards.regularfile import TOO_LONG, read_lines
 
 from .timeline import encode_frame
 from .wire import dumps

@@ -20,7 +20,7 @@ from cursor_cloud_agents.api.record import Observer, Observers, Recorder
 from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.core import CoreState, ToolFailure
 from cursor_cloud_agents.core.timing import Clock
-from cursor_cloud_agents.net import is_loopback_host
+from cursor_cloud_agents.guards.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.verify import spend as paid
 from cursor_cloud_agents.verify.facts import READ_ONLY_FACTS, WRONG_KEY, Context, Fact
