@@ -50,7 +50,7 @@ if _typing.TYPE_CHECKING:
         read_change,
         read_target,
     )
-    from cursor_cloud_agents.core.checks import CheckResult, not_configured, run_check
+    from cursor_cloud_agents.core.checks import CheckResult, CheckRules, not_configured, run_check
     from cursor_cloud_agents.core.compare import AttemptRow, Comparison, Kept, compare_attempts, keep
     from cursor_cloud_agents.core.consent import how_to_allow
     from cursor_cloud_agents.core.continuation import continuation_problem, refuse_continuation
@@ -129,6 +129,7 @@ __all__ = [
     "Cache",
     "ChangeSize",
     "CheckResult",
+    "CheckRules",
     "Code",
     "Comparison",
     "CoreState",
@@ -275,7 +276,7 @@ _HOMES: dict[str, str] = {
         ],
         "cursor_cloud_agents.core.changes",
     ),
-    **dict.fromkeys(["CheckResult", "not_configured", "run_check"], "cursor_cloud_agents.core.checks"),
+    **dict.fromkeys(["CheckResult", "CheckRules", "not_configured", "run_check"], "cursor_cloud_agents.core.checks"),
     **dict.fromkeys(
         ["AttemptRow", "Comparison", "Kept", "compare_attempts", "keep"], "cursor_cloud_agents.core.compare"
     ),

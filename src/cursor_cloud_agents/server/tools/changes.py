@@ -17,6 +17,7 @@ from pydantic import AfterValidator, Field
 from cursor_cloud_agents.core import (
     MAX_DIFF_BYTES,
     AgentChange,
+    CheckRules,
     diff,
     no_git,
     not_configured,
@@ -117,5 +118,7 @@ async def cursor_check_changes(
     change = await read_agent_change(places, state.api, agent_id, run_id, await call.roots() or [])
     await call.progress(f"running the check on {change.head[:12]}")
     timeout = call.time.left(state.settings.check_seconds, ANSWER_RESERVE + 1.0)
-    result = await run_check(change.place.git, change.head, command, env=places.env, timeout=timeout)
+    result = await run_check(
+        change.place.git, change.head, command, env=places.env, timeout=timeout, rules=CheckRules.of(state.settings)
+    )
     return CheckView.of(change, result)
