@@ -81,7 +81,11 @@ async def test_tokens_and_keys_do_not_reach_the_check_unless_the_person_lists_th
     seen = dict(line.split("=", 1) for line in result.last_lines.splitlines() if "=" in line)
     assert result.passed
     assert not [value for value in SECRETS.values() if value in result.last_lines]
-    assert {"PATH", "LANG", "TZ", "TERM", "HOME", "TMPDIR"} <= set(seen) <= {"PATH", "LANG", "TZ", "TERM", "HOME", "TMPDIR", "PWD", "SHLVL", "_", "OLDPWD"}
+    assert (
+        {"PATH", "LANG", "TZ", "TERM", "HOME", "TMPDIR"}
+        <= set(seen)
+        <= {"PATH", "LANG", "TZ", "TERM", "HOME", "TMPDIR", "PWD", "SHLVL", "_", "OLDPWD"}
+    )
     assert seen["HOME"] != hostile.env["HOME"] and seen["HOME"].endswith("/home")
     assert seen["TMPDIR"].endswith("/tmp") and seen["LANG"] == "C.UTF-8"
 
