@@ -505,7 +505,7 @@ class Settings:
     check_command: str | None = setting(
         "CURSOR_MCP_CHECK_COMMAND",
         VariableReader(lambda env, name: _present(env, name), lambda: None, "(none)"),
-        "A shell command (yours, never a model's) `cursor_check_changes` runs in a throwaway worktree of an agent's "
+        "A shell command (yours, never a model's) `cursor_check_changes` runs in a throwaway clone of an agent's "
         "branch, e.g. `python3 -m pytest -q`: it runs code the agent wrote, without any `CURSOR_*` variable.",
     )
     check_seconds: float = setting(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.core.check_place import Place, check_environment
+from cursor_cloud_agents.core.check_place import CheckFolder, check_environment
 from cursor_cloud_agents.core.checks import CheckRules, run_check
 from tests.core.hostile_repo import Hostile, make_hostile
 
@@ -105,7 +105,7 @@ async def test_a_listed_variable_reaches_the_check_and_a_cursor_one_never_does_e
 
 def test_the_environment_is_built_from_the_allow_list_alone_h_53(tmp_path: Path) -> None:
     """H-53: nothing of the process's environment but the allowed names; PATH defaults when absent."""
-    place = Place(tmp_path, tmp_path / "tree", tmp_path / "home", tmp_path / "tmp", tmp_path / "output")
+    place = CheckFolder(tmp_path, tmp_path / "tree", tmp_path / "home", tmp_path / "tmp", tmp_path / "output")
     built = check_environment(SECRETS | {"EXTRA": "x", "TERM": "xterm"}, ["EXTRA", "CURSOR_API_KEY", "TMPDIR"], place)
     assert set(built) == {"PATH", "TERM", "EXTRA", "HOME", "TMPDIR"}
     assert built["HOME"] == str(tmp_path / "home") and built["TMPDIR"] == str(tmp_path / "tmp")

@@ -48,7 +48,7 @@ QUIET_GIT = (
 
 
 @dataclass(frozen=True)
-class Place:
+class CheckFolder:
     """The throwaway folder of one check and what is in it."""
 
     root: Path
@@ -60,7 +60,7 @@ class Place:
     """The command's standard output and error, appended to as it runs."""
 
     @classmethod
-    def make(cls) -> Place:
+    def make(cls) -> CheckFolder:
         root = Path(tempfile.mkdtemp(prefix="agent-check-")).resolve()
         place = cls(root, root / "tree", root / "home", root / "tmp", root / "output")
         for folder in (place.home, place.tmp):
@@ -69,7 +69,7 @@ class Place:
         return place
 
 
-def check_environment(env: Mapping[str, str], listed: Sequence[str], place: Place) -> dict[str, str]:
+def check_environment(env: Mapping[str, str], listed: Sequence[str], place: CheckFolder) -> dict[str, str]:
     """The check command's whole environment: PATH, LANG, TZ, TERM and the `listed` names the process has, HOME
     and TMPDIR in the throwaway folder; never a `CURSOR_*` variable, even listed."""
     names = [*PASSED_THROUGH, *(name for name in listed if name not in OWN)]
@@ -80,7 +80,7 @@ def check_environment(env: Mapping[str, str], listed: Sequence[str], place: Plac
     return kept
 
 
-def quiet_git_environment(env: Mapping[str, str], place: Place) -> dict[str, str]:
+def quiet_git_environment(env: Mapping[str, str], place: CheckFolder) -> dict[str, str]:
     """The environment of our own git calls on the throwaway clone: none of the person's or the system's
     config or attributes (a filter, an fsmonitor, a credential helper defined there stays out)."""
     return {
@@ -94,7 +94,7 @@ def quiet_git_environment(env: Mapping[str, str], place: Place) -> dict[str, str
     }
 
 
-async def clone_commit(git: Git, commit: str, place: Place) -> None:
+async def clone_commit(git: Git, commit: str, place: CheckFolder) -> None:
     """Make `place.tree` a clone of `git`'s repository at `commit` (detached), borrowing its objects read-only.
 
     Raises:
@@ -113,7 +113,7 @@ async def clone_commit(git: Git, commit: str, place: Place) -> None:
         ) from None
 
 
-async def remove(place: Place) -> None:
+async def remove(place: CheckFolder) -> None:
     """Remove the throwaway folder, whatever the check left in it (read-only folders included)."""
     await anyio.to_thread.run_sync(_remove, place.root)
 

@@ -22,7 +22,7 @@ import anyio
 import anyio.abc
 from anyio.lowlevel import RunVar
 
-from cursor_cloud_agents.core.check_place import Place
+from cursor_cloud_agents.core.check_place import CheckFolder
 
 SUPERVISOR = Path(__file__).with_name("check_supervisor.py")
 END_GRACE_SECONDS = 6.0
@@ -62,7 +62,7 @@ class Finished:
 
 
 async def run_supervised(
-    command: str, sandbox: Sequence[str], place: Place, env: dict[str, str], timeout: float, tail_bytes: int
+    command: str, sandbox: Sequence[str], place: CheckFolder, env: dict[str, str], timeout: float, tail_bytes: int
 ) -> Finished:
     """Run `command` in `place` with exactly `env`, for at most `timeout` seconds, every descendant ended after."""
     argv = [

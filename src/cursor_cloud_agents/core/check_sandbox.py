@@ -19,14 +19,14 @@ from functools import cache
 
 import anyio
 
-from cursor_cloud_agents.core.check_place import Place
+from cursor_cloud_agents.core.check_place import CheckFolder
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 
 PROBE_SECONDS = 5.0
 """How long trying bubblewrap once may take (a working one answers in about 10 ms)."""
 
 
-def confinement(program: str, place: Place) -> list[str]:
+def confinement(program: str, place: CheckFolder) -> list[str]:
     """The `bwrap` arguments that put a command in the sandbox, before the command itself."""
     root = str(place.root)
     return [
@@ -47,7 +47,7 @@ def confinement(program: str, place: Place) -> list[str]:
     ]  # fmt: skip
 
 
-async def sandbox_for(mode: str, env: Mapping[str, str], place: Place) -> list[str]:
+async def sandbox_for(mode: str, env: Mapping[str, str], place: CheckFolder) -> list[str]:
     """The arguments that put the check in the sandbox, or [] when it runs without one (`off`, or `auto` with no
     working bubblewrap).
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from cursor_cloud_agents.core.check_place import Place, check_environment, clone_commit, remove
+from cursor_cloud_agents.core.check_place import CheckFolder, check_environment, clone_commit, remove
 from cursor_cloud_agents.core.check_process import Finished, check_slots, run_supervised
 from cursor_cloud_agents.core.check_sandbox import sandbox_for
 from cursor_cloud_agents.core.failures import Code, ToolFailure
@@ -118,7 +118,7 @@ async def run_check(
     if not acquired:
         return _never_started(command, commit, rules.at_once, time.monotonic() - started)
     try:
-        place = await anyio.to_thread.run_sync(Place.make)
+        place = await anyio.to_thread.run_sync(CheckFolder.make)
         try:
             await clone_commit(git, commit, place)
             sandbox = await sandbox_for(rules.sandbox, env, place)

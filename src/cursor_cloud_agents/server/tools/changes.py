@@ -106,7 +106,7 @@ async def cursor_get_changes(
 async def cursor_check_changes(
     state: ServerState, call: ToolCall, agent_id: AgentId, run_id: RunId | None = None
 ) -> CheckView:
-    """Run the user's CURSOR_MCP_CHECK_COMMAND on the agent's branch in a throwaway worktree: passed, exit_code,
+    """Run the user's CURSOR_MCP_CHECK_COMMAND on the agent's branch in a throwaway clone: passed, exit_code,
     last_lines."""
     command = state.settings.check_command
     if command is None:
