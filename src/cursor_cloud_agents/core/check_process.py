@@ -98,7 +98,7 @@ def _finished(said: bytes, errors: bytes, size: int, tail: bytes) -> Finished:
         report = json.loads(said.decode(errors="replace").strip().splitlines()[-1])
     except (ValueError, IndexError):
         problem = errors.decode(errors="replace").strip()[-300:] or "no report"
-        return Finished(None, True, "", size, tail, f"the check's supervisor gave no report: {problem}")
+        return Finished(None, False, "", size, tail, f"the check's supervisor gave no report: {problem}")
     signalled = report.get("signal")
     code = -int(signalled) if signalled else report.get("exit")
     timed_out = bool(report.get("timed_out") or report.get("stopped"))

@@ -95,9 +95,10 @@ def reap() -> int:
 
 
 def has_children() -> bool:
-    """Whether any child, ended or not, is still this process's."""
+    """Whether any child is still this process's (one that has just ended is collected on the way: `waitpid`,
+    because macOS has no `waitid`)."""
     try:
-        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        os.waitpid(-1, os.WNOHANG)
     except ChildProcessError:
         return False
     return True
