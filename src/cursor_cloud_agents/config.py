@@ -151,21 +151,24 @@ def _switch(env: Mapping[str, str], name: str) -> bool:
     raise ConfigError(f"{name} must be 0 or 1")
 
 
+def _listed_names(value: str, setting: str) -> list[str]:
+    """The variable names of a comma-separated list (empty entries skipped); raise ConfigError for any other entry."""
+    names = [part.strip() for part in value.split(",") if part.strip()]
+    if not all(_NAME.match(name) for name in names):
+        # Never quoted: what is not a name is often `NAME=value`, and the value a secret.
+        raise ConfigError(
+            f"{setting} holds an entry that is not a variable name: list names only (letters, digits, _), never values"
+        )
+    return names
+
+
 def _read_forward_env(env: Mapping[str, str]) -> tuple[dict[str, Secret], dict[str, str]]:
     names = _present(env, "CURSOR_MCP_FORWARD_ENV")
     if names is None:
         return {}, {}
     forward: dict[str, Secret] = {}
     problems: dict[str, str] = {}
-    for name in (part.strip() for part in names.split(",")):
-        if not name:
-            continue
-        if not _NAME.match(name):
-            # Never quoted: what is not a name is often `NAME=value`, and the value a secret.
-            raise ConfigError(
-                "CURSOR_MCP_FORWARD_ENV holds an entry that is not a variable name: list names only "
-                "(letters, digits, _), never values"
-            )
+    for name in _listed_names(names, "CURSOR_MCP_FORWARD_ENV"):
         if name.upper().startswith("CURSOR_"):
             raise ConfigError(f"CURSOR_MCP_FORWARD_ENV names a reserved variable: {name}")
         value = env.get(name)
@@ -187,15 +190,7 @@ def _check_env(env: Mapping[str, str]) -> tuple[str, ...]:
     if value is None:
         return ()
     names: list[str] = []
-    for name in (part.strip() for part in value.split(",")):
-        if not name:
-            continue
-        if not _NAME.match(name):
-            # Never quoted: what is not a name is often `NAME=value`, and the value a secret.
-            raise ConfigError(
-                "CURSOR_MCP_CHECK_ENV holds an entry that is not a variable name: list names only "
-                "(letters, digits, _), never values"
-            )
+    for name in _listed_names(value, "CURSOR_MCP_CHECK_ENV"):
         if name.upper().startswith("CURSOR_"):
             raise ConfigError(
                 f"CURSOR_MCP_CHECK_ENV names {name}: no CURSOR_* variable reaches a check, the Cursor key above "

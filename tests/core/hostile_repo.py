@@ -99,19 +99,9 @@ def make_hostile(root: Path) -> Hostile:
     env = git_env(home)
     env.pop("GIT_CONFIG_NOSYSTEM")
     plain = git_env(root)  # the same commits made without the hostile configuration
-    module = root / "module"
-    module.mkdir()
-    git(module, "init", "-q", "-b", "main", env=plain)
-    (module / "inside.txt").write_text("a submodule's file\n")
-    git(module, "add", ".", env=plain)
-    git(module, "commit", "-q", "-m", "module", env=plain)
+    module = _repository(root / "module", "inside.txt", "a submodule's file\n", plain)
     module_commit = git(module, "rev-parse", "HEAD", env=plain).strip()
-    person = root / "person"
-    person.mkdir()
-    git(person, "init", "-q", "-b", "main", env=plain)
-    (person / "README").write_text("the person's project\n")
-    git(person, "add", ".", env=plain)
-    git(person, "commit", "-q", "-m", "start", env=plain)
+    person = _repository(root / "person", "README", "the person's project\n", plain)
     git(person, "checkout", "-q", "-b", "agent", env=plain)
     (person / "escape.sh").write_text(ESCAPE)
     (person / ".gitattributes").write_text(ATTRIBUTES)
@@ -125,3 +115,22 @@ def make_hostile(root: Path) -> Hostile:
     git(person, "branch", "-q", "-D", "agent", env=plain)  # the commit stays, as a fetched one does
     git(person, "update-ref", "refs/agents/seen", commit, env=plain)
     return Hostile(person, env, commit, markers)
+
+
+def _repository(folder: Path, name: str, text: str, env: dict[str, str]) -> Path:
+    """A new repository in `folder` with one commit holding the file `name`."""
+    folder.mkdir()
+    git(folder, "init", "-q", "-b", "main", env=env)
+    (folder / name).write_text(text)
+    git(folder, "add", ".", env=env)
+    git(folder, "commit", "-q", "-m", "start", env=env)
+    return folder
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` is a live process (a zombie, dead and waiting for its parent, is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state not in ("Z", "X")

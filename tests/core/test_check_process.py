@@ -14,7 +14,7 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.core.checks import CheckResult, CheckRules, run_check
-from tests.core.hostile_repo import Hostile, make_hostile
+from tests.core.hostile_repo import Hostile, alive, make_hostile
 
 pytestmark = pytest.mark.anyio
 BARE = CheckRules(sandbox="off")
@@ -23,15 +23,6 @@ BARE = CheckRules(sandbox="off")
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Hostile:
     return make_hostile(tmp_path_factory.mktemp("process"))
-
-
-def alive(pid: int) -> bool:
-    """Whether `pid` is a live process (a zombie, dead and waiting for its parent, is not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, IndexError):
-        return False
-    return state not in ("Z", "X")
 
 
 def pids_in(result: CheckResult) -> list[int]:

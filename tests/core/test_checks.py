@@ -15,6 +15,7 @@ import pytest
 
 from cursor_cloud_agents.core.checks import TAIL_BYTES, CheckRules, not_configured, run_check
 from cursor_cloud_agents.core.git import Git
+from tests.core.hostile_repo import alive
 from tests.stand_in import Remote, agent_named, changes_world, git, make_remote
 
 pytestmark = pytest.mark.anyio
@@ -35,15 +36,6 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Remote, Path, dict[s
         for name in ("small", "failing")
     }
     return remote, clone, commits
-
-
-def running(pid: int) -> bool:
-    """Whether `pid` is a live process (a zombie, dead and waiting for its parent, is not)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, IndexError):
-        return False
-    return state not in ("Z", "X")
 
 
 def git_in(repo: tuple[Remote, Path, dict[str, str]]) -> Git:
@@ -83,7 +75,7 @@ async def test_a_hanging_command_and_what_it_started_are_killed_at_the_timeout(
     assert result.timed_out and not result.passed and result.exit_code is None
     assert result.seconds < 5
     assert git(clone, "worktree", "list", "--porcelain", env=remote.env).count("worktree ") == 1
-    assert not running(int(pid_file.read_text()))  # killed and reaped by the supervisor before the answer
+    assert not alive(int(pid_file.read_text()))  # killed and reaped by the supervisor before the answer
 
 
 async def test_megabytes_of_output_are_counted_and_only_their_end_is_kept(
