@@ -101,8 +101,8 @@ async def run_check(
     rules: CheckRules = CheckRules(),
 ) -> CheckResult:
     """Run `command` (a shell line) in a throwaway clone of `commit` of `git`'s repository, with an environment
-    built from `env` by the allow-list, for at most `timeout` seconds counted from the call (a wait for a free
-    slot included); the clone is removed afterwards whatever happened.
+    built from `env` by the allow-list, for at most `timeout` seconds counted from the call (the wait for a free
+    slot and the clone included); the clone is removed afterwards whatever happened.
 
     Raises:
         ToolFailure: `commit` is not a full commit id, the clone cannot be made, or a required sandbox is missing.
@@ -120,8 +120,8 @@ async def run_check(
     try:
         place = await anyio.to_thread.run_sync(CheckFolder.make)
         try:
+            sandbox = await sandbox_for(rules.sandbox, env, place)  # a required one missing: refused before git runs
             await clone_commit(git, commit, place)
-            sandbox = await sandbox_for(rules.sandbox, env, place)
             left = timeout - (time.monotonic() - started)
             finished = await run_supervised(
                 command, sandbox, place, check_environment(env, rules.env_names, place), left, TAIL_BYTES
