@@ -151,21 +151,24 @@ def _switch(env: Mapping[str, str], name: str) -> bool:
     raise ConfigError(f"{name} must be 0 or 1")
 
 
+def _listed_names(value: str, setting: str) -> list[str]:
+    """The variable names of a comma-separated list (empty entries skipped); raise ConfigError for any other entry."""
+    names = [part.strip() for part in value.split(",") if part.strip()]
+    if not all(_NAME.match(name) for name in names):
+        # Never quoted: what is not a name is often `NAME=value`, and the value a secret.
+        raise ConfigError(
+            f"{setting} holds an entry that is not a variable name: list names only (letters, digits, _), never values"
+        )
+    return names
+
+
 def _read_forward_env(env: Mapping[str, str]) -> tuple[dict[str, Secret], dict[str, str]]:
     names = _present(env, "CURSOR_MCP_FORWARD_ENV")
     if names is None:
         return {}, {}
     forward: dict[str, Secret] = {}
     problems: dict[str, str] = {}
-    for name in (part.strip() for part in names.split(",")):
-        if not name:
-            continue
-        if not _NAME.match(name):
-            # Never quoted: what is not a name is often `NAME=value`, and the value a secret.
-            raise ConfigError(
-                "CURSOR_MCP_FORWARD_ENV holds an entry that is not a variable name: list names only "
-                "(letters, digits, _), never values"
-            )
+    for name in _listed_names(names, "CURSOR_MCP_FORWARD_ENV"):
         if name.upper().startswith("CURSOR_"):
             raise ConfigError(f"CURSOR_MCP_FORWARD_ENV names a reserved variable: {name}")
         value = env.get(name)
@@ -175,6 +178,38 @@ def _read_forward_env(env: Mapping[str, str]) -> tuple[dict[str, Secret], dict[s
         else:
             problems[name] = f"{name} {problem}"
     return forward, problems
+
+
+CHECK_OWN_VARIABLES = ("HOME", "TMPDIR")
+"""Variables the check always gets from its throwaway folder, never from the process."""
+CHECK_SANDBOX_MODES = ("auto", "off", "require")
+
+
+def _check_env(env: Mapping[str, str]) -> tuple[str, ...]:
+    value = _present(env, "CURSOR_MCP_CHECK_ENV")
+    if value is None:
+        return ()
+    names: list[str] = []
+    for name in _listed_names(value, "CURSOR_MCP_CHECK_ENV"):
+        if name.upper().startswith("CURSOR_"):
+            raise ConfigError(
+                f"CURSOR_MCP_CHECK_ENV names {name}: no CURSOR_* variable reaches a check, the Cursor key above "
+                "all, even listed; remove it"
+            )
+        if name in CHECK_OWN_VARIABLES:
+            raise ConfigError(
+                f"CURSOR_MCP_CHECK_ENV names {name}: the check always gets its own throwaway HOME and TMPDIR; remove it"
+            )
+        if name not in names:
+            names.append(name)
+    return tuple(names)
+
+
+def _check_sandbox(env: Mapping[str, str]) -> str:
+    value = (_present(env, "CURSOR_MCP_CHECK_SANDBOX") or "auto").lower()
+    if value not in CHECK_SANDBOX_MODES:
+        raise ConfigError(f"CURSOR_MCP_CHECK_SANDBOX must be one of {', '.join(CHECK_SANDBOX_MODES)}")
+    return value
 
 
 def _log_level(env: Mapping[str, str]) -> str:
@@ -465,7 +500,7 @@ class Settings:
     check_command: str | None = setting(
         "CURSOR_MCP_CHECK_COMMAND",
         VariableReader(lambda env, name: _present(env, name), lambda: None, "(none)"),
-        "A shell command (yours, never a model's) `cursor_check_changes` runs in a throwaway worktree of an agent's "
+        "A shell command (yours, never a model's) `cursor_check_changes` runs in a throwaway clone of an agent's "
         "branch, e.g. `python3 -m pytest -q`: it runs code the agent wrote, without any `CURSOR_*` variable.",
     )
     check_seconds: float = setting(
@@ -473,6 +508,24 @@ class Settings:
         _number_reader(300.0, low=1.0, high=3600.0),
         "Longest run of the check command, in seconds (then it and what it started are killed; a tool call also "
         "ends at CURSOR_MCP_MAX_CALL_SECONDS).",
+    )
+    check_env: tuple[str, ...] = setting(
+        "CURSOR_MCP_CHECK_ENV",
+        VariableReader(lambda env, _: _check_env(env), lambda: (), "(none)"),
+        "Comma-separated names of variables the check command also sees (it always gets PATH, LANG, TZ, TERM, and "
+        "its own throwaway HOME and TMPDIR; nothing else: no token reaches agent code unless listed). "
+        "`CURSOR_*` names are refused: the Cursor key never reaches a check.",
+    )
+    checks_at_once: int = setting(
+        "CURSOR_MCP_CHECKS_AT_ONCE",
+        _count_reader(2, low=1, high=16),
+        "Check commands run at once by one process; the others wait their turn within their own time limit.",
+    )
+    check_sandbox: str = setting(
+        "CURSOR_MCP_CHECK_SANDBOX",
+        VariableReader(lambda env, _: _check_sandbox(env), lambda: "auto", "auto"),
+        "`auto` runs the check in a bubblewrap sandbox where `bwrap` works (no network, everything read-only but "
+        "its own folder), `require` refuses a check without it, `off` never uses it (docs/safety.md).",
     )
 
     claude_plugin: bool = False

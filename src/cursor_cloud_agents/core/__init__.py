@@ -68,7 +68,7 @@ if _typing.TYPE_CHECKING:
         read_change,
         read_target,
     )
-    from cursor_cloud_agents.core.review.checks import CheckResult, not_configured, run_check
+    from cursor_cloud_agents.core.review.checks import CheckResult, CheckRules, not_configured, run_check
     from cursor_cloud_agents.core.review.git import (
         Git,
         GitError,
@@ -144,6 +144,7 @@ __all__ = [
     "Cache",
     "ChangeSize",
     "CheckResult",
+    "CheckRules",
     "Code",
     "Comparison",
     "CoreState",
@@ -292,7 +293,9 @@ _HOMES: dict[str, str] = {
         ],
         "cursor_cloud_agents.core.review.changes",
     ),
-    **dict.fromkeys(["CheckResult", "not_configured", "run_check"], "cursor_cloud_agents.core.review.checks"),
+    **dict.fromkeys(
+        ["CheckResult", "CheckRules", "not_configured", "run_check"], "cursor_cloud_agents.core.review.checks"
+    ),
     **dict.fromkeys(
         ["AttemptRow", "Comparison", "Kept", "compare_attempts", "keep"], "cursor_cloud_agents.core.attempts.compare"
     ),

@@ -173,10 +173,15 @@ def print_check(term: Term, result: CheckResult) -> int:
     code = "" if result.exit_code is None else f", exit {result.exit_code}"
     style = "green" if result.passed else "red"
     term.out.print(
-        Text(f"check {verdict}{code} in {result.seconds:.1f} s: ", style=style).append(result.command),
+        Text(f"check {verdict}{code} in {result.seconds:.1f} s{_SANDBOXED[result.sandboxed]}: ", style=style).append(
+            result.command
+        ),
         soft_wrap=True,
     )
     return OK if result.passed else REFUSED
+
+
+_SANDBOXED = {True: " in the sandbox", False: ""}
 
 
 def check_document(result: CheckResult) -> dict[str, object]:
@@ -190,4 +195,5 @@ def check_document(result: CheckResult) -> dict[str, object]:
         "seconds": result.seconds,
         "output_bytes": result.output_bytes,
         "last_lines": for_terminal(result.last_lines),
+        "sandboxed": result.sandboxed,
     }

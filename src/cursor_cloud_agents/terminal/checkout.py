@@ -21,7 +21,7 @@ import anyio
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, GitBranch, Run
-from cursor_cloud_agents.core import Git, GitError, branch_problem, repository_key, run_check, toplevel
+from cursor_cloud_agents.core import CheckRules, Git, GitError, branch_problem, repository_key, run_check, toplevel
 from cursor_cloud_agents.core import remotes as remotes_of
 from cursor_cloud_agents.terminal.changes import check_document, print_check
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -240,7 +240,11 @@ async def checkout(
         )
     base = await _base(git, source)
     checked = (
-        None if check is None else await run_check(git, commit, check, env=env, timeout=term.settings.check_seconds)
+        None
+        if check is None
+        else await run_check(
+            git, commit, check, env=env, timeout=term.settings.check_seconds, rules=CheckRules.of(term.settings)
+        )
     )
     try:
         await _create(git, source, commit, folder)

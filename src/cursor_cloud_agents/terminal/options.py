@@ -295,8 +295,9 @@ def _checkout(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--check",
         metavar="CMD",
-        help="first run CMD (your tests: code the agent wrote) in a throwaway worktree of the branch, without any "
-        "CURSOR_* variable; exit 1 if it fails (default: CURSOR_MCP_CHECK_COMMAND is not used here)",
+        help="first run CMD (your tests: code the agent wrote) in a throwaway clone of the branch, with an "
+        "allow-listed environment (CURSOR_MCP_CHECK_ENV); exit 1 if it fails "
+        "(default: CURSOR_MCP_CHECK_COMMAND is not used here)",
     )
 
 

@@ -5,7 +5,7 @@ branch, the size of its change (files, lines added and removed) from git where t
 (core/changes.py; unknown when this process has no git places, or git cannot read the branch, and said why).
 Each row is bounded (the first lines of the result, cleaned: it is agent text), so eight rows fit well under
 the result cap whatever the results hold. A check command's verdict is not read here yet: the check runs in
-a throwaway worktree (`core/checks.py`), only when the person asks, and is its own act; the rows say so.
+a throwaway clone (`core/checks.py`), only when the person asks, and is its own act; the rows say so.
 
 Keep archives every other attempt (reversible: unarchive), each archive settled by reading the agent when
 its answer is lost, and says what was archived, what already was, and what could not be.

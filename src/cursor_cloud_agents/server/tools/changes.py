@@ -17,6 +17,7 @@ from pydantic import AfterValidator, Field
 from cursor_cloud_agents.core import (
     MAX_DIFF_BYTES,
     AgentChange,
+    CheckRules,
     diff,
     no_git,
     not_configured,
@@ -105,7 +106,7 @@ async def cursor_get_changes(
 async def cursor_check_changes(
     state: ServerState, call: ToolCall, agent_id: AgentId, run_id: RunId | None = None
 ) -> CheckView:
-    """Run the user's CURSOR_MCP_CHECK_COMMAND on the agent's branch in a throwaway worktree: passed, exit_code,
+    """Run the user's CURSOR_MCP_CHECK_COMMAND on the agent's branch in a throwaway clone: passed, exit_code,
     last_lines."""
     command = state.settings.check_command
     if command is None:
@@ -117,5 +118,7 @@ async def cursor_check_changes(
     change = await read_agent_change(places, state.api, agent_id, run_id, await call.roots() or [])
     await call.progress(f"running the check on {change.head[:12]}")
     timeout = call.time.left(state.settings.check_seconds, ANSWER_RESERVE + 1.0)
-    result = await run_check(change.place.git, change.head, command, env=places.env, timeout=timeout)
+    result = await run_check(
+        change.place.git, change.head, command, env=places.env, timeout=timeout, rules=CheckRules.of(state.settings)
+    )
     return CheckView.of(change, result)

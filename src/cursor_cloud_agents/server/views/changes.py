@@ -94,6 +94,8 @@ class CheckView(BaseModel):
     output_bytes: int
     last_lines: str
     hidden_removed: int | None = None
+    sandboxed: bool
+    """Whether it ran in the sandbox: no network, the file system read-only but its own folder (docs/safety.md)."""
     next_steps: str
 
     @classmethod
@@ -111,5 +113,6 @@ class CheckView(BaseModel):
             output_bytes=result.output_bytes,
             last_lines=result.last_lines,
             hidden_removed=result.hidden_removed or None,
+            sandboxed=result.sandboxed,
             next_steps=APPLY_HINT,
         )
