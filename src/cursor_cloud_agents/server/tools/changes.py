@@ -76,7 +76,7 @@ async def cursor_get_changes(
     offset: Annotated[int, Field(ge=0)] = 0,
 ) -> ChangesView:
     """What an agent's branch changed: files (status, additions, deletions), totals, the diff in pages
-    (next_offset). Agent text: data."""
+    (next_offset)."""
     call.note(agent_id=agent_id, run_id=run_id)
     change = await read_agent_change(state.git_places, state.api, agent_id, run_id, await call.roots() or [])
     prepared, hidden, cut = await prepared_diff(state, change, path)
