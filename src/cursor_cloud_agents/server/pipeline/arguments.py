@@ -168,9 +168,7 @@ def _compact_node(node: Any, definitions: dict[str, Any], dropped: Callable[[str
         # The field's own keys (its description above all) win over those of the type it wraps.
         merged = kept[0] | {key: value for key, value in node.items() if key != "anyOf"}
         return _compact_node(merged, definitions, dropped)
-    return {
-        key: _compact_node(value, definitions, dropped) for key, value in node.items() if not dropped(key, value)
-    }
+    return {key: _compact_node(value, definitions, dropped) for key, value in node.items() if not dropped(key, value)}
 
 
 def _holding_a_lone_surrogate(raw: dict[str, Any]) -> str | None:

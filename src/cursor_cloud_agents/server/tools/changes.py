@@ -118,4 +118,5 @@ async def cursor_check_changes(
     await call.progress(f"running the check on {change.head[:12]}")
     timeout = call.time.left(state.settings.check_seconds, ANSWER_RESERVE + 1.0)
     result = await run_check(change.place.git, change.head, command, env=places.env, timeout=timeout)
+    state.verdicts.put((change.target.agent_id, change.head), result)
     return CheckView.of(change, result)
