@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -43,10 +43,10 @@ def field_types(value: Any, path: str = "", found: dict[str, set[str]] | None = 
     if kind is not None and path:
         found[path].add(kind)
     if isinstance(value, dict):
-        for key, item in value.items():  # pyright: ignore[reportUnknownVariableType]
-            field_types(item, f"{path}.{key}" if path else str(key), found)
+        for key, item in cast(dict[str, Any], value).items():
+            field_types(item, f"{path}.{key}" if path else key, found)
     elif isinstance(value, list):
-        for item in value:  # pyright: ignore[reportUnknownVariableType]
+        for item in cast(list[Any], value):
             field_types(item, f"{path}[]", found)
     return found
 
