@@ -18,8 +18,6 @@ class ServerState(CoreState):
     answers: Answers = field(init=False)
     verdicts: Cache[tuple[str, str], CheckResult] = field(init=False)
     """The last check of each (agent id, commit) this server ran: `cursor_compare` shows it beside the change."""
-    page_bytes: int | None = None
-    """The diff page size for this connection's client (`clients.page_bytes_for`), set at `initialize`."""
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -25,6 +25,7 @@ from cursor_cloud_agents.core import (
 )
 from cursor_cloud_agents.core.timing import ANSWER_MARGIN_SECONDS, ANSWER_RESERVE
 from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue
+from cursor_cloud_agents.server.pipeline.pages import PageBytes, paged
 from cursor_cloud_agents.server.pipeline.params import AgentId, RunId
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
@@ -74,6 +75,7 @@ async def cursor_get_changes(
     run_id: RunId | None = None,
     path: ChangePath = None,
     offset: Annotated[int, Field(ge=0)] = 0,
+    max_bytes: PageBytes = None,
 ) -> ChangesView:
     """What an agent's branch changed: files (status, additions, deletions), totals, the diff in pages
     (next_offset)."""
@@ -87,7 +89,7 @@ async def cursor_get_changes(
             "next_steps": f"{CHECK_HINT} {APPLY_HINT}",
         }
     )
-    answers = state.answers
+    answers = paged(state.answers, call.client, max_bytes)
     if offset == 0:  # the files once, on the first page, in at most half the room: the diff needs the rest
         rows = [FileRow.of(file) for file in change.files]
         kept = answers.rows_that_fit(rows, answers.room(view) // 2)
