@@ -76,7 +76,10 @@ async def test_no_field_of_the_loops_answers_changes_type_between_calls_k_64(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
     """Issue 46 acceptance (K-64): create attempts, wait, read, compare (running, ended without and with its
-    cost), get and check the changes, keep, compare again: each tool's fields have one type throughout."""
+    cost), get and check the changes, keep, compare again: each tool's fields have one type throughout.
+
+    Over 1 s (3 to 8 s): about 150 calls through the MCP client, four branches fetched by git and four check
+    commands run, which is the loop being proved."""
     world, options = git_world(tmp_path)
     command = f"{sys.executable} -m unittest discover -s tests"
     async with harness_factory(world, server_options=options, check_command=command) as h:
@@ -94,8 +97,13 @@ async def test_no_field_of_the_loops_answers_changes_type_between_calls_k_64(
                 await loop.call("cursor_get_agent", {"agent_id": agent_id})
                 await loop.call("cursor_get_usage", {"agent_id": agent_id})
             await loop.call("cursor_supervise", {"status": "all", "usage": True, "activity": True})
+            await loop.call("cursor_wait", group | {"wait_seconds": 0})
+            await loop.call("cursor_list_agents", {})
+            await loop.call("cursor_list_runs", {"agent_id": ids[-1][0]})
+            await loop.call("cursor_read_conversation", {"agent_id": ids[-1][0]})
             h.clock.advance(seconds)
-        for agent_id, _ in ids:
+        for agent_id, run_id in ids:
+            await loop.call("cursor_read_run_events", {"agent_id": agent_id, "run_id": run_id, "tail": 5})
             await loop.call("cursor_get_changes", {"agent_id": agent_id})
             await loop.call("cursor_check_changes", {"agent_id": agent_id})
         await loop.call("cursor_compare", group)
@@ -103,7 +111,7 @@ async def test_no_field_of_the_loops_answers_changes_type_between_calls_k_64(
         await loop.call("cursor_compare", group)
         followed = await loop.call("cursor_create_run", {"agent_id": ids[0][0], "prompt": "Now add a test"})
         await loop.call("cursor_get_run", {"agent_id": ids[0][0], "run_id": followed["run_id"], "wait_seconds": 50})
-    assert len(loop.seen) >= 11
+    assert len(loop.seen) >= 15
     assert loop.mixed() == {}
 
 
