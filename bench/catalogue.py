@@ -1,6 +1,7 @@
 """The context a model must read before its first call: instructions plus every tool's name,
-description and input schema, as JSON. Issue 5 caps the sum at 14,000 bytes (the reference spends
-about 26,000 on the same kind of catalogue). Prints the total and each tool, largest first.
+description and compact input schema (JSON), in UTF-8 bytes. Issues 5 and 46 cap the sum at 14,000 bytes
+(the reference spends about 26,000 on the same kind of catalogue). Prints the total and each tool, largest
+first. The same measure as tests/test_catalogue.py.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ BUDGET = 14_000
 
 
 def tool_bytes(tool: dict[str, Any]) -> int:
-    part = {"name": tool["name"], "description": tool.get("description", ""), "inputSchema": tool["inputSchema"]}
-    return len(json.dumps(part, separators=(",", ":")).encode())
+    schema = json.dumps(tool["inputSchema"], separators=(",", ":"))
+    return len((tool["name"] + tool.get("description", "") + schema).encode())
 
 
 async def main() -> None:

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
+from pydantic import Field
 
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_toolkit
+from cursor_cloud_agents.server.pipeline.arguments import StrictArguments, enforced_schema
 
 SNAPSHOT = Path(__file__).parent.parent / "snapshots" / "tools_list.json"
 AGENT = "bc-00000000-0000-4000-8000-000000000000"
@@ -52,6 +54,16 @@ def tools() -> list[dict[str, Any]]:
     return json.loads(SNAPSHOT.read_text())
 
 
+def enforced() -> dict[str, dict[str, Any]]:
+    """Each tool's schema with every rule its strict model checks, including the length guards the catalogue
+    leaves out (K-61)."""
+    specs = build_toolkit(Settings(), Redactor()).specs
+    return {name: enforced_schema(spec.arguments.model().model_json_schema()) for name, spec in specs.items()}
+
+
+ENFORCED = enforced()
+
+
 def past_bounds(name: str, schema: dict[str, Any]) -> list[tuple[str, Any]]:
     """(keyword, a value just past it) for every bound keyword of a parameter's schema."""
     item = VALID_ITEMS.get(name, "x")
@@ -77,10 +89,10 @@ def required(tool: str) -> dict[str, Any]:
 
 
 BOUNDS = [
-    (tool["name"], name, keyword, value)
-    for tool in tools()
-    for name, schema in tool["inputSchema"]["properties"].items()
-    for keyword, value in past_bounds(name, schema)
+    (tool, name, keyword, value)
+    for tool, schema in ENFORCED.items()
+    for name, prop in schema["properties"].items()
+    for keyword, value in past_bounds(name, prop)
 ]
 
 
@@ -109,8 +121,8 @@ def test_the_bounds_that_change_what_a_model_sends_are_named_in_the_description(
     """S-93: Codex's model reads descriptions but not the bound keywords: the page sizes, waits, slices and
     name length are said in words, matching the schema."""
     [listed] = [listed for listed in tools() if listed["name"] == tool]
-    schema = listed["inputSchema"]["properties"][name]
-    description = schema.get("description", "")
+    description = listed["inputSchema"]["properties"][name].get("description", "")
+    schema = ENFORCED[tool]["properties"][name]
     assert all(words in description for words in NAMED[(tool, name)]), (tool, name, description)
     for words in NAMED[(tool, name)]:  # a range named is the schema's, and so is a length or a count
         low, _, high = words.partition("-")
@@ -118,3 +130,32 @@ def test_the_bounds_that_change_what_a_model_sends_are_named_in_the_description(
             assert (int(low), int(high)) == (schema["minimum"], schema["maximum"]), (tool, name)
         elif words.isdigit():
             assert int(words) == schema.get("maxLength", schema.get("maxItems")), (tool, name)
+
+
+async def _sample(
+    flag: bool = False,
+    offset: Annotated[int, Field(ge=0)] = 0,
+    name: Annotated[str | None, Field(max_length=100)] = None,
+    title: Annotated[str, Field(min_length=1)] = "x",
+    default: int = 7,
+) -> None:
+    """A tool with every kind of schema noise, and parameters named like schema keywords."""
+
+
+def test_the_catalogue_schema_drops_noise_while_the_guard_still_enforces_it_k_61() -> None:
+    """K-61: the listed schema shows no implied default, length guard or `additionalProperties: false`, keeps
+    parameters named `title` or `default` and a default that says something; the strict model still refuses
+    an unknown name and a name over its length, naming them."""
+    arguments = StrictArguments(_sample)
+    listed = arguments.schema()
+    assert "additionalProperties" not in listed
+    assert listed["properties"]["flag"] == {"type": "boolean"}
+    assert listed["properties"]["offset"] == {"minimum": 0, "type": "integer"}
+    assert listed["properties"]["name"] == {"type": "string"}
+    assert listed["properties"]["title"] == {"default": "x", "type": "string"}
+    assert listed["properties"]["default"] == {"default": 7, "type": "integer"}
+    assert enforced_schema(arguments.model().model_json_schema())["properties"]["name"]["maxLength"] == 100
+    for bad, named in (({"unknown": 1}, "unknown: unknown argument"), ({"name": "a" * 101}, "name: ")):
+        with pytest.raises(ToolFailure) as refused:
+            arguments.judge(bad)
+        assert refused.value.code == "VALIDATION" and named in refused.value.message

@@ -167,14 +167,15 @@ async def test_an_id_that_does_not_match_its_pattern_is_refused_before_the_tool_
     assert calls["count"] == 0
 
 
-async def test_input_schema_forbids_unknown_properties_and_carries_no_generated_titles() -> None:
-    """Tool contract 1 and catalogue economy: the advertised schema says what the guard enforces."""
+async def test_input_schema_carries_no_generated_titles_and_no_noise_the_guard_enforces_anyway_k_61() -> None:
+    """Catalogue economy (K-61): no titles, no `additionalProperties: false`, no default that omitting gives, no
+    length guard; the strict guard still refuses an unknown name (test above), whatever the schema shows."""
     kit, _ = make_kit()
     async with connect(kit) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        schema = tools["cursor_echo"].input_schema
-        assert schema["additionalProperties"] is False
-        assert "title" not in json.dumps(schema)
+        schema = json.dumps(tools["cursor_echo"].input_schema)
+    for noise in ('"title"', '"additionalProperties": false', '"default": false', '"default": 0,', "Length"):
+        assert noise not in schema, noise
 
 
 async def test_a_mutation_with_writes_off_is_refused_as_read_only_and_never_runs() -> None:

@@ -132,6 +132,25 @@ async def test_checkout_makes_a_worktree_beside_the_clone_with_the_branch_and_pr
     assert repos.state()["head"] == before["head"] and repos.state()["status"] == before["status"]
 
 
+async def test_an_agent_started_without_a_starting_ref_gets_its_diffstat_against_the_default_branch_k_66(
+    rig_factory: RigFactory, repos: Repos
+) -> None:
+    """K-66: a run given no starting ref started from the repository's default branch, so its checkout shows the
+    diffstat against it, not "the run's starting ref could not be fetched"."""
+    world = World(ManualClock())
+    agent = world.add_agent("Fix the flaky login test", created_ago=3600.0)
+    for repo in agent.repos:
+        repo.pop("startingRef")
+    branch = agent.branches[0]["branch"]
+    repos.push_branch(branch)
+    async with rig_factory(world) as rig:
+        code = await run_checkout(rig, repos, agent.id, Where(None, False, None))
+        shown = rig.text()
+    assert code == OK, rig.errors()
+    assert "no diffstat" not in shown
+    assert "against main" in shown and "agent.txt | 1 +" in shown
+
+
 async def test_checkout_worktree_dir_puts_it_where_asked(rig_factory: RigFactory, repos: Repos) -> None:
     """Issue 24: `--worktree DIR` (relative to where the command runs)."""
     world = World(ManualClock())

@@ -65,7 +65,9 @@ class Code(StrEnum):
     CONFLICT = "CONFLICT"
     """The resource's state does not allow this now (or an agent with this id already exists)."""
     UPSTREAM = "UPSTREAM"
-    """Cursor failed, could not be reached, or answered outside its contract."""
+    """Cursor failed, or answered outside its contract."""
+    NETWORK = "NETWORK"
+    """This machine could not reach a host (Cursor's API, a git remote): not a permission; nothing was sent."""
     ARTIFACT_URL_REFUSED = "ARTIFACT_URL_REFUSED"
     """An artifact's download URL is not on an allowed host (CURSOR_MCP_ARTIFACT_HOSTS)."""
     CONTINUATION_REFUSED = "CONTINUATION_REFUSED"
@@ -199,7 +201,12 @@ def from_api_error(exc: api.CursorError) -> ToolFailure:
     simple: list[tuple[type[api.CursorError], str, str]] = [
         (api.ConfigurationMissingError, CONFIGURATION_MISSING, ""),
         (api.DeadlineTooShortError, TIMEOUT, " Nothing was sent; call again."),
-        (api.APIConnectionError, Code.UPSTREAM, " Nothing was sent; retry later."),
+        (
+            api.APIConnectionError,
+            Code.NETWORK,
+            " Cursor could not be reached from this machine, a network failure (check the network or its proxy); "
+            "nothing was sent, so retrying later is safe.",
+        ),
         (api.ArtifactURLRefusedError, Code.ARTIFACT_URL_REFUSED, ""),
         (api.IncompatibleResponseError, Code.UPSTREAM, " The answer did not match the API contract."),
     ]

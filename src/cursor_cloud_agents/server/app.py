@@ -47,6 +47,7 @@ from cursor_cloud_agents.core import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, WAIT_POLL_SECONDS, WARM_UP_AFTER_LIST_SECONDS
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import listing as precomputed
+from cursor_cloud_agents.server.pipeline.pages import client_name
 from cursor_cloud_agents.server.protocol import tasks
 from cursor_cloud_agents.server.protocol.asking import Seal, peer_for
 from cursor_cloud_agents.server.protocol.instructions import instructions
@@ -214,7 +215,8 @@ def _server(
 
         call = (params.name, arguments)
         peer = peer_for(ctx.session, ctx.request_id, params.input_responses, params.request_state, seal, call)
-        result = await kit.run(params.name, arguments, report, peer)
+        client = client_name(getattr(ctx.session.client_params, "client_info", None), ctx.meta)
+        result = await kit.run(params.name, arguments, report, peer, client=client)
         return result.model_dump(by_alias=True, exclude_none=True, mode="json")
 
     @asynccontextmanager

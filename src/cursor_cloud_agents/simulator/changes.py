@@ -147,6 +147,7 @@ CHANGES: dict[str, Change] = {
             Write("tests/test_app.py", _TESTS_WITH_FAREWELL),
         )
     ),
+    "lean": Change((Write("src/app.py", _APP_WITH_FAREWELL), Write("tests/test_app.py", _TESTS_WITH_FAREWELL))),
     "many-files": Change(_many_files()),
     "binary": Change((Write("assets/screenshot.png", png(48, 32)), Write("assets/logo.png", png(16, 24)))),
     "rename": Change(

@@ -24,6 +24,7 @@ from .changes import CHANGES, Change
 from .clock import WorldClock
 from .environments import environment_names
 from .errors import ApiError, bad_request, conflict, forbidden, integration_not_connected, not_found
+from .personas import shaped_by_model
 from .quirks import Quirks
 from .ratelimit import RepositoryLimiter
 from .records import AgentRecord, ApiKey, KeyKind, RunRecord
@@ -153,8 +154,9 @@ class World:
         """Use `script` for the next created run (create or follow-up), before the default."""
         self._queued.append(script)
 
-    def _next_script(self, prompt: str) -> RunScript:
-        base = self._queued.popleft() if self._queued else self.default_script
+    def _next_script(self, prompt: str, model: dict[str, Any] | None = None) -> RunScript:
+        # A queued script is exactly what a test asked for; the default one is played as the model would.
+        base = self._queued.popleft() if self._queued else shaped_by_model(self.default_script, model)
         return script_from_prompt(prompt, base)
 
     # -- lookups ------------------------------------------------------------------------------
@@ -213,7 +215,7 @@ class World:
         del self._landing[creation.agent_id]
         request, at = creation.request, creation.ready_at
         agent = self._new_agent(request, creation.agent_id, at)
-        self.start_run(agent, request.prompt, self._next_script(request.prompt), at)
+        self.start_run(agent, request.prompt, self._next_script(request.prompt, agent.model), at)
 
     @property
     def creating(self) -> list[str]:
@@ -319,7 +321,7 @@ class World:
         self._check_usage()
         if model is not None:
             agent.model = model  # kept for later runs, never returned (quirk 8)
-        return self.start_run(agent, text, self._next_script(text), self.now())
+        return self.start_run(agent, text, self._next_script(text, agent.model), self.now())
 
     def start_run(self, agent: AgentRecord, prompt: str, script: RunScript, at: float) -> RunRecord:
         """Create a run at `at` following `script`, and encode its stream timeline."""

@@ -14,14 +14,25 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import anyio
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, GitBranch, Run
-from cursor_cloud_agents.core import CheckRules, Git, GitError, branch_problem, repository_key, run_check, toplevel
+from cursor_cloud_agents.core import (
+    CheckRules,
+    Git,
+    GitError,
+    Place,
+    ToolFailure,
+    branch_problem,
+    default_branch,
+    repository_key,
+    run_check,
+    toplevel,
+)
 from cursor_cloud_agents.core import remotes as remotes_of
 from cursor_cloud_agents.terminal.changes import check_document, print_check
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -142,6 +153,18 @@ async def _fetch(git: Git, remote: str, ref: str) -> str | None:
         return None
 
 
+async def _started_from(git: Git, source: BranchSource) -> BranchSource:
+    """The source with the ref its run started from: for a run given none, the remote's default branch, where
+    Cursor starts it (K-66: so its checkout has a diffstat too)."""
+    if source.starting_ref is not None:
+        return source
+    try:
+        start = await default_branch(Place(git, source.remote, "clone"))
+    except ToolFailure:
+        return source
+    return replace(source, starting_ref=start)
+
+
 async def _base(git: Git, source: BranchSource) -> str | None:
     """The commit the run started from, for the diffstat (None when it cannot be had)."""
     ref = source.starting_ref
@@ -238,6 +261,7 @@ async def checkout(
                 "nothing was changed"
             )
         )
+    source = await _started_from(git, source)
     base = await _base(git, source)
     checked = (
         None

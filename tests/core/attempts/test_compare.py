@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,8 @@ async def test_compare_shows_finished_failed_and_running_attempts_side_by_side(
     assert isinstance(finished["change"], dict), finished["change"]
     assert set(finished["change"]) == {"files", "additions", "deletions"} and finished["change"]["files"] > 0
     assert finished["result_head"] == "Done: parser 2.1x faster.\nDetails below\nmore"
-    assert by_status["RUNNING"]["running"] is True and "still going" in by_status["RUNNING"]["change"]
+    running = by_status["RUNNING"]
+    assert running["running"] is True and "change" not in running and "still going" in running["change_note"]
     assert reply.data["running"] == [by_status["RUNNING"]["agent_id"]]
     assert "cursor_wait" in reply.data["next"]
 
@@ -75,7 +77,7 @@ async def test_without_git_the_change_column_says_unknown_and_why(harness: Harne
     created = await made_set(harness, FINISHED, FINISHED)
     harness.clock.advance(120)
     reply = await harness.call("cursor_compare", {"group_id": created["group_id"]})
-    assert all(row["change"].startswith("unknown: ") for row in reply.data["attempts"])
+    assert all("change" not in row and row["change_note"].startswith("unknown: ") for row in reply.data["attempts"])
 
 
 async def test_eight_attempts_with_long_hostile_results_fit_under_the_cap(harness: Harness) -> None:
@@ -137,8 +139,52 @@ async def test_supervise_names_each_attempts_group_and_place(harness: Harness) -
     assert sum("group_id" in row for row in rows.values()) == 2
 
 
-async def test_a_cost_cursor_has_not_reported_yet_is_said_not_left_out(harness: Harness) -> None:
-    """Cursor reports a run's cost some time after it ends: the row says so rather than dropping the column."""
+async def test_a_cost_cursor_has_not_reported_yet_is_null_with_why_and_when_to_look_again_k_64(
+    harness: Harness,
+) -> None:
+    """K-64: Cursor reports a run's cost some time after it ends: `cost_cents` stays a number or null (left out),
+    never a sentence; `cost_note` says why and, once the run ended, `look_again_after_seconds` when."""
     created = await made_set(harness, FINISHED, FINISHED)
-    reply = await harness.call("cursor_compare", {"group_id": created["group_id"]})
-    assert all(str(row["cost_cents"]).startswith("not reported yet") for row in reply.data["attempts"])
+    running = await harness.call("cursor_compare", {"group_id": created["group_id"]})
+    harness.clock.advance(40)  # ended, cost not reported yet (the simulator reports it 30 s after the end)
+    ended = await harness.call("cursor_compare", {"group_id": created["group_id"]})
+    harness.clock.advance(60)
+    reported = await harness.call("cursor_compare", {"group_id": created["group_id"]})
+    for row in running.data["attempts"]:
+        assert "cost_cents" not in row and "still going" in row["cost_note"] and "look_again_after_seconds" not in row
+    for row in ended.data["attempts"]:
+        assert "cost_cents" not in row and row["cost_note"].startswith("not reported yet")
+        assert row["look_again_after_seconds"] == 60
+    for row in reported.data["attempts"]:
+        assert isinstance(row["cost_cents"], float) and "cost_note" not in row
+
+
+async def test_a_simulated_group_differs_in_change_and_check_and_compare_marks_the_one_kept_k_62_k_63(
+    harness_factory: OpenHarness, tmp_path: Path
+) -> None:
+    """Issue 46 acceptance (K-62, K-63): on the simulator's own models the attempts of one task differ in their
+    change, duration, cost and check verdict; after cursor_keep, compare marks the kept attempt and the
+    archived ones, and `next` no longer says to keep."""
+    world, options = git_world(tmp_path)
+    models = ["composer-2", "gpt-5.2", "claude-4.6-sonnet-thinking"]
+    command = f"{sys.executable} -m unittest discover -s tests"
+    async with harness_factory(world, server_options=options, check_command=command) as h:
+        created = await h.call("cursor_create_agent", TASK | {"attempts": [{"model_id": m} for m in models]})
+        h.clock.advance(3600)
+        ids = [row["agent_id"] for row in created.data["attempts"]]
+        for agent_id in ids:
+            checked = await h.call("cursor_check_changes", {"agent_id": agent_id})
+            assert not checked.is_error, checked.data
+        before = (await h.call("cursor_compare", {"group_id": created.data["group_id"]})).data
+        await h.call("cursor_keep", {"group_id": created.data["group_id"], "agent_id": ids[1]})
+        after = (await h.call("cursor_compare", {"group_id": created.data["group_id"]})).data
+    rows = before["attempts"]
+    assert [row["model"] for row in rows] == models
+    assert len({json.dumps(row["change"], sort_keys=True) for row in rows}) == 3
+    assert len({row["commit"] for row in rows}) == 3
+    assert len({row["cost_cents"] for row in rows}) == 3 and len({row["duration_seconds"] for row in rows}) == 3
+    assert [row["check"]["passed"] for row in rows] == [True, True, False]
+    assert "checks" not in before and "choice" not in json.dumps(rows) and "cursor_keep" in before["next"]
+    assert after["kept"] == ids[1]
+    assert [row.get("choice") for row in after["attempts"]] == ["archived", "kept", "archived"]
+    assert "cursor_keep" not in after["next"] and ids[1] in after["next"]

@@ -166,6 +166,23 @@ async def test_a_repository_git_cannot_read_says_how_to_give_access_and_changes_
     assert repository_state(lost, remote) == before
 
 
+async def test_a_remote_git_cannot_reach_is_a_network_failure_not_a_permission_k_65(
+    remote: Remote, targets: dict[str, AgentBranch], tmp_path: Path
+) -> None:
+    """K-65: the remote's host refuses the connection (a loopback port nothing listens on): NETWORK, naming the
+    network, with no advice about credentials; the clone as it was."""
+    cut_off = remote.clone("cut-off-clone")
+    config = cut_off / ".git" / "config"
+    config.write_text(config.read_text().replace(remote.folder.as_uri(), "http://127.0.0.1:9"))
+    before = repository_state(cut_off, remote)
+    places = GitPlaces(remote.env, tmp_path / "cache")
+    with pytest.raises(ToolFailure) as raised:
+        await read_change(places, targets["small"], roots=[cut_off])
+    assert raised.value.code == "NETWORK", raised.value.message
+    assert "network failure, not a permission" in raised.value.message and "credential" not in raised.value.message
+    assert repository_state(cut_off, remote) == before
+
+
 async def test_no_git_on_the_machine_is_said_plainly(
     remote: Remote, targets: dict[str, AgentBranch], tmp_path: Path
 ) -> None:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from mcp_types import Implementation
 
-from cursor_cloud_agents.simulator import ManualClock, World, build_scenario
+from cursor_cloud_agents.server.pipeline.pages import client_name
+from cursor_cloud_agents.simulator import ArtifactSpec, ManualClock, RunScript, World, build_scenario
 from tests.stand_in import Remote, agent_named, changes_world, git, make_remote
 from tests.tool_harness import open_harness
 
@@ -144,3 +147,71 @@ async def test_get_run_and_wait_point_to_the_change_once_a_run_finished_with_a_b
         waited = await h.call("cursor_wait", {"runs": [{"agent_id": agent.id}]})
     assert "cursor_get_changes(agent_id, run_id)" in run.data["next"]
     assert "cursor_check_changes(agent_id, run_id)" in waited.data["changes"]
+
+
+def as_client(name: str) -> dict[str, Any]:
+    """The MCP client's options naming it as `name` in `initialize`'s clientInfo."""
+    return {"client_info": Implementation(name=name, version="1")}
+
+
+async def test_codex_gets_diff_pages_its_model_reads_whole_and_others_the_full_cap_k_67(remote: Remote) -> None:
+    """K-67: Codex (clientInfo `codex-mcp-client`) kept about 12 KB of a 38 KB answer: its pages of the large diff
+    are at most 10,000 bytes; Claude Code's are up to the 38,000-byte cap.
+
+    Over 1 s (about 3 s): each server cleans and masks the 3.6 MB diff once, the only diff over the cap."""
+    world = changes_world(remote)
+    agent_id = agent_named(world, "large").id
+    sizes: dict[str, int] = {}
+    for client in ("codex-mcp-client", "claude-code"):
+        async with open_harness(world, git_places=remote.places(), client_options=as_client(client)) as h:
+            reply = await h.call("cursor_get_changes", {"agent_id": agent_id, "offset": 5000})
+        assert not reply.is_error, reply.data
+        sizes[client] = reply.size
+    assert 8_000 < sizes["codex-mcp-client"] <= 10_000 < 30_000 < sizes["claude-code"] <= 38_000
+
+
+async def test_a_model_asks_for_smaller_pages_with_max_bytes_and_they_join_to_the_whole_diff_k_67(
+    remote: Remote,
+) -> None:
+    """K-67: max_bytes bounds each page's answer; the pages join to exactly `git diff`; a page larger than the
+    server's cap is brought down to it; one under 4,000 bytes is refused naming the parameter.
+
+    Over 1 s (about 2.5 s): the page over the cap needs the 3.6 MB diff, cleaned and masked once."""
+    world = changes_world(remote)
+    agent = agent_named(world, "many-files")
+    async with open_harness(world, git_places=remote.places()) as h:
+        asked = {"agent_id": agent.id, "max_bytes": 4500}
+        pages = [await h.call("cursor_get_changes", asked)]
+        while (offset := pages[-1].data.get("next_offset")) is not None and len(pages) < 20:
+            pages.append(await h.call("cursor_get_changes", asked | {"offset": offset}))
+        huge = await h.call("cursor_get_changes", {"agent_id": agent_named(world, "large").id, "max_bytes": 10**6})
+        tiny = await h.call("cursor_get_changes", {"agent_id": agent.id, "max_bytes": 100})
+    assert len(pages) >= 2 and all(not page.is_error and page.size <= 4500 for page in pages)
+    first = pages[0].data
+    expected = git(remote.root, "--git-dir", str(remote.folder / "github.com/your-org/your-repo.git"), "diff",
+                   f"{first['base']}...{first['head']}", env=remote.env)  # fmt: skip
+    assert "".join(page.data["diff"] for page in pages) == expected
+    assert 30_000 < huge.size <= 38_000
+    assert tiny.code == "VALIDATION" and "max_bytes" in tiny.data["message"]
+
+
+async def test_a_run_result_and_an_artifact_come_in_slices_codex_reads_whole_k_68() -> None:
+    """K-68: the other long texts (a run's result, an artifact) fit Codex's page too, resumable by offset."""
+    world = World(ManualClock())
+    long_text = "".join(f"Line {n}: what the agent did, at length.\n" for n in range(2000))
+    notes = ArtifactSpec.of_file("artifacts/notes.txt", long_text.encode())
+    agent = world.add_agent(script=RunScript(result=long_text, artifacts=(notes,)), created_ago=3600)
+    async with open_harness(world, client_options=as_client("codex-mcp-client")) as h:
+        result = await h.call("cursor_get_run", {"agent_id": agent.id, "run_id": agent.runs[-1].id})
+        artifact = await h.call("cursor_read_artifact", {"agent_id": agent.id, "path": "artifacts/notes.txt"})
+    assert not result.is_error and result.size <= 10_000 and result.data["result_next_offset"] > 5_000
+    assert not artifact.is_error and artifact.size <= 10_000 and artifact.data["next_offset"] > 5_000
+
+
+def test_the_client_name_comes_from_initialize_or_from_a_requests_meta_k_69() -> None:
+    """K-69: 2025 clients name themselves at `initialize`, 2026-07-28 ones in each request's `_meta`."""
+    info = Implementation(name="codex-mcp-client", version="0.171.0")
+    meta = {"io.modelcontextprotocol/clientInfo": {"name": "claude-code", "version": "2.1.332"}}
+    assert client_name(info, None) == "codex-mcp-client"
+    assert client_name(None, meta) == "claude-code"
+    assert client_name(None, {"io.modelcontextprotocol/clientInfo": "x"}) is None and client_name(None, None) is None

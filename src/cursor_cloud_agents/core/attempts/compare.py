@@ -55,6 +55,9 @@ class AttemptRow:
     change: ChangeSize | None = None
     change_note: str | None = None
     """Why the change size is unknown (not pushed yet, no git, no access...)."""
+    commit: str | None = None
+    """The commit whose change was measured (a check verdict belongs to one commit)."""
+    archived: bool = False
     result_head: str | None = None
     note: str | None = None
 
@@ -67,6 +70,13 @@ class Comparison:
     @property
     def running(self) -> list[str]:
         return [row.agent_id for row in self.rows if row.running and row.agent_id]
+
+    @property
+    def kept(self) -> str | None:
+        """The attempt kept: the one readable attempt left unarchived while the others are (what `keep` leaves)."""
+        made = [row for row in self.rows if row.agent_id and row.status not in ("NOT_MADE", "DELETED", "UNREADABLE")]
+        left = [row.agent_id for row in made if not row.archived]
+        return left[0] if len(left) == 1 and len(made) > 1 else None
 
 
 async def compare_attempts(
@@ -82,7 +92,7 @@ async def compare_attempts(
     await each_in_flight(group.attempts, one)
     # Git reads one change at a time: the attempts share a repository, whose cache is made once; git is heavy.
     for index, (agent, run) in sorted(read.items(), key=lambda item: item[0]):
-        rows[index].change, rows[index].change_note = await _change(agent, run, places, roots)
+        rows[index].change, rows[index].commit, rows[index].change_note = await _change(agent, run, places, roots)
     return Comparison(group, [rows[index] for index in sorted(rows)])
 
 
@@ -100,6 +110,7 @@ async def _row(api: CursorClient, attempt: Attempt, now: float, read: dict[int, 
     except CursorError as exc:
         row.status, row.note = "UNREADABLE", failures.from_api_error(exc).message
         return row
+    row.archived = agent.status == "ARCHIVED"
     run_id = agent.latest_run_id or attempt.run_id
     if run_id is None:
         row.status, row.running = "CREATING", True
@@ -148,16 +159,17 @@ async def _cost(api: CursorClient, agent_id: str) -> float | None:
 
 async def _change(
     agent: Agent, run: Run, places: GitPlaces | None, roots: Sequence[Path]
-) -> tuple[ChangeSize | None, str | None]:
+) -> tuple[ChangeSize | None, str | None, str | None]:
+    """The change's size and commit, or why they are unknown."""
     if places is None:
-        return None, "unknown: this process has no git to read branches with"
+        return None, None, "unknown: this process has no git to read branches with"
     if not run.is_terminal:
-        return None, "not pushed yet: the run is still going"
+        return None, None, "not pushed yet: the run is still going"
     try:
         change = await read_change(places, target_of(agent, run), roots)
     except ToolFailure as failure:
-        return None, f"unknown: {failure.message.split('. ')[0]}"
-    return change.size, None
+        return None, None, f"unknown: {failure.message.split('. ')[0]}"
+    return change.size, change.head, None
 
 
 @dataclass

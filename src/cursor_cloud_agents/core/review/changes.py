@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from cursor_cloud_agents.core.failures import Code, ToolFailure
+from cursor_cloud_agents.core.network import NETWORK_ADVICE, unreachable
 from cursor_cloud_agents.core.review import git as gitlib
 from cursor_cloud_agents.core.untrusted import strip_hidden
 
@@ -306,6 +307,8 @@ def no_access(place: Place, exc: gitlib.GitError) -> ToolFailure:
     """The failure for a remote git cannot read, with git's own last words and how to give access."""
     said = strip_hidden(exc.stderr.strip().splitlines()[-1] if exc.stderr.strip() else f"exit {exc.code}")
     where = f"remote {place.remote} of {place.git.cwd}" if place.kind == "clone" else place.remote
+    if unreachable(exc.stderr):
+        return ToolFailure(Code.NETWORK, f"git cannot reach {where} ({said[:300]}): {NETWORK_ADVICE}.")
     return ToolFailure(
         Code.PERMISSION_DENIED,
         f"git cannot read {where} ({said[:300]}). Give this machine's git access to the repository (a credential "

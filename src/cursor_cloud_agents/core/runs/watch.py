@@ -43,8 +43,9 @@ MAX_RUNS = 20
 client's 10 requests per second."""
 Until = Literal["any", "all"]
 T = TypeVar("T")
-PASSING = frozenset({Code.UPSTREAM, Code.TIMEOUT, Code.QUOTA})
-"""Failures a later read may not meet (Cursor failing, slow or rate-limited): such a row is read again."""
+PASSING = frozenset({Code.UPSTREAM, Code.NETWORK, Code.TIMEOUT, Code.QUOTA})
+"""Failures a later read may not meet (Cursor failing, unreachable, slow or rate-limited): such a row is read
+again."""
 
 
 @dataclass

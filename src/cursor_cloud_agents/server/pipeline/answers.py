@@ -139,6 +139,10 @@ class Answers:
         data = self.prepare(answer)
         return data, text_lines(data)
 
+    def capped(self, max_bytes: int) -> Answers:
+        """These answers under a lower cap (a page sized for a client); never above this cap."""
+        return Answers(self.redactor, min(max_bytes, self.max_bytes))
+
     def room(self, answer: Any) -> int:
         """Bytes left under the cap for one more text in `answer` (placeholders in place)."""
         return self.max_bytes - size(self.prepare(answer)) - SAFETY_BYTES

@@ -112,35 +112,63 @@ def _maximum(info: FieldInfo) -> int:
     return next(int(cast(Any, item.le)) for item in info.metadata if isinstance(item, Le))
 
 
+_GUARD_KEYWORDS = ("minLength", "maxLength")
+"""Length bounds guard the server against abuse (a cursor of 2,048 characters, an empty prompt); a model never
+comes near them, and the strict model refuses the rest with a message naming the field. A bound a model should
+know (a name's 100 characters) is said in its description, which every client shows."""
+
+
 def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """The input schema as clients read best: references inlined, `X | None` shown as X, no generated titles.
+    """The input schema as clients read best: references inlined, `X | None` shown as X, no generated titles,
+    no default a caller gets by omitting the argument anyway (false, 0), no length guards, no
+    `additionalProperties: false` (the strict model refuses an unknown name with a message naming it; no client
+    checks arguments against the schema before sending, docs/clients.md).
 
     Omitting an optional argument is how a caller says "none", so the null alternative only costs
-    catalogue bytes; the strict model still accepts an explicit null.
+    catalogue bytes; the strict model still accepts an explicit null. Every model pays for each byte on
+    every turn (docs/clients.md, the catalogue budget).
     """
+    return _inlined(schema, _noise)
+
+
+def enforced_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with references inlined and `X | None` shown as X, but every rule the strict model checks
+    kept (bounds, lengths, unknown names): what the server enforces, whatever the catalogue shows."""
+    return _inlined(schema, lambda key, value: key == "title" and isinstance(value, str))
+
+
+def _noise(key: str, value: Any) -> bool:
+    """A schema keyword (with its value) the catalogue leaves out; a property's own schema is a dict, never
+    matched here, so a parameter named `title` or `default` stays."""
+    if key == "title" and isinstance(value, str):
+        return True
+    if key == "default":  # what omitting the argument gives anyway: none, false, zero (a flag off, the first offset)
+        return value is None or value is False or (type(value) is int and value == 0)
+    if key in _GUARD_KEYWORDS:
+        return type(value) is int
+    return key == "additionalProperties" and value is False
+
+
+def _inlined(schema: dict[str, Any], dropped: Callable[[str, Any], bool]) -> dict[str, Any]:
     definitions: dict[str, Any] = schema.get("$defs", {})
-    return _compact_node({key: value for key, value in schema.items() if key != "$defs"}, definitions)
+    return _compact_node({key: value for key, value in schema.items() if key != "$defs"}, definitions, dropped)
 
 
-def _compact_node(node: Any, definitions: dict[str, Any]) -> Any:
+def _compact_node(node: Any, definitions: dict[str, Any], dropped: Callable[[str, Any], bool]) -> Any:
     if isinstance(node, list):
-        return [_compact_node(item, definitions) for item in node]  # pyright: ignore[reportUnknownVariableType]  # JSON schema
+        return [_compact_node(item, definitions, dropped) for item in node]  # pyright: ignore[reportUnknownVariableType]  # JSON schema
     if not isinstance(node, dict):
         return node
     node = cast(dict[str, Any], node)
     if "$ref" in node:
-        return _compact_node(definitions[node["$ref"].rsplit("/", 1)[-1]], definitions)
+        return _compact_node(definitions[node["$ref"].rsplit("/", 1)[-1]], definitions, dropped)
     alternatives: list[Any] = node.get("anyOf", [])
     kept = [option for option in alternatives if option != {"type": "null"}]
     if alternatives and len(kept) == 1:
         # The field's own keys (its description above all) win over those of the type it wraps.
         merged = kept[0] | {key: value for key, value in node.items() if key != "anyOf"}
-        return _compact_node(merged, definitions)
-    return {
-        key: _compact_node(value, definitions)
-        for key, value in node.items()
-        if not (key == "title" and isinstance(value, str)) and not (key == "default" and value is None)
-    }
+        return _compact_node(merged, definitions, dropped)
+    return {key: _compact_node(value, definitions, dropped) for key, value in node.items() if not dropped(key, value)}
 
 
 def _holding_a_lone_surrogate(raw: dict[str, Any]) -> str | None:

@@ -58,12 +58,14 @@ def event_id(value: str) -> str:
     return value
 
 
-AgentId = Annotated[str, AfterValidator(ids.agent_id), Field(description="Agent id, bc-<uuid>.")]
-RunId = Annotated[str, AfterValidator(ids.run_id), Field(description="Run id, run-<uuid>.")]
+# Ids carry no description: a model passes back the ids an answer gave it, and a wrong one is refused with
+# its shape named (`bc-<uuid>`): 800 catalogue bytes for nothing a model needs.
+AgentId = Annotated[str, AfterValidator(ids.agent_id)]
+RunId = Annotated[str, AfterValidator(ids.run_id)]
 PageLimit = Annotated[int, Field(ge=1, le=100, description="Items per page, 1-100.")]
 PageCursor = Annotated[
     str | None,
-    Field(max_length=CURSOR_MAX_CHARS, description="next_cursor from the previous page, unchanged."),
+    Field(max_length=CURSOR_MAX_CHARS, description="A page's next_cursor, unchanged."),
     AfterValidator(visible_ascii),
 ]
 NameFilter = Annotated[
@@ -125,4 +127,4 @@ class AttemptInput(BaseModel):
     model_params: Annotated[dict[str, str] | None, AfterValidator(model_parameters)] = None
 
 
-GroupId = Annotated[str, AfterValidator(checked_group_id), Field(description="Group id, grp-<uuid>.")]
+GroupId = Annotated[str, AfterValidator(checked_group_id)]

@@ -42,6 +42,8 @@ class ToolCall:
     that the answer says how long the whole wait lasted, not this round."""
     claude_plugin: bool = False
     """Claude Code started this server as its plugin: a `DECLINED` names the plugin's hook matcher."""
+    client: str | None = None
+    """The client's name (`clientInfo.name`): pages of text are sized for what its model reads (`pages.py`)."""
     _reporting: anyio.Lock = field(default_factory=anyio.Lock)
 
     def note(self, **ids: str | None) -> None:

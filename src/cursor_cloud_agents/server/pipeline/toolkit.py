@@ -98,12 +98,14 @@ class Toolkit:
         peer: Peer | None = None,
         *,
         waiting_since: float | None = None,
+        client: str | None = None,
     ) -> CallToolResult | InputRequiredResult:
         """Run one `tools/call`: the guard, the tool, the answer (never raises but for cancellation).
 
         `peer` is the client, when it can ask its user; a question a 2026-07-28 client must answer
-        first ends the call with `input_required` (the client calls again with the answer)."""
-        result, _waiting = await self._serve(name, raw, report, peer, waiting_since=waiting_since)
+        first ends the call with `input_required` (the client calls again with the answer). `client` is its
+        name, for the pages sized to what its model reads."""
+        result, _waiting = await self._serve(name, raw, report, peer, waiting_since=waiting_since, client=client)
         return result
 
     async def _serve(
@@ -114,6 +116,7 @@ class Toolkit:
         peer: Peer | None,
         *,
         waiting_since: float | None,
+        client: str | None = None,
     ) -> tuple[CallToolResult | InputRequiredResult, bool]:
         """`run`'s answer, and whether the tool's typed answer says its wait goes on (`TaskRule`)."""
         peer = peer or NoPeer()
@@ -135,6 +138,7 @@ class Toolkit:
                 clock = CallTime(deadline, self.state.clock)
                 call = ToolCall(spec.name, self._masked(report), clock, peer, waiting_since=waiting_since)
                 call.claude_plugin = self.state.settings.claude_plugin
+                call.client = client
                 async with beating(call.silence, call.progress):
                     outcome = await self._invoke(spec, judged, call)
             if outcome is None:  # the hard stop cut the call

@@ -19,9 +19,8 @@ _DETAIL = (
     "each ends (with MCP Tasks it can run to the end); a shell can run `cursor-cloud-agents wait AGENT:RUN` in the "
     "background: when it exits (0 all finished, 1 one did not, 124 timed out) read its output, whose first line "
     "says which runs ended how. cursor_list_models picks a model; cursor_get_usage tells the cost. FINISHED only "
-    "means the agent ended its turn: check its work. On MUTATION_OUTCOME_UNKNOWN or CREATION_IN_FLIGHT read the "
-    "returned agent_id with cursor_get_agent before anything else (creation_pending: Cursor is still creating "
-    "it); never resend a follow-up."
+    "means the agent ended its turn: check its work. On CREATION_IN_FLIGHT too, read the returned agent_id with "
+    "cursor_get_agent first (creation_pending: Cursor is still creating it); never resend a follow-up."
 )
 _SIMULATED = " SIMULATED MODE: this server talks to a local simulator, not to Cursor; nothing is real or billed."
 

@@ -195,8 +195,7 @@ async def cursor_create_agent(
 ) -> CreatedAgentView | ResumedAgentView | AttemptsView:
     """Create a Cloud Agent and start its first run (paid). Returns agent_id, run_id, url without waiting.
 
-    No repository, one, or up to 20. Model params are checked against cursor_list_models first. With
-    env_vars/forward_env, name is required (agent_id is not allowed). On MUTATION_OUTCOME_UNKNOWN never
+    With env_vars/forward_env, name is required (agent_id is not allowed). On MUTATION_OUTCOME_UNKNOWN never
     resend: read the returned agent_id. attempts: the same task on several models, all or none (a group).
     """
     for value in (env_vars or {}).values():

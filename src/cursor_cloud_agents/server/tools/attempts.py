@@ -18,12 +18,13 @@ catalogue = Catalogue()
 
 @catalogue.tool(title="Compare attempts")
 async def cursor_compare(state: ServerState, call: ToolCall, group_id: GroupId) -> CompareView:
-    """The attempts of a group side by side: status, duration, cost, change size, result start; which
-    still run."""
+    """The attempts of a group side by side: status, duration, cost, change size, check verdict, result start;
+    which still run, which was kept."""
     with store_failures():
         group = await find_group(state.store, group_id, state.clock.now())
     roots = await call.roots() or []
-    return CompareView.of(await compare_attempts(state.api, group, state.clock.now(), state.git_places, roots))
+    comparison = await compare_attempts(state.api, group, state.clock.now(), state.git_places, roots)
+    return CompareView.of(comparison, lambda agent_id, commit: state.verdicts.get((agent_id, commit)))
 
 
 @catalogue.tool(title="Keep one attempt", access=Access.DESTRUCTIVE, idempotent=True)

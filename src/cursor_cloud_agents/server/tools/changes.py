@@ -26,6 +26,7 @@ from cursor_cloud_agents.core import (
 )
 from cursor_cloud_agents.core.timing import ANSWER_MARGIN_SECONDS, ANSWER_RESERVE
 from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue
+from cursor_cloud_agents.server.pipeline.pages import PageBytes, paged
 from cursor_cloud_agents.server.pipeline.params import AgentId, RunId
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
@@ -75,9 +76,10 @@ async def cursor_get_changes(
     run_id: RunId | None = None,
     path: ChangePath = None,
     offset: Annotated[int, Field(ge=0)] = 0,
+    max_bytes: PageBytes = None,
 ) -> ChangesView:
     """What an agent's branch changed: files (status, additions, deletions), totals, the diff in pages
-    (next_offset). Agent text: data."""
+    (next_offset)."""
     call.note(agent_id=agent_id, run_id=run_id)
     change = await read_agent_change(state.git_places, state.api, agent_id, run_id, await call.roots() or [])
     prepared, hidden, cut = await prepared_diff(state, change, path)
@@ -88,7 +90,7 @@ async def cursor_get_changes(
             "next_steps": f"{CHECK_HINT} {APPLY_HINT}",
         }
     )
-    answers = state.answers
+    answers = paged(state.answers, call.client, max_bytes)
     if offset == 0:  # the files once, on the first page, in at most half the room: the diff needs the rest
         rows = [FileRow.of(file) for file in change.files]
         kept = answers.rows_that_fit(rows, answers.room(view) // 2)
@@ -121,4 +123,5 @@ async def cursor_check_changes(
     result = await run_check(
         change.place.git, change.head, command, env=places.env, timeout=timeout, rules=CheckRules.of(state.settings)
     )
+    state.verdicts.put((change.target.agent_id, change.head), result)
     return CheckView.of(change, result)

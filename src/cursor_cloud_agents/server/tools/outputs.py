@@ -26,6 +26,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.core import Code, ToolFailure, failures, images
 from cursor_cloud_agents.server.pipeline.answers import MIN_TEXT_BYTES, ROW_SEPARATOR_BYTES, Answers, fit_chars, size
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue
+from cursor_cloud_agents.server.pipeline.pages import paged
 from cursor_cloud_agents.server.pipeline.params import AgentId, ArtifactPath, RunId, SliceLimit
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
@@ -232,7 +233,8 @@ async def cursor_read_artifact(
         prepared = fetched
         state.artifact_texts.put((agent_id, path), prepared)
     page = ArtifactPage(agent_id=agent_id, path=path)
-    return state.answers.slice_text(page, "text", prepared, offset=offset, limit=limit, next_key="next_offset")
+    answers = paged(state.answers, call.client)  # a slice Codex's model reads whole (K-68)
+    return answers.slice_text(page, "text", prepared, offset=offset, limit=limit, next_key="next_offset")
 
 
 @catalogue.tool(title="Read conversation", shrink_hint="pass a smaller limit")

@@ -38,6 +38,7 @@ from cursor_cloud_agents.core.timing import (
     Clock,
 )
 from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue, TaskRule
+from cursor_cloud_agents.server.pipeline.pages import paged
 from cursor_cloud_agents.server.pipeline.params import AgentId, PageCursor, PageLimit, RunId, RunWait, SliceLimit
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
@@ -190,7 +191,7 @@ async def cursor_get_run(
         await mark_seen(state.store, [run.id], state.clock.now())
     if run.result is None:
         return answer
-    return state.answers.slice_text(
+    return paged(state.answers, call.client).slice_text(  # a slice Codex's model reads whole (K-68)
         answer,
         "result",
         state.answers.text(run.result),

@@ -50,11 +50,11 @@ async def cursor_supervise(
     stale_after_minutes: StaleMinutes = STALE_AFTER_MINUTES,
     limit: RowLimit = 50,
     cursor: PageCursor = None,
-    drop_queued: Annotated[str | None, Field(description="A queue_id to drop.", max_length=64)] = None,
+    drop_queued: Annotated[str | None, Field(max_length=64)] = None,  # described in the docstring
 ) -> FleetView:
     """The fleet in one call: each agent's latest run; activity=true adds liveness and background tasks,
     usage=true charged_cents. status=active: latest run CREATING or RUNNING (not the agent's status).
-    summary: counts, stale, unfinished_after_end, incomplete. Resume with next_cursor. queued: follow-ups
+    summary: counts, stale, unfinished_after_end, incomplete. queued: follow-ups
     waiting for a busy agent (drop_queued=<queue_id> drops one)."""
     dropped = None if drop_queued is None else (await queue.drop(state, drop_queued)).id
     query = Query(status, name, pr_url, include_archived)
