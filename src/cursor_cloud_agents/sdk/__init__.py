@@ -13,6 +13,11 @@ before the POST, a lost answer is settled by it and never paid twice, and the cr
 the machine's store of paid acts hold. Errors are the product's `ToolFailure` with its stable `code`, secrets
 masked. Only cloud agents: local agents run in Cursor's own runtime, which Python cannot reach.
 
+Code written for Cursor's Python SDK (`cursor-sdk` 1.1.0) runs with its import line changed: the options as one
+mapping (`Agent.create({...})`), lowercase statuses (`result.status == "finished"`), `run.text()`, the static
+`Cursor.models.list()`, the error classes (`AuthenticationError`, `AgentNotFoundError`...: each also a
+`ToolFailure`). docs/sdk.md sets the two side by side.
+
 Importing this package loads neither the MCP SDK nor Starlette, uvicorn or rich.
 """
 
@@ -24,6 +29,7 @@ from cursor_cloud_agents.api import (
     Artifact,
     ConversationMessage,
     GitBranch,
+    ModelParam,
     ModelSelection,
     Repository,
     Usage,
@@ -38,6 +44,23 @@ from cursor_cloud_agents.config import ConfigError
 from cursor_cloud_agents.core import Code, ToolFailure
 from cursor_cloud_agents.sdk._agent import AsyncAgent
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
+from cursor_cloud_agents.sdk._errors import (
+    AgentBusyError,
+    AgentNotFoundError,
+    APITimeoutError,
+    AuthenticationError,
+    BadRequestError,
+    ConfigurationError,
+    CursorAgentError,
+    CursorSDKError,
+    InternalServerError,
+    NetworkError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    SettingsError,
+    UnsupportedRunOperationError,
+)
 from cursor_cloud_agents.sdk._messages import (
     AssistantMessage,
     Message,
@@ -46,41 +69,78 @@ from cursor_cloud_agents.sdk._messages import (
     ThinkingMessage,
     ToolCallMessage,
 )
-from cursor_cloud_agents.sdk._options import CloudEnvironment, CloudOptions, CloudRepository
-from cursor_cloud_agents.sdk._results import ListResult, RunResult
+from cursor_cloud_agents.sdk._options import CloudAgentOptions, CloudEnvironment, CloudOptions, CloudRepository
+from cursor_cloud_agents.sdk._results import AsyncListResult, ListResult, RunGit, RunResult
 from cursor_cloud_agents.sdk._run import AsyncRun
+from cursor_cloud_agents.sdk._shapes import AgentOptions, SendOptions, UserMessage
+from cursor_cloud_agents.sdk._status import Status
 from cursor_cloud_agents.sdk._sync import Agent, Cursor, Run, close_default_client
 
+ModelParameterValue = ModelParam
+"""One parameter of a model selection (`{"id": "effort", "value": "high"}`), as Cursor's SDK names it."""
+SDKAgentInfo = AgentInfo
+SDKModel = ModelInfo
+SDKRepository = Repository
+SDKUser = User
+"""Cursor's SDK's names of the account's records (the fields are the API's: docs/sdk.md)."""
+
 __all__ = [
+    "APITimeoutError",
     "Agent",
+    "AgentBusyError",
     "AgentInfo",
+    "AgentNotFoundError",
+    "AgentOptions",
     "AgentSummary",
     "Artifact",
     "AssistantMessage",
     "AsyncAgent",
     "AsyncCursor",
+    "AsyncListResult",
     "AsyncRun",
+    "AuthenticationError",
+    "BadRequestError",
+    "CloudAgentOptions",
     "CloudEnvironment",
     "CloudOptions",
     "CloudRepository",
     "Code",
     "ConfigError",
+    "ConfigurationError",
     "ConversationMessage",
     "Cursor",
+    "CursorAgentError",
+    "CursorSDKError",
     "GitBranch",
+    "InternalServerError",
     "ListResult",
     "Message",
     "ModelInfo",
+    "ModelParameterValue",
     "ModelSelection",
+    "NetworkError",
+    "NotFoundError",
+    "PermissionDeniedError",
+    "RateLimitError",
     "Repository",
     "Run",
+    "RunGit",
     "RunResult",
+    "SDKAgentInfo",
+    "SDKModel",
+    "SDKRepository",
+    "SDKUser",
+    "SendOptions",
+    "SettingsError",
+    "Status",
     "StatusMessage",
     "SummaryMessage",
     "ThinkingMessage",
     "ToolCallMessage",
     "ToolFailure",
+    "UnsupportedRunOperationError",
     "Usage",
     "User",
+    "UserMessage",
     "close_default_client",
 ]

@@ -19,6 +19,7 @@ from cursor_cloud_agents.api import (
     ThinkingEvent,
     ToolCallEvent,
 )
+from cursor_cloud_agents.sdk._status import Status
 
 
 @dataclass(frozen=True)
@@ -71,11 +72,12 @@ class SummaryMessage:
 
 @dataclass(frozen=True)
 class StatusMessage:
-    """The run's status as it changes (`CREATING`, `RUNNING`, then `FINISHED`, `ERROR`, `CANCELLED`...)."""
+    """The run's status as it changes: `"running"`, then `"finished"`, `"error"`, `"cancelled"`... (a `Status`:
+    equal to the API's uppercase word too)."""
 
     agent_id: str
     run_id: str
-    status: str
+    status: Status
     type: Literal["status"] = "status"
 
 
@@ -90,7 +92,7 @@ class MessageReader:
     def __init__(self, agent_id: str, run_id: str) -> None:
         self.agent_id = agent_id
         self.run_id = run_id
-        self.status: str | None = None
+        self.status: Status | None = None
         self._summary = ""
 
     def read(self, event: StreamEvent) -> Message | None:
@@ -112,10 +114,10 @@ class MessageReader:
         return None
 
     def _status(self, status: str | None) -> StatusMessage | None:
-        if status is None or status == self.status:
-            return None
-        self.status = status
-        return StatusMessage(self.agent_id, self.run_id, status)
+        if status is None or (self.status is not None and str(Status(status)) == str(self.status)):
+            return None  # said once as Cursor's SDK says it: CREATING then RUNNING is one "running"
+        self.status = Status(status)
+        return StatusMessage(self.agent_id, self.run_id, self.status)
 
     def _summary_of(self, event: InteractionUpdateEvent) -> SummaryMessage | None:
         kind = event.update_type

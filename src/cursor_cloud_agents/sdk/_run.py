@@ -14,6 +14,7 @@ from cursor_cloud_agents.sdk._cursor import AsyncCursor
 from cursor_cloud_agents.sdk._errors import translated
 from cursor_cloud_agents.sdk._messages import AssistantMessage, Message, MessageReader
 from cursor_cloud_agents.sdk._results import RunResult
+from cursor_cloud_agents.sdk._status import Status
 
 logger = logging.getLogger("cursor_cloud_agents.sdk")
 
@@ -37,6 +38,7 @@ class AsyncRun:
         self.id = run.id
         self.last = run
         """The run as last read."""
+        cursor.remember_run(run.id, agent_id)
 
     def __repr__(self) -> str:
         return f"AsyncRun({self.id}, agent={self.agent_id}, status={self.status})"
@@ -47,9 +49,20 @@ class AsyncRun:
         return self.id
 
     @property
-    def status(self) -> str:
-        """The status last read (`CREATING`, `RUNNING`, `FINISHED`, `ERROR`, `CANCELLED`, `EXPIRED`...)."""
-        return self.last.status
+    def status(self) -> Status:
+        """The status last read: `"running"` (a creating run too), `"finished"`, `"error"`, `"cancelled"`,
+        `"expired"`; equal to the API's uppercase word too (`sdk/_status.py`)."""
+        return Status(self.last.status)
+
+    @property
+    def result(self) -> str:
+        """The final text as last read (empty until the run has ended: `await run.text()` waits for it)."""
+        return self.last.result or ""
+
+    @property
+    def duration_ms(self) -> int | None:
+        """How long the run took, once it has ended."""
+        return self.last.duration_ms
 
     @classmethod
     async def get(cls, agent_id: str, run_id: str, *, client: AsyncCursor) -> AsyncRun:
@@ -116,9 +129,17 @@ class AsyncRun:
                 )
 
     async def text(self) -> str:
-        """The assistant's whole reply, as streamed (the pieces of every `assistant` message, joined)."""
+        """The run's final text (its result), waiting for the run's end if it has not ended (as Cursor's SDK does).
+
+        The reply as it is written comes from `iter_text()`."""
+        return (await self.wait()).result
+
+    async def iter_text(self) -> AsyncGenerator[str]:
+        """The assistant's reply as it is written, piece by piece (the text of each `AssistantMessage`)."""
         async with aclosing(self.stream()) as messages:
-            return "".join([message.text async for message in messages if isinstance(message, AssistantMessage)])
+            async for message in messages:
+                if isinstance(message, AssistantMessage):
+                    yield message.text
 
     async def cancel(self) -> None:
         """Ask Cursor to stop the run. A run that has already ended is left as it is: nothing is sent.
