@@ -41,8 +41,10 @@ from cursor_cloud_agents.api import (
     Model as ModelInfo,
 )
 from cursor_cloud_agents.config import ConfigError
-from cursor_cloud_agents.core import Code, ToolFailure
+from cursor_cloud_agents.core import AttemptRow, Code, Comparison, Kept, ToolFailure
 from cursor_cloud_agents.sdk._agent import AsyncAgent
+from cursor_cloud_agents.sdk._attempts import AsyncAttempts
+from cursor_cloud_agents.sdk._attempts_sync import Attempts
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
 from cursor_cloud_agents.sdk._errors import (
     AgentBusyError,
@@ -70,7 +72,7 @@ from cursor_cloud_agents.sdk._messages import (
     ToolCallMessage,
 )
 from cursor_cloud_agents.sdk._options import CloudAgentOptions, CloudEnvironment, CloudOptions, CloudRepository
-from cursor_cloud_agents.sdk._results import AsyncListResult, ListResult, RunGit, RunResult
+from cursor_cloud_agents.sdk._results import AsyncListResult, ListResult, RunResult
 from cursor_cloud_agents.sdk._run import AsyncRun
 from cursor_cloud_agents.sdk._shapes import AgentOptions, SendOptions, UserMessage
 from cursor_cloud_agents.sdk._status import Status
@@ -95,9 +97,12 @@ __all__ = [
     "Artifact",
     "AssistantMessage",
     "AsyncAgent",
+    "AsyncAttempts",
     "AsyncCursor",
     "AsyncListResult",
     "AsyncRun",
+    "AttemptRow",
+    "Attempts",
     "AuthenticationError",
     "BadRequestError",
     "CloudAgentOptions",
@@ -105,6 +110,7 @@ __all__ = [
     "CloudOptions",
     "CloudRepository",
     "Code",
+    "Comparison",
     "ConfigError",
     "ConfigurationError",
     "ConversationMessage",
@@ -113,6 +119,7 @@ __all__ = [
     "CursorSDKError",
     "GitBranch",
     "InternalServerError",
+    "Kept",
     "ListResult",
     "Message",
     "ModelInfo",
@@ -124,7 +131,6 @@ __all__ = [
     "RateLimitError",
     "Repository",
     "Run",
-    "RunGit",
     "RunResult",
     "SDKAgentInfo",
     "SDKModel",

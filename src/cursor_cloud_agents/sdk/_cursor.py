@@ -15,14 +15,14 @@ from typing import Any, Generic, Self, TypeVar, overload
 from cursor_cloud_agents.api import CursorClient, Me, Model, Repository
 from cursor_cloud_agents.closing import ClosedOnExit
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.core import CoreState, store_failures
+from cursor_cloud_agents.core import CoreState, GitPlaces, cache_dir_for, store_failures
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.embedded import instant_clock, open_client
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.sdk._dual import either
 from cursor_cloud_agents.sdk._errors import ConfigurationError, refused, translated
-from cursor_cloud_agents.sdk._settings import Overrides, key_advice, sdk_settings
+from cursor_cloud_agents.sdk._settings import Overrides, key_advice, program_environment, sdk_settings
 
 T = TypeVar("T")
 
@@ -40,7 +40,7 @@ async def _me_of(*, client: AsyncCursor | None = None, api_key: str | None = Non
     return await connection.me()
 
 
-class AsyncCatalogue(Generic[T]):
+class AsyncAccountList(Generic[T]):
     """One of the account's lists (`models`, `repositories`): `await cursor.models()` on a connection, or
     `await AsyncCursor.models.list(client=cursor)` as Cursor's SDK calls it."""
 
@@ -69,11 +69,11 @@ class _Catalogue(Generic[T]):
         self._name = name
 
     @overload
-    def __get__(self, instance: None, owner: type[Any]) -> AsyncCatalogue[T]: ...
+    def __get__(self, instance: None, owner: type[Any]) -> AsyncAccountList[T]: ...
     @overload
-    def __get__(self, instance: AsyncCursor, owner: type[Any]) -> AsyncCatalogue[T]: ...
-    def __get__(self, instance: AsyncCursor | None, owner: type[Any]) -> AsyncCatalogue[T]:
-        return AsyncCatalogue(self._read, self._name, instance)
+    def __get__(self, instance: AsyncCursor, owner: type[Any]) -> AsyncAccountList[T]: ...
+    def __get__(self, instance: AsyncCursor | None, owner: type[Any]) -> AsyncAccountList[T]:
+        return AsyncAccountList(self._read, self._name, instance)
 
 
 class AsyncCursor(ClosedOnExit):
@@ -152,9 +152,15 @@ class AsyncCursor(ClosedOnExit):
                 )
             else:
                 client = await exits.enter_async_context(open_client(self.settings, redactor=self.redactor))
-            self._state = CoreState(self.settings, self.redactor, clock or Clock(), client=client)
+            # Git reads an attempt's change from the agent's branch (real API only: simulated runs push nowhere).
+            places = None if self.simulated else self._git_places()
+            self._state = CoreState(self.settings, self.redactor, clock or Clock(), client=client, git_places=places)
             self._exits = exits.pop_all()
         return self
+
+    def _git_places(self) -> GitPlaces:
+        cache = cache_dir_for(self.settings.state_dir)
+        return GitPlaces(program_environment(), cache, working_dir=Path.cwd())
 
     async def aclose(self) -> None:
         """Close the connection (and the simulator); agents and runs go on at Cursor."""

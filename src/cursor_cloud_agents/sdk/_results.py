@@ -6,17 +6,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from cursor_cloud_agents.api import GitBranch, ModelSelection, Run
+from cursor_cloud_agents.api import GitBranch, ModelSelection, Run, RunGit
 from cursor_cloud_agents.sdk._status import Status
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class RunGit:
-    """The branches a run's agent pushed (Cursor's SDK's `result.git`)."""
-
-    branches: tuple[GitBranch, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -51,7 +44,7 @@ class RunResult:
     @property
     def git(self) -> RunGit:
         """The branches the agent pushed, as Cursor's SDK shapes them (`result.git.branches`)."""
-        return RunGit(self.branches)
+        return RunGit(branches=list(self.branches))
 
     @property
     def finished(self) -> bool:

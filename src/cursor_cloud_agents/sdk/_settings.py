@@ -84,3 +84,9 @@ def key_advice(problem: str) -> str:
         f"No usable API key: {why}. Pass Cursor(api_key=...) or set CURSOR_API_KEY in the program's environment "
         "(Cursor(simulated=True) runs without a key). Nothing was sent."
     )
+
+
+def program_environment() -> dict[str, str]:
+    """The program's environment, for the git this SDK runs to read an attempt's change (`core.GitPlaces` gives
+    git none of the `CURSOR_*` variables)."""
+    return dict(os.environ)

@@ -109,7 +109,7 @@ class Cursor:
         return self.loop.call(self.aio.repositories.list())
 
 
-class Catalogue(Generic[T]):
+class AccountList(Generic[T]):
     """One of the account's lists (`models`, `repositories`): `cursor.models()` on a connection, or
     `Cursor.models.list()` as Cursor's SDK calls it (the default connection, or `client=`)."""
 
@@ -134,11 +134,11 @@ class _Catalogue(Generic[T]):
         self._read = read
 
     @overload
-    def __get__(self, instance: None, owner: type[Any]) -> Catalogue[T]: ...
+    def __get__(self, instance: None, owner: type[Any]) -> AccountList[T]: ...
     @overload
-    def __get__(self, instance: Cursor, owner: type[Any]) -> Catalogue[T]: ...
-    def __get__(self, instance: Cursor | None, owner: type[Any]) -> Catalogue[T]:
-        return Catalogue(self._read, instance)
+    def __get__(self, instance: Cursor, owner: type[Any]) -> AccountList[T]: ...
+    def __get__(self, instance: Cursor | None, owner: type[Any]) -> AccountList[T]:
+        return AccountList(self._read, instance)
 
 
 Cursor.models = _Catalogue[Model](Cursor._models)  # type: ignore[assignment]  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage] -- the descriptor needs the method defined first
