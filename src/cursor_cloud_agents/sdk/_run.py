@@ -84,6 +84,8 @@ class AsyncRun:
         """
         state = self._cursor.state
         started = state.clock.now()
+        if not self.last.is_terminal:
+            await self.refresh()  # a run that ended since it was last read is answered without a pause
         while not self.last.is_terminal:
             if timeout is not None and state.clock.now() - started + RUN_POLL_SECONDS > timeout:
                 raise ToolFailure(
