@@ -98,6 +98,16 @@ class ConfigurationError(CursorSDKError):
     default_code = Code.CONFIGURATION
 
 
+class IntegrationNotConnectedError(ConfigurationError):
+    """An integration (GitHub...) is not connected to the account. Kept for code written for Cursor's SDK: the REST
+    API says this as a refusal of the repository, raised here as `BadRequestError` or `PermissionDeniedError`."""
+
+    def __init__(self, message: str, *, provider: str = "", help_url: str = "", **context: Any) -> None:
+        super().__init__(message, **context)
+        self.provider = provider
+        self.help_url = help_url
+
+
 class SettingsError(ConfigurationError, ConfigError):
     """A setting of a `Cursor` cannot be used (also the product's `ConfigError`); the message names it."""
 
@@ -230,6 +240,7 @@ PHRASES: list[tuple[str, str]] = [
     (r"in the MCP server's environment", "as Cursor(api_key=...)"),
     (r",? ?then restart the client", ""),
     (r"omit agent_id and model_id", "pass no agent_id and no model"),
+    (r"reasoning_level and model_params need model_id", "model_params needs model"),
     (r"cursor_[a-z_]+", "the matching SDK call"),
     (r"\bMCP server\b", "program"),
 ]
