@@ -1,3 +1,5 @@
+# ruff: noqa: T201 -- a program's printed lines are what the test reads
+# pyright: basic, reportMissingImports=false
 """A program written for Cursor's Python SDK (`cursor-sdk` 1.1.0), in its call shapes and nothing else.
 
 It is the acceptance of docs/sdk.md's promise that such code runs here with only its import line changed:
@@ -18,8 +20,8 @@ from cursor_sdk import (
     AgentBusyError,
     AgentNotFoundError,
     AuthenticationError,
-    CursorAgentError,
     Cursor,
+    CursorAgentError,
     ModelSelection,
 )
 

@@ -155,10 +155,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 def _dispatch(api: MockApi, method: str, parts: list[str], body: Any) -> tuple[int, Any] | Literal["stream"] | None:
     """The answer to one request: (status, body), "stream", or None for 404."""
-    if parts == ["v1", "models"]:
-        return 200, {"items": [{"id": model} for model in MODELS]}
     if parts[:2] != ["v1", "agents"]:
-        return (200, {"apiKeyName": "mock key", "createdAt": CREATED_AT}) if parts == ["v1", "me"] else None
+        return _account(parts)
     rest = parts[2:]
     if method == "GET" and not rest:
         return 200, {"items": list(api.agents.values())}
@@ -172,15 +170,27 @@ def _dispatch(api: MockApi, method: str, parts: list[str], body: Any) -> tuple[i
     if len(rest) == 1 and method == "GET":
         return 200, agent
     if rest[1:] == ["runs"] and method == "POST":
-        if api.busy(agent):
-            return 409, {"error": {"code": "agent_busy", "message": "a run of this agent is still active"}}
-        return 201, {"run": api.new_run(agent["id"])}
+        return _follow_up(api, agent)
     if len(rest) >= 3 and rest[1] == "runs" and rest[2] in api.runs:
         if len(rest) == 3:
             return 200, api.read_run(rest[2])
         if rest[3:] == ["stream"]:
             return "stream"
     return None
+
+
+def _follow_up(api: MockApi, agent: dict[str, Any]) -> tuple[int, Any]:
+    """A follow-up's answer: its run, or the API's refusal while the latest run is still running."""
+    if api.busy(agent):
+        return 409, {"error": {"code": "agent_busy", "message": "a run of this agent is still active"}}
+    return 201, {"run": api.new_run(agent["id"])}
+
+
+def _account(parts: list[str]) -> tuple[int, Any] | None:
+    """The answers about the key and the account: `/v1/me`, `/v1/models`."""
+    if parts == ["v1", "models"]:
+        return 200, {"items": [{"id": model} for model in MODELS]}
+    return (200, {"apiKeyName": "mock key", "createdAt": CREATED_AT}) if parts == ["v1", "me"] else None
 
 
 @contextmanager

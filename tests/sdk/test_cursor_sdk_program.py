@@ -36,7 +36,7 @@ def test_a_cursor_sdk_program_runs_with_only_its_import_line_changed_k_40(tmp_pa
             "CURSOR_API_BASE_URL": api.base_url,
             "PYTHONPATH": os.pathsep.join(sys.path),
         }
-        done = subprocess.run(  # noqa: S603 -- our own interpreter on a file this test wrote
+        done = subprocess.run(  # our own interpreter, on the file this test wrote
             [sys.executable, str(program)], env=environment, capture_output=True, text=True, timeout=60, check=False
         )
     assert done.returncode == 0, done.stderr

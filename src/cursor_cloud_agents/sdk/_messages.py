@@ -77,7 +77,8 @@ class StatusMessage:
 
     agent_id: str
     run_id: str
-    status: Status
+    status: str
+    """A `Status` when this SDK made the message: the lowercase word, equal to the API's word too."""
     type: Literal["status"] = "status"
 
 
