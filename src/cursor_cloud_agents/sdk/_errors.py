@@ -241,6 +241,8 @@ PHRASES: list[tuple[str, str]] = [
     (r",? ?then restart the client", ""),
     (r"omit agent_id and model_id", "pass no agent_id and no model"),
     (r"reasoning_level and model_params need model_id", "model_params needs model"),
+    (r"attempts takes (\d+) to (\d+) model choices", r"models takes \1 to \2 models"),
+    (r"attempts\[(\d+)\]:", r"attempt \1 (models, counted from 1):"),
     (r"cursor_[a-z_]+", "the matching SDK call"),
     (r"\bMCP server\b", "program"),
 ]

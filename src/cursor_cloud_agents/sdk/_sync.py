@@ -55,6 +55,38 @@ async def _me_async(connection: AsyncCursor, api_key: str | None) -> Me:
     return await connection.me()
 
 
+class AccountList(Generic[T]):
+    """One of the account's lists (`models`, `repositories`): `cursor.models()` on a connection, or
+    `Cursor.models.list()` as Cursor's SDK calls it (the default connection, or `client=`)."""
+
+    def __init__(self, read: Callable[[Cursor], list[T]], cursor: Cursor | None) -> None:
+        self._read = read
+        self._cursor = cursor
+
+    def __call__(self) -> list[T]:
+        return self.list()
+
+    def list(self, *, client: Cursor | None = None, api_key: str | None = None) -> list[T]:
+        """The list, read through `client` (on a connection: that one; else the default connection)."""
+        connection = client or self._cursor or connection_for(None, api_key)
+        connection.aio.check_key(api_key)
+        return self._read(connection)
+
+
+class _Catalogue(Generic[T]):
+    """The descriptor behind `Cursor.models` and `Cursor.repositories`."""
+
+    def __init__(self, read: Callable[[Cursor], list[T]]) -> None:
+        self._read = read
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any]) -> AccountList[T]: ...
+    @overload
+    def __get__(self, instance: Cursor, owner: type[Any]) -> AccountList[T]: ...
+    def __get__(self, instance: Cursor | None, owner: type[Any]) -> AccountList[T]:
+        return AccountList(self._read, instance)
+
+
 class Cursor:
     """A synchronous connection to Cursor Cloud Agents: the same arguments and settings as `AsyncCursor`.
 
@@ -108,43 +140,10 @@ class Cursor:
     def _repositories(self) -> list[Repository]:
         return self.loop.call(self.aio.repositories.list())
 
-
-class AccountList(Generic[T]):
-    """One of the account's lists (`models`, `repositories`): `cursor.models()` on a connection, or
-    `Cursor.models.list()` as Cursor's SDK calls it (the default connection, or `client=`)."""
-
-    def __init__(self, read: Callable[[Cursor], list[T]], cursor: Cursor | None) -> None:
-        self._read = read
-        self._cursor = cursor
-
-    def __call__(self) -> list[T]:
-        return self.list()
-
-    def list(self, *, client: Cursor | None = None, api_key: str | None = None) -> list[T]:
-        """The list, read through `client` (on a connection: that one; else the default connection)."""
-        connection = client or self._cursor or connection_for(None, api_key)
-        connection.aio.check_key(api_key)
-        return self._read(connection)
-
-
-class _Catalogue(Generic[T]):
-    """The descriptor behind `Cursor.models` and `Cursor.repositories`."""
-
-    def __init__(self, read: Callable[[Cursor], list[T]]) -> None:
-        self._read = read
-
-    @overload
-    def __get__(self, instance: None, owner: type[Any]) -> AccountList[T]: ...
-    @overload
-    def __get__(self, instance: Cursor, owner: type[Any]) -> AccountList[T]: ...
-    def __get__(self, instance: Cursor | None, owner: type[Any]) -> AccountList[T]:
-        return AccountList(self._read, instance)
-
-
-Cursor.models = _Catalogue[Model](Cursor._models)  # type: ignore[assignment]  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage] -- the descriptor needs the method defined first
-"""The models an agent may use: `cursor.models()`, or `Cursor.models.list()` as Cursor's SDK calls it."""
-Cursor.repositories = _Catalogue[Repository](Cursor._repositories)  # type: ignore[assignment]  # pyright: ignore[reportAttributeAccessIssue, reportPrivateUsage] -- as above
-"""The GitHub repositories of the key: `cursor.repositories()`, or `Cursor.repositories.list()`."""
+    models = _Catalogue[Model](_models)
+    """The models an agent may use: `cursor.models()`, or `Cursor.models.list()` as Cursor's SDK calls it."""
+    repositories = _Catalogue[Repository](_repositories)
+    """The GitHub repositories of the key: `cursor.repositories()`, or `Cursor.repositories.list()`."""
 
 
 def _close(leave: Any, loop: LoopThread) -> None:
