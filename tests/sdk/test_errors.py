@@ -12,6 +12,7 @@ from cursor_cloud_agents.core import Code, ToolFailure, busy, from_api_error
 from cursor_cloud_agents.core import failures as core_failures
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.sdk import (
+    Agent,
     AgentBusyError,
     AgentNotFoundError,
     APITimeoutError,
@@ -143,6 +144,13 @@ def test_the_busy_refusal_names_the_sdks_calls_k_47() -> None:
     said = rendered(busy("run-1", "A run of this agent is still active."), REDACTOR).message
     assert "run.wait()" in said and "run.cancel()" in said
     assert all(re.compile(pattern) for pattern, _ in PHRASES)
+
+
+def test_a_limit_is_named_by_its_argument_beside_its_variable_k_47() -> None:
+    with Cursor(simulated=True, max_new_agents=0) as cursor:
+        with pytest.raises(RateLimitError) as refused:
+            Agent.create(client=cursor).send("Anything")
+    assert "max_new_agents=0 (CURSOR_MCP_MAX_NEW_AGENTS)" in refused.value.message
 
 
 def test_a_missing_or_unusable_key_names_the_argument_not_the_servers_environment_k_48(

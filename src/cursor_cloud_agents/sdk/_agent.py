@@ -354,7 +354,7 @@ class AsyncAgent:
                 self.model = await model_check.selection(state.api, state.models, model_id, None, params)
             async with self._sending:
                 run = await (self._follow_up(prompt) if self._created else self._create(prompt))
-        return AsyncRun(self._cursor, self.agent_id, run)
+        return AsyncRun(self._cursor, self.agent_id, run, self.model)
 
     def creation(self, prompt: Prompt) -> CreateAgentRequest:
         """The request that creates this agent with `prompt` (its first run)."""

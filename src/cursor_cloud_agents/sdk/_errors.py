@@ -243,6 +243,9 @@ PHRASES: list[tuple[str, str]] = [
     (r"reasoning_level and model_params need model_id", "model_params needs model"),
     (r"attempts takes (\d+) to (\d+) model choices", r"models takes \1 to \2 models"),
     (r"attempts\[(\d+)\]:", r"attempt \1 (models, counted from 1):"),
+    (r"CURSOR_MCP_MAX_NEW_AGENTS=([0-9.]+)", r"max_new_agents=\1 (CURSOR_MCP_MAX_NEW_AGENTS)"),
+    (r"CURSOR_MCP_MAX_SPEND_CENTS=([0-9.]+)", r"max_spend_cents=\1 (CURSOR_MCP_MAX_SPEND_CENTS)"),
+    (r"CURSOR_MCP_MAX_ACTIVE_AGENTS=([0-9.]+)", r"max_active_agents=\1 (CURSOR_MCP_MAX_ACTIVE_AGENTS)"),
     (r"cursor_[a-z_]+", "the matching SDK call"),
     (r"\bMCP server\b", "program"),
 ]

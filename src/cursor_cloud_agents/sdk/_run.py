@@ -7,7 +7,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
 
-from cursor_cloud_agents.api import ConversationMessage, CursorClient, Run, RunNotCancellableError
+from cursor_cloud_agents.api import ConversationMessage, CursorClient, ModelSelection, Run, RunNotCancellableError
 from cursor_cloud_agents.core import Follower, ToolFailure, failures
 from cursor_cloud_agents.core.timing import RUN_POLL_SECONDS
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
@@ -32,12 +32,14 @@ class AsyncRun:
 
     `status` is the last one read; `wait()` reads until the run ends."""
 
-    def __init__(self, cursor: AsyncCursor, agent_id: str, run: Run) -> None:
+    def __init__(self, cursor: AsyncCursor, agent_id: str, run: Run, model: ModelSelection | None = None) -> None:
         self._cursor = cursor
         self.agent_id = agent_id
         self.id = run.id
         self.last = run
         """The run as last read."""
+        self.model = model
+        """The model this program asked the run with (None: the agent's or the account's default, or not known)."""
         cursor.remember_run(run.id, agent_id)
 
     def __repr__(self) -> str:
@@ -97,7 +99,7 @@ class AsyncRun:
                 )
             await state.clock.sleep(RUN_POLL_SECONDS)
             await self.refresh()
-        return RunResult.of(self.last, self.agent_id)
+        return RunResult.of(self.last, self.agent_id, self.model)
 
     async def stream(self) -> AsyncGenerator[Message]:
         """What the run says and does, as typed messages, from its start to its end.
