@@ -25,7 +25,10 @@ def ported(text: str) -> str:
 def test_a_cursor_sdk_program_runs_with_only_its_import_line_changed_k_40(tmp_path: Path) -> None:
     """K-40: the program (options mapping, `model` as a mapping and a `ModelSelection`, `{"text": ...}`, lowercase
     statuses, `run.text()`, `Cursor.models.list()`, `Cursor.me(api_key=...)`, the error classes) runs in a process
-    of its own against a hand-made API on loopback and does each step as Cursor's SDK documents it."""
+    of its own against a hand-made API on loopback and does each step as Cursor's SDK documents it.
+
+    About 2 s: a fresh interpreter imports the SDK, as a program run from the shell does (the point of the test:
+    nothing of this test's process, no fixture, no injected clock, reaches the program)."""
     program = tmp_path / "program.py"
     program.write_text(ported(PROGRAM.read_text()))
     with mock_api() as api:
