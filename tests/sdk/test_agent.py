@@ -95,7 +95,7 @@ async def test_l73_the_creation_limit_refuses_a_script_when_the_server_used_the_
             await agent.send("The script's")
         assert refused.value.code == Code.LIMIT_REACHED
         assert rig.posts("/v1/agents") == 1
-        assert "CURSOR_MCP_MAX_NEW_AGENTS=1" in refused.value.message
+        assert "max_new_agents=1 (CURSOR_MCP_MAX_NEW_AGENTS)" in refused.value.message  # the argument and its variable
 
 
 async def test_the_model_given_to_send_stays_for_the_later_sends() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cursor_cloud_agents.api import Prompt
-from cursor_cloud_agents.core.texts import PROMPT_MAX_BYTES
+from cursor_cloud_agents.core import texts
 from cursor_cloud_agents.sdk import (
     Agent,
     AgentOptions,
@@ -109,7 +109,7 @@ def test_a_message_is_a_string_a_text_mapping_or_a_user_message_k_49(mocked: tup
     ("message", "says"),
     [
         ({"text": "  "}, "The message is blank"),
-        ("x" * (PROMPT_MAX_BYTES + 1), f"over {PROMPT_MAX_BYTES} bytes"),
+        ("x" * (texts.PROMPT_MAX_BYTES + 1), f"over {texts.PROMPT_MAX_BYTES} bytes"),
         ("Fix it\x1b[2J", "a control character (U+001B)"),
         ("Fix it \ud800", "a lone surrogate"),
         ({"text": "Look", "images": [{"url": "https://example.com/a.png"}]}, "images are not sent"),
