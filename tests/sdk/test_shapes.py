@@ -160,7 +160,8 @@ def test_what_only_local_agents_have_is_refused_naming_what_to_use_k_51(
 
 def test_one_idempotency_key_is_one_agent_never_made_twice_k_55(mocked: tuple[MockApi, Cursor]) -> None:
     """K-55: `idempotency_key` stands for the agent: the same key gives the same agent id, so a program run again
-    asks for the same agent (the API refuses an id twice); a key and another `agent_id` at once are refused."""
+    asks for the same agent, which the API never makes twice (the second creation is refused as existing, naming
+    how to read it); a key and another `agent_id` at once are refused."""
     _, cursor = mocked
     first = Agent.create({"idempotency_key": "nightly-2026-12-04"}, client=cursor)
     again = Agent.create({"idempotencyKey": "nightly-2026-12-04"}, client=cursor)
@@ -168,6 +169,12 @@ def test_one_idempotency_key_is_one_agent_never_made_twice_k_55(mocked: tuple[Mo
     assert first.agent_id == again.agent_id != other.agent_id
     with pytest.raises(BadRequestError, match="name two agents"):
         Agent.create({"idempotency_key": "a", "agent_id": "bc-11111111-1111-4111-8111-111111111111"}, client=cursor)
+    with Cursor(simulated=True) as simulated:
+        Agent.create({"idempotency_key": "nightly"}, client=simulated).send("Work").wait()
+        with pytest.raises(BadRequestError) as exists:
+            Agent.create({"idempotency_key": "nightly"}, client=simulated).send("Work")
+        assert exists.value.code == "CONFLICT" and "Agent.get(agent_id)" in exists.value.message
+        assert len(Agent.list(client=simulated).items) == 1
 
 
 def test_cloud_options_take_cursors_spellings_and_refuse_what_is_absent_k_58(mocked: tuple[MockApi, Cursor]) -> None:
