@@ -41,7 +41,7 @@ from cursor_cloud_agents.api import (
     Model as ModelInfo,
 )
 from cursor_cloud_agents.config import ConfigError
-from cursor_cloud_agents.core import AttemptRow, Code, Comparison, Kept, ToolFailure
+from cursor_cloud_agents.core import Code, ToolFailure
 from cursor_cloud_agents.sdk._agent import AsyncAgent
 from cursor_cloud_agents.sdk._attempts import AsyncAttempts
 from cursor_cloud_agents.sdk._attempts_sync import Attempts
@@ -102,7 +102,6 @@ __all__ = [
     "AsyncCursor",
     "AsyncListResult",
     "AsyncRun",
-    "AttemptRow",
     "Attempts",
     "AuthenticationError",
     "BadRequestError",
@@ -111,7 +110,6 @@ __all__ = [
     "CloudOptions",
     "CloudRepository",
     "Code",
-    "Comparison",
     "ConfigError",
     "ConfigurationError",
     "ConversationMessage",
@@ -121,7 +119,6 @@ __all__ = [
     "GitBranch",
     "IntegrationNotConnectedError",
     "InternalServerError",
-    "Kept",
     "ListResult",
     "Message",
     "ModelInfo",

@@ -11,27 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cursor_cloud_agents import core
 from cursor_cloud_agents.api import CreateAgentRequest, Prompt
-from cursor_cloud_agents.core import (
-    AttemptModel,
-    Comparison,
-    Kept,
-    checked_group_id,
-    compare_attempts,
-    create_attempts,
-    find_group,
-    keep,
-    plan_set,
-    store_failures,
-)
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
 from cursor_cloud_agents.sdk._errors import refused, translated
 from cursor_cloud_agents.sdk._options import CloudAgentOptions, CloudOptions, placement
 from cursor_cloud_agents.sdk._results import RunResult
 from cursor_cloud_agents.sdk._run import AsyncRun
 from cursor_cloud_agents.sdk._shapes import ModelChoice, message_text, model_wanted
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.core import AttemptModel, Comparison, Kept
+
+# The core's names are read on use (`core.plan_set`...): its front loads each module on first use, so a program
+# that never starts attempts never loads the attempts, comparison and git rules.
 
 
 @dataclass
@@ -92,8 +87,8 @@ class AsyncAttempts:
                 work_on_current_branch=False,  # a follow-up then never pushes onto the starting branch
             )
             state = client.state
-            plan = await plan_set(state, shared, choices, name)
-            made = await create_attempts(state, plan)  # a program is its own author: no question asked
+            plan = await core.plan_set(state, shared, choices, name)
+            made = await core.create_attempts(state, plan)  # a program is its own author: no question asked
             runs = [
                 AsyncRun(client, outcome.agent_id, await client.api.get_run(outcome.agent_id, outcome.run_id))
                 for outcome in made.outcomes
@@ -118,7 +113,7 @@ class AsyncAttempts:
         with translated(self.client.redactor):
             group = await _group(self.client, self.group_id)
             state = self.client.state
-            return await compare_attempts(state.api, group, state.clock.now(), state.git_places)
+            return await core.compare_attempts(state.api, group, state.clock.now(), state.git_places)
 
     async def keep(self, attempt: str | int) -> Kept:
         """Keep one attempt (its agent id, or its number from 1) and archive the others (reversible: unarchive);
@@ -126,20 +121,20 @@ class AsyncAttempts:
         with translated(self.client.redactor):
             group = await _group(self.client, self.group_id)
             numbered = {item.index: item.agent_id for item in group.attempts if item.agent_id}
-            return await keep(self.client.api, group, _agent_of(numbered, attempt, group.id))
+            return await core.keep(self.client.api, group, _agent_of(numbered, attempt, group.id))
 
 
 def _choice(model: ModelChoice, index: int) -> AttemptModel:
     model_id, params = model_wanted(model, None)
     if model_id is None:
         raise refused(f"models[{index - 1}] names no model: give its id.")
-    return AttemptModel(model_id, None, params)
+    return core.AttemptModel(model_id, None, params)
 
 
 async def _group(client: AsyncCursor, group_id: str):  # the core's `Group`, inferred: not a name of its front
     """The group `group_id` as this machine's store of paid acts remembers it (NOT_FOUND when it does not)."""
-    with store_failures():
-        return await find_group(client.state.store, checked_group_id(group_id), client.state.clock.now())
+    with core.store_failures():
+        return await core.find_group(client.state.store, core.checked_group_id(group_id), client.state.clock.now())
 
 
 def _agent_of(numbered: Mapping[int, str], attempt: str | int, group_id: str) -> str:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cursor_cloud_agents.core import Comparison, Kept
 from cursor_cloud_agents.sdk._attempts import AsyncAttempts
 from cursor_cloud_agents.sdk._options import CloudAgentOptions, CloudOptions
 from cursor_cloud_agents.sdk._results import RunResult
 from cursor_cloud_agents.sdk._shapes import ModelChoice
 from cursor_cloud_agents.sdk._sync import Cursor, Run, connection_for
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.core import Comparison, Kept
 
 
 class Attempts:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from pathlib import Path
-from typing import Any, Generic, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, overload
 
 from cursor_cloud_agents.api import CursorClient, Me, Model, Repository
 from cursor_cloud_agents.closing import ClosedOnExit
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.core import CoreState, GitPlaces, cache_dir_for, store_failures
+from cursor_cloud_agents.core import CoreState, store_failures
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.embedded import instant_clock, open_client
@@ -23,6 +23,9 @@ from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.sdk._dual import either
 from cursor_cloud_agents.sdk._errors import ConfigurationError, refused, translated
 from cursor_cloud_agents.sdk._settings import Overrides, key_advice, program_environment, sdk_settings
+
+if TYPE_CHECKING:
+    from cursor_cloud_agents.core import GitPlaces
 
 T = TypeVar("T")
 
@@ -159,6 +162,8 @@ class AsyncCursor(ClosedOnExit):
         return self
 
     def _git_places(self) -> GitPlaces:
+        from cursor_cloud_agents.core import GitPlaces, cache_dir_for  # git's rules: loaded by a real connection only
+
         cache = cache_dir_for(self.settings.state_dir)
         return GitPlaces(program_environment(), cache, working_dir=Path.cwd())
 
