@@ -6,7 +6,8 @@ It is the acceptance of docs/sdk.md's promise that such code runs here with only
 `tests/sdk/test_cursor_sdk_program.py` rewrites the one `from cursor_sdk import ...` line and runs the result in a
 process of its own against a hand-made API on loopback. Everything below the import is as a Cursor SDK user writes
 it: the options as one mapping (positional), `model` as a mapping and as a `ModelSelection`, a message as
-`{"text": ...}`, lowercase statuses, `run.text()`, the static `Cursor` namespace and the error classes.
+`{"text": ...}`, lowercase statuses, `run.text()`, the stream's content blocks and `run.iter_text()`, the static
+`Cursor` namespace and the error classes.
 
 It reads `CURSOR_API_KEY` from the environment, as Cursor's SDK's programs do, and prints what it did, one line a
 step; it exits 0 when every step went as Cursor's SDK documents it.
@@ -54,6 +55,11 @@ def main() -> int:
         return 1
     print("finished:", result.result)
     print("text:", run.text())
+    streamed = []
+    for message in run.stream():
+        if message.type == "assistant":
+            streamed.extend(block.text for block in message.message.content if block.type == "text")
+    print("streamed:", "".join(streamed), "|", "".join(run.iter_text()))
 
     follow_up = agent.send("Now add a table of contents", {"model": ModelSelection(id="composer-2")})
     print("follow-up:", follow_up.wait().status)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.sdk.mockapi import KEY, RESULT_TEXT, mock_api
+from tests.sdk.mockapi import ASSISTANT_PIECES, KEY, RESULT_TEXT, mock_api
 
 PROGRAM = Path(__file__).with_name("cursor_sdk_program.py")
 THEIRS = "from cursor_sdk import ("
@@ -24,8 +24,9 @@ def ported(text: str) -> str:
 
 def test_a_cursor_sdk_program_runs_with_only_its_import_line_changed_k_40(tmp_path: Path) -> None:
     """K-40: the program (options mapping, `model` as a mapping and a `ModelSelection`, `{"text": ...}`, lowercase
-    statuses, `run.text()`, `Cursor.models.list()`, `Cursor.me(api_key=...)`, the error classes) runs in a process
-    of its own against a hand-made API on loopback and does each step as Cursor's SDK documents it.
+    statuses, `run.text()`, the stream's content blocks, `run.iter_text()`, `Cursor.models.list()`,
+    `Cursor.me(api_key=...)`, the error classes) runs in a process of its own against a hand-made API on loopback
+    and does each step as Cursor's SDK documents it.
 
     About 2 s: a fresh interpreter imports the SDK, as a program run from the shell does (the point of the test:
     nothing of this test's process, no fixture, no injected clock, reaches the program)."""
@@ -49,6 +50,7 @@ def test_a_cursor_sdk_program_runs_with_only_its_import_line_changed_k_40(tmp_pa
     assert said[2:] == [
         f"finished: {RESULT_TEXT}",
         f"text: {RESULT_TEXT}",
+        f"streamed: {''.join(ASSISTANT_PIECES)} | {''.join(ASSISTANT_PIECES)}",
         "follow-up: finished",
         f"prompt: finished {RESULT_TEXT}",
         "not found: AgentNotFoundError",

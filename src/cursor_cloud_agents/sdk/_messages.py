@@ -23,13 +23,36 @@ from cursor_cloud_agents.sdk._status import Status
 
 
 @dataclass(frozen=True)
+class TextBlock:
+    """A block of text in a message's content, as Cursor's SDK shapes it (`message.message.content`)."""
+
+    text: str
+    type: Literal["text"] = "text"
+
+
+@dataclass(frozen=True)
+class AssistantContent:
+    """What an assistant message says, as Cursor's SDK shapes it: its role and its content blocks."""
+
+    content: tuple[TextBlock, ...]
+    role: Literal["assistant"] = "assistant"
+
+
+@dataclass(frozen=True)
 class AssistantMessage:
-    """A piece of the assistant's reply (the stream sends it a few words at a time)."""
+    """A piece of the assistant's reply (the stream sends it a few words at a time).
+
+    `text` is the piece; `message.content` holds it as one text block, the shape Cursor's SDK gives it."""
 
     agent_id: str
     run_id: str
     text: str
     type: Literal["assistant"] = "assistant"
+
+    @property
+    def message(self) -> AssistantContent:
+        """The piece as Cursor's SDK shapes it: `message.content[0].text`."""
+        return AssistantContent((TextBlock(self.text),))
 
 
 @dataclass(frozen=True)
