@@ -31,14 +31,27 @@ from cursor_cloud_agents.api import (
     GitBranch,
     ModelParam,
     ModelSelection,
+    ModelVariant,
     Repository,
+    RunGit,
+    RunUsage,
+    TokenUsage,
     Usage,
+)
+from cursor_cloud_agents.api import (
+    Cost as UsageCost,
 )
 from cursor_cloud_agents.api import (
     Me as User,
 )
 from cursor_cloud_agents.api import (
     Model as ModelInfo,
+)
+from cursor_cloud_agents.api import (
+    ModelParameter as ModelParameterDefinition,
+)
+from cursor_cloud_agents.api import (
+    ModelParameterValue as ModelParameterDefinitionValue,
 )
 from cursor_cloud_agents.config import ConfigError
 from cursor_cloud_agents.core import Code, ToolFailure
@@ -65,17 +78,32 @@ from cursor_cloud_agents.sdk._errors import (
     UnsupportedRunOperationError,
 )
 from cursor_cloud_agents.sdk._messages import (
+    AssistantContent,
     AssistantMessage,
     Message,
     StatusMessage,
     SummaryMessage,
+    TextBlock,
     ThinkingMessage,
     ToolCallMessage,
 )
 from cursor_cloud_agents.sdk._options import CloudAgentOptions, CloudEnvironment, CloudOptions, CloudRepository
 from cursor_cloud_agents.sdk._results import AsyncListResult, ListResult, RunResult
 from cursor_cloud_agents.sdk._run import AsyncRun
-from cursor_cloud_agents.sdk._shapes import AgentOptions, SendOptions, UserMessage
+from cursor_cloud_agents.sdk._shapes import (
+    AgentOptions,
+    AgentOptionsDict,
+    CloudAgentOptionsDict,
+    CloudRepositoryDict,
+    CloudSendOptions,
+    LocalAgentOptions,
+    LocalSendOptions,
+    ModelSelectionDict,
+    SendOptions,
+    SendOptionsDict,
+    UserMessage,
+    UserMessageDict,
+)
 from cursor_cloud_agents.sdk._status import Status
 from cursor_cloud_agents.sdk._sync import Agent, Cursor, Run, close_default_client
 
@@ -85,7 +113,19 @@ SDKAgentInfo = AgentInfo
 SDKModel = ModelInfo
 SDKRepository = Repository
 SDKUser = User
-"""Cursor's SDK's names of the account's records (the fields are the API's: docs/sdk.md)."""
+SDKArtifact = SdkArtifact = Artifact
+AgentUsage = Usage
+RunGitInfo = RunGit
+RunGitBranchInfo = GitBranch
+"""Cursor's SDK's names of the account's and the runs' records (the fields are the API's: docs/sdk.md)."""
+SDKMessage = Message
+SDKAssistantMessage = AssistantMessage
+SDKAssistantMessageContent = AssistantContent
+SDKThinkingMessage = ThinkingMessage
+SDKToolUseMessage = ToolCallMessage
+SDKStatusMessage = StatusMessage
+SDKUserMessage = UserMessage
+"""Cursor's SDK's names of the stream's messages."""
 
 __all__ = [
     "APITimeoutError",
@@ -94,8 +134,11 @@ __all__ = [
     "AgentInfo",
     "AgentNotFoundError",
     "AgentOptions",
+    "AgentOptionsDict",
     "AgentSummary",
+    "AgentUsage",
     "Artifact",
+    "AssistantContent",
     "AssistantMessage",
     "AsyncAgent",
     "AsyncAttempts",
@@ -106,9 +149,12 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "CloudAgentOptions",
+    "CloudAgentOptionsDict",
     "CloudEnvironment",
     "CloudOptions",
     "CloudRepository",
+    "CloudRepositoryDict",
+    "CloudSendOptions",
     "Code",
     "ConfigError",
     "ConfigurationError",
@@ -120,32 +166,55 @@ __all__ = [
     "IntegrationNotConnectedError",
     "InternalServerError",
     "ListResult",
+    "LocalAgentOptions",
+    "LocalSendOptions",
     "Message",
     "ModelInfo",
+    "ModelParameterDefinition",
+    "ModelParameterDefinitionValue",
     "ModelParameterValue",
     "ModelSelection",
+    "ModelSelectionDict",
+    "ModelVariant",
     "NetworkError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
     "Repository",
     "Run",
+    "RunGitBranchInfo",
+    "RunGitInfo",
     "RunResult",
+    "RunUsage",
     "SDKAgentInfo",
+    "SDKArtifact",
+    "SDKAssistantMessage",
+    "SDKAssistantMessageContent",
+    "SDKMessage",
     "SDKModel",
     "SDKRepository",
+    "SDKStatusMessage",
+    "SDKThinkingMessage",
+    "SDKToolUseMessage",
     "SDKUser",
+    "SDKUserMessage",
+    "SdkArtifact",
     "SendOptions",
+    "SendOptionsDict",
     "SettingsError",
     "Status",
     "StatusMessage",
     "SummaryMessage",
+    "TextBlock",
     "ThinkingMessage",
+    "TokenUsage",
     "ToolCallMessage",
     "ToolFailure",
     "UnsupportedRunOperationError",
     "Usage",
+    "UsageCost",
     "User",
     "UserMessage",
+    "UserMessageDict",
     "close_default_client",
 ]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from cursor_cloud_agents.api import ModelParam, ModelSelection
 from cursor_cloud_agents.core import texts
@@ -76,6 +76,76 @@ class SendOptions:
     model_params: Mapping[str, str] | None = None
 
 
+class LocalAgentOptions:
+    """Kept so that code written for Cursor's SDK imports: a local agent's options, refused when passed (local agents
+    run in Cursor's own runtime, which this SDK cannot reach)."""
+
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+
+    def __bool__(self) -> bool:
+        return True  # given at all, it asks for a local agent
+
+
+class LocalSendOptions(LocalAgentOptions):
+    """Kept for Cursor's SDK's code: a local agent's send options, refused when passed."""
+
+
+@dataclass(frozen=True)
+class CloudSendOptions:
+    """A send's cloud options in Cursor's SDK (environment variables for one run): refused when set."""
+
+    env_vars: Mapping[str, str] | None = None
+
+
+class ModelSelectionDict(TypedDict, total=False):
+    """`model` as a mapping, for type hints: `{"id": ..., "params": [{"id": ..., "value": ...}]}`."""
+
+    id: str
+    params: Sequence[Mapping[str, str]]
+
+
+class CloudRepositoryDict(TypedDict, total=False):
+    """A repository as a mapping, for type hints."""
+
+    url: str
+    starting_ref: str
+
+
+class CloudAgentOptionsDict(TypedDict, total=False):
+    """`cloud` as a mapping, for type hints (the keys used here)."""
+
+    env: Mapping[str, Any]
+    repos: Sequence[CloudRepositoryDict | Mapping[str, Any]]
+    work_on_current_branch: bool
+
+
+class AgentOptionsDict(TypedDict, total=False):
+    """A new agent's options as a mapping, for type hints (the keys used here)."""
+
+    model: str | ModelSelectionDict | ModelSelection | Mapping[str, Any]
+    api_key: str
+    name: str
+    cloud: CloudAgentOptionsDict | Mapping[str, Any]
+    agent_id: str
+    idempotency_key: str
+    model_params: Mapping[str, str]
+
+
+class SendOptionsDict(TypedDict, total=False):
+    """A send's options as a mapping, for type hints (the keys used here)."""
+
+    model: str | ModelSelectionDict | ModelSelection | Mapping[str, Any]
+    idempotency_key: str
+    model_params: Mapping[str, str]
+
+
+class UserMessageDict(TypedDict, total=False):
+    """A message as a mapping, for type hints."""
+
+    text: str
+
+
 _CAMEL = {
     "apiKey": "api_key",
     "agentId": "agent_id",
@@ -103,6 +173,8 @@ def _given(options: object, what: str) -> dict[str, Any]:
     """The set keys of an options mapping or dataclass, snake_case."""
     if options is None:
         return {}
+    if isinstance(options, LocalAgentOptions):
+        raise refused(_ABSENT["local"])
     if is_dataclass(options) and not isinstance(options, type):
         pairs = {item.name: getattr(options, item.name) for item in fields(options)}
     elif isinstance(options, Mapping):
@@ -120,7 +192,8 @@ def _checked_keys(given: Mapping[str, Any], known: set[str], what: str) -> None:
             raise refused(f"mode={value!r} is not available over Cursor's REST API (cloud agents run as 'agent').")
         if key not in _ABSENT:
             raise refused(f"{what} has an unknown option {key!r}; known: {sorted(known)}.")
-        if value:  # an empty list or mapping, or False, asks for nothing
+        asks = bool(value.env_vars) if isinstance(value, CloudSendOptions) else bool(value)
+        if asks:  # an empty list or mapping, or False, asks for nothing
             raise refused(_ABSENT[key])
 
 
