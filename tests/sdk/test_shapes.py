@@ -14,7 +14,10 @@ from cursor_cloud_agents.sdk import (
     AgentOptions,
     BadRequestError,
     CloudAgentOptions,
+    CloudSendOptions,
     Cursor,
+    LocalAgentOptions,
+    LocalSendOptions,
     ModelParameterValue,
     ModelSelection,
     SendOptions,
@@ -155,7 +158,16 @@ def test_what_only_local_agents_have_is_refused_naming_what_to_use_k_51(
     assert Agent.create({"tools": [], "mcp_servers": {}, "mode": "agent", "local": None}, client=cursor)
     with pytest.raises(BadRequestError, match="on_delta= is not available"):
         Agent.create(client=cursor).send("Work", {"on_delta": print})
+    local_options: list[Any] = [LocalAgentOptions(cwd="."), {"local": LocalAgentOptions()}]  # positional, in a mapping
+    for local in local_options:
+        with pytest.raises(BadRequestError, match="Local agents run in Cursor's own runtime"):
+            Agent.create(local, client=cursor)
+    with pytest.raises(BadRequestError, match="cloud= on a send"):
+        Agent.create(client=cursor).send("Work", SendOptions(cloud=CloudSendOptions(env_vars={"A": "1"})))
+    with pytest.raises(BadRequestError, match="Local agents run in Cursor's own runtime"):
+        Agent.create(client=cursor).send("Work", {"local": LocalSendOptions(force=True)})
     assert _bodies(api) == 0
+    assert Agent.create(client=cursor).send("Work", SendOptions(cloud=CloudSendOptions())).wait().status == "finished"
 
 
 def test_one_idempotency_key_is_one_agent_never_made_twice_k_55(mocked: tuple[MockApi, Cursor]) -> None:
