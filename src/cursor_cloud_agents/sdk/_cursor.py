@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+REMEMBERED_RUNS = 10_000
+"""Runs whose agent a connection remembers for `Agent.get_run(run_id)` (a few hundred kilobytes at most)."""
+
 
 def _needed(client: AsyncCursor | None, call: str) -> AsyncCursor:
     if client is None:
@@ -200,6 +203,8 @@ class AsyncCursor(ClosedOnExit):
     def remember_run(self, run_id: str, agent_id: str) -> None:
         """Note whose run `run_id` is (Cursor finds a run under its agent; `Agent.get_run(run_id)` asks here)."""
         self._runs[run_id.lower()] = agent_id
+        if len(self._runs) > REMEMBERED_RUNS:  # a long program's oldest runs are read with agent_id= instead
+            del self._runs[next(iter(self._runs))]
 
     async def agent_of_run(self, run_id: str, agent_id: object = None) -> str:
         """The agent of `run_id`: `agent_id` when given, else the one this connection or this machine's store of
