@@ -11,6 +11,7 @@ from pathlib import Path
 import keyring
 import pytest
 from keyring.backend import KeyringBackend
+from keyring.errors import KeyringLocked, PasswordDeleteError
 
 from cursor_cloud_agents import keystore
 from cursor_cloud_agents.config import Settings
@@ -35,7 +36,7 @@ class MemoryKeychain(KeyringBackend):
 
     def delete_password(self, service: str, username: str) -> None:
         if self.entries.pop((service, username), None) is None:
-            raise keyring.errors.PasswordDeleteError("none")
+            raise PasswordDeleteError("none")
 
 
 @pytest.fixture
@@ -149,7 +150,7 @@ def test_a_keychain_that_fails_to_answer_is_reported_not_taken_for_no_key(
     """A locked keychain: the problem says so, instead of claiming no key was ever stored."""
 
     def locked(service: str, username: str) -> str | None:
-        raise keyring.errors.KeyringLocked("locked")
+        raise KeyringLocked("locked")
 
     monkeypatch.setattr(keychain, "get_password", locked)
     settings = Settings.from_env(home(tmp_path))

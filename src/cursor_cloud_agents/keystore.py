@@ -113,7 +113,7 @@ def save(env: Mapping[str, str], key: str) -> str:
     keychain = _keychain()
     if keychain is not None:
         try:
-            keychain.set_password(SERVICE, ACCOUNT, key)
+            keychain.set_password(SERVICE, ACCOUNT, key)  # pyright: ignore[reportUnknownMemberType]  # keyring's wrapper
         except Exception:  # a keychain that refuses (locked, no agent): the file is the fallback
             keychain = None
     if keychain is not None:
