@@ -62,8 +62,13 @@ def agent_plugin() -> dict[str, Any]:
 
 
 def mcp_json() -> dict[str, Any]:
-    """`mcp.json`: the one server, shared by the Agent Plugins layout, Codex and Cursor."""
-    return {"mcpServers": {SERVER_NAME: SERVER}}
+    """`mcp.json`: the one server, shared by the Agent Plugins layout, Codex and Cursor. The Agent Plugins format
+    requires its `$schema` and each server's `type`: Codex 0.171.0 skipped the file without them ("failed to parse
+    plugin MCP config: missing field `$schema`", drive i)."""
+    return {
+        "$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+        "mcpServers": {SERVER_NAME: {"type": "stdio", **SERVER}},
+    }
 
 
 def codex_plugin() -> dict[str, Any]:
