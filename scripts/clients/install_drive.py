@@ -207,6 +207,11 @@ def drive_gemini() -> bool:
     setup = prepare("gemini")
     model = harness.FakeModelProcess(setup.scratch, steps())
     env = client_env(setup, GEMINI_API_KEY="dummy-offline-harness", GOOGLE_GEMINI_BASE_URL=model.url)
+    # The API-key sign-in, chosen as a person does at the first start: with GOOGLE_GEMINI_BASE_URL alone, Gemini CLI
+    # 0.61.0 picks its "gateway" sign-in and stops ("Invalid auth method selected"); this one still goes to the URL.
+    settings = setup.scratch.home / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
     harness.say(f"Gemini CLI {version(gemini, env)}")
     try:
         cwd = setup.scratch.project
