@@ -14,13 +14,12 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
-import anyio
-
 from cursor_cloud_agents import keystore
-from cursor_cloud_agents.api import CursorClient, CursorError, deadline_after
+from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.config import Settings, checked_key
-from cursor_cloud_agents.core import from_api_error
+from cursor_cloud_agents.core import ToolFailure
 from cursor_cloud_agents.core.timing import DOCTOR_CALL_SECONDS as CALL_SECONDS
+from cursor_cloud_agents.doctor import read_me
 from cursor_cloud_agents.redact import Redactor
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
@@ -53,16 +52,12 @@ async def login(env: Mapping[str, str], open_client: ClientFactory, given: str, 
     if settings.key_problem is not None:  # CURSOR_MCP_FIXTURE=1: simulated mode takes no real key
         out.warn(f"login: {mask(settings.key_problem)}: nothing stored\n")
         return 1
-    try:
-        with anyio.fail_after(CALL_SECONDS + 5), deadline_after(CALL_SECONDS):
-            async with open_client(settings) as client:
-                me = await client.me()
-    except CursorError as exc:
-        failure = from_api_error(exc)
-        why = "Cursor refused this key (check it was copied whole)" if failure.code == "AUTHENTICATION" else ""
-        out.warn(mask(f"login: GET /v1/me: {failure.code}: {why or failure.message}; nothing stored\n"))
+    me = await read_me(settings, open_client)
+    if isinstance(me, ToolFailure):
+        why = "Cursor refused this key (check it was copied whole)" if me.code == "AUTHENTICATION" else me.message
+        out.warn(mask(f"login: GET /v1/me: {me.code}: {why}; nothing stored\n"))
         return 1
-    except TimeoutError:
+    if me is None:
         out.warn(f"login: GET /v1/me did not answer within {CALL_SECONDS:g} s: nothing stored\n")
         return 1
     try:
