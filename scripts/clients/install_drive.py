@@ -22,6 +22,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,6 +183,45 @@ def drive_codex() -> bool:
     return report(setup, model)
 
 
+def drive_codex_interactive() -> bool:
+    """Codex's interactive client (under tmux), the prompt typed once its start-up screen is up: the person's
+    case, where the first turn comes after the plugin's server has answered."""
+    from tmux import Pane  # the drives that need tmux import it
+
+    codex = str(harness.client("codex"))
+    setup = prepare("codex-tui")
+    model = harness.FakeModelProcess(setup.scratch, steps())
+    codex_home = setup.scratch.root / "codex-home"
+    codex_home.mkdir()
+    top, table = provider(model.url)
+    trusted = f'[projects."{setup.scratch.project}"]\ntrust_level = "trusted"\n'
+    (codex_home / "config.toml").write_text(f"{top}\n{table}\n{trusted}")
+    env = client_env(setup, CODEX_HOME=str(codex_home), FAKE_OPENAI_API_KEY=harness.DUMMY_OPENAI_KEY)
+    harness.say(version(codex, env))
+    cwd = setup.scratch.project
+    run([codex, "plugin", "marketplace", "add", str(setup.package)], env, cwd, "codex plugin marketplace add")
+    run([codex, "plugin", "add", clients.PLUGIN_ID], env, cwd, f"codex plugin add {clients.PLUGIN_ID}")
+    launcher = Pane.launcher(setup.scratch.root / "codex.sh", env, cwd, [codex])
+    pane = Pane(f"install-drive-{setup.scratch.root.name}", launcher)
+    try:
+        pane.wait_for_any(("›", ">", "Ask Codex"), 60)
+        (setup.scratch.root / "screen-start.txt").write_text(pane.screen())
+        wire = setup.scratch.root / "wire.jsonl"
+        ends = time.monotonic() + 30  # a person types for longer than the server takes to answer
+        while time.monotonic() < ends and '"tools"' not in (wire.read_text() if wire.exists() else ""):
+            time.sleep(0.5)
+        listed = '"tools"' in wire.read_text()
+        harness.say(f"  prompt typed once the server had listed its tools: {listed}")
+        pane.type("Check my Cursor account.")
+        pane.wait_for("Checked the account.", 90)
+        (setup.scratch.root / "screen-end.txt").write_text(pane.screen())
+    finally:
+        pane.kill()
+        model.close()
+        setup.close()
+    return report(setup, model)
+
+
 def drive_opencode() -> bool:
     opencode = str(harness.client("opencode"))
     setup = prepare("opencode")
@@ -232,6 +272,7 @@ def drive_gemini() -> bool:
 DRIVES: dict[str, Callable[[], bool]] = {
     "claude": drive_claude,
     "codex": drive_codex,
+    "codex-tui": drive_codex_interactive,
     "opencode": drive_opencode,
     "gemini": drive_gemini,
 }
