@@ -72,3 +72,21 @@ def test_logout_says_when_the_variable_still_holds_a_key(tmp_path: Path) -> None
     lines = Lines()
     logout({"HOME": str(tmp_path), "CURSOR_API_KEY": "key_1"}, lines.out)
     assert "CURSOR_API_KEY is still set" in lines.text()
+
+
+@pytest.mark.anyio
+async def test_after_login_doctor_names_where_the_key_came_from_and_the_sdk_finds_it(tmp_path: Path) -> None:
+    """Every face finds the stored key; doctor says which source it used, never the key."""
+    from cursor_cloud_agents.doctor import diagnose
+    from cursor_cloud_agents.sdk._settings import Overrides, sdk_settings
+
+    async with serve(World(ManualClock())) as sim:
+        env = {"HOME": str(tmp_path), "CURSOR_API_BASE_URL": sim.base_url, "CURSOR_MCP_STATE_DIR": str(tmp_path)}
+        assert await login(env, open_client, SIMULATED_API_KEY, Lines().out) == 0
+        lines: list[str] = []
+        code = await diagnose(env, open_client, lines.append)
+    text = "".join(lines)
+    assert code == 0 and f"the key stored in the file {tmp_path}/.config/cursor-cloud-agents/api-key" in text
+    assert SIMULATED_API_KEY not in text
+    settings = sdk_settings(Overrides(), simulated=False, environment=env)
+    assert settings.api_key is not None and settings.api_key.reveal() == SIMULATED_API_KEY

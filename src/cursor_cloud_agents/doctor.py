@@ -45,7 +45,9 @@ def _settings_lines(settings: Settings, report: Diagnosis) -> None:
     elif settings.key_problem is not None:
         report.line("FAIL", settings.key_problem)
     else:
-        report.line("ok", f"the key from {settings.key_source}; API at {settings.base_url}")
+        source = settings.key_source or ""
+        where = f"from {source}" if source == "CURSOR_API_KEY" else source  # else "stored in ..." (login)
+        report.line("ok", f"the key {where}; API at {settings.base_url}")
     writes = "on" if settings.allow_writes else "off (set CURSOR_MCP_ALLOW_WRITES=1 to create and steer agents)"
     report.line("ok", f"writes {writes}; delete {'on' if settings.allow_delete else 'off'}")
     for name in sorted(settings.forward_env):
