@@ -48,7 +48,7 @@ async def test_a_key_cursor_refuses_is_not_stored_i_06(tmp_path: Path) -> None:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("given", ["", "  \n", "Bearer key_0123", "key\x00zero"])
+@pytest.mark.parametrize("given", ["", "  \n", "Bearer key_0123", "key\x00zero", "k" * 5000])
 async def test_no_key_or_a_malformed_one_makes_no_call_and_stores_nothing(tmp_path: Path, given: str) -> None:
     lines = Lines()
 

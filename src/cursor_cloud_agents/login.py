@@ -44,6 +44,8 @@ def read_key(from_stdin: bool) -> str:
 async def login(env: Mapping[str, str], open_client: ClientFactory, given: str, out: Out) -> int:
     """Check `given` with one read, then store it; 0 once stored, 1 when refused or not stored, 2 for no key."""
     key, problem = checked_key(given, "the key given") if given.strip() else (None, "no key given")
+    if len(given.strip()) > keystore.MAX_KEY_BYTES:  # not a key (a file piped by mistake): never stored
+        key, problem = None, f"the input is longer than {keystore.MAX_KEY_BYTES} characters, not a key"
     if key is None:
         out.warn(f"login: {problem}: nothing stored\n")
         return 2
