@@ -138,10 +138,10 @@ def _run(args: argparse.Namespace) -> Command:
     return partial(paid.run, order=order, then="watch" if args.watch else "wait" if args.wait else None)
 
 
-def _compare(args: argparse.Namespace) -> Command:
+def _compare(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
     from cursor_cloud_agents.terminal import attempts
 
-    return partial(attempts.compare_group, group=args.group)
+    return partial(attempts.compare_group, group=args.group, cwd=Path.cwd(), env=env)
 
 
 def _keep(args: argparse.Namespace) -> Command:
@@ -256,7 +256,7 @@ COMMANDS: dict[str, Run] = {
     "fleet": _on_terminal(_fleet),
     "run": _on_terminal(_run),
     "followup": _on_terminal(_followup),
-    "compare": _on_terminal(_compare),
+    "compare": _on_terminal_with(_compare),
     "keep": _on_terminal(_keep),
     "cancel": _on_terminal(_cancel),
     "archive": _on_terminal(_archive),

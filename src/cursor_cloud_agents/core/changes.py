@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from cursor_cloud_agents.core import git as gitlib
+from cursor_cloud_agents.core import refs
 from cursor_cloud_agents.core.failures import Code, ToolFailure
+from cursor_cloud_agents.core.hosts import refuse_host
 from cursor_cloud_agents.core.untrusted import strip_hidden
 
 if TYPE_CHECKING:
@@ -39,12 +41,14 @@ _STATUS: dict[str, Status] = {
     "R": "renamed",
     "D": "deleted",
 }
-_FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _SAFE_PART = re.compile(r"[A-Za-z0-9._-]+")
 MAX_DIFF_BYTES = 64 * 1024 * 1024
 """The most of a diff git is asked for (a larger one is cut and said so: ask for a path instead)."""
 _DIFF_OPTIONS = ("-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/")
 """Git's plain unified diff whatever the person's settings (colour, an external diff tool, no prefixes)."""
+
+
+DEFAULT_GIT_HOSTS = ("github.com",)
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,8 @@ class GitPlaces:
     """Whether git may prompt for credentials (a terminal); never in the server."""
     working_dir: Path | None = None
     """The working directory, looked in after the client's roots."""
+    hosts: tuple[str, ...] = DEFAULT_GIT_HOSTS
+    """Hosts the cache may fetch from besides those the person's clones use (CURSOR_MCP_GIT_HOSTS)."""
 
     def git(self, cwd: Path) -> gitlib.Git | None:
         """Git working in `cwd`, with the environment it may see; None when there is no git on PATH."""
@@ -165,22 +171,11 @@ def target_of(agent: Agent, run: Run | None) -> AgentBranch:
     if run is None or not branches:
         raise not_pushed(agent.id, run)
     branch = branches[0]
-    name = branch.branch or ""
-    problem = gitlib.branch_problem(name)
-    if problem is not None:
-        raise ToolFailure(Code.VALIDATION, f"The agent's branch name is refused: {problem}.", agent_id=agent.id)
+    name = refs.checked_branch(branch.branch)
     key = gitlib.repository_key(branch.repo_url)
     starts = [repo.starting_ref for repo in agent.repos or [] if gitlib.repository_key(repo.url) == key]
-    return AgentBranch(
-        agent.id,
-        run.id,
-        run.status,
-        not run.is_terminal,
-        branch.repo_url,
-        name,
-        starts[0] if starts else None,
-        branch.pr_url,
-    )
+    start = refs.checked_start(starts[0]) if starts and starts[0] else None
+    return AgentBranch(agent.id, run.id, run.status, not run.is_terminal, branch.repo_url, name, start, branch.pr_url)
 
 
 def not_pushed(agent_id: str, run: Run | None) -> ToolFailure:
@@ -228,6 +223,7 @@ async def locate(places: GitPlaces, repo_url: str, roots: Sequence[Path] = ()) -
     if git is None:
         raise no_git()
     key = gitlib.repository_key(repo_url)
+    used: set[str] = set()
     for folder in folders:
         if not folder.is_dir():
             continue
@@ -237,6 +233,8 @@ async def locate(places: GitPlaces, repo_url: str, roots: Sequence[Path] = ()) -
         for name, url in (await gitlib.remotes(git.at(top))).items():
             if gitlib.repository_key(url) == key:
                 return Place(git.at(top), name, "clone")
+            used.add(gitlib.repository_key(url).split("/")[0])
+    refuse_host(key.split("/")[0], (*places.hosts, *used))
     return Place(git.at(await _cache(git, places.cache_dir, key)), f"https://{key}", "cache")
 
 
@@ -273,31 +271,64 @@ async def _cache(git: gitlib.Git, cache_dir: Path, key: str) -> Path:
 
 async def fetch_ref(place: Place, ref: str) -> str | None:
     """The commit `ref` (a branch name or a full commit id) names on the place's remote, its objects fetched
-    into the place's repository and no ref changed; None when the remote has no such branch.
+    into the place's repository and nothing else written (no ref, no FETCH_HEAD); None when the remote has no
+    such branch. The branch is read by its exact full name: `ls-remote` matches the end of a name, so
+    `a/refs/heads/cursor/a` would answer for `cursor/a` if its lines were not filtered to the one named.
 
     Raises:
-        ToolFailure: the remote cannot be read (no access, no network).
+        ToolFailure: VALIDATION for a ref that is not a plain branch name or commit id (before any git); the
+            remote cannot be read (no access, no network).
     """
-    if _FULL_SHA.fullmatch(ref.lower()):
+    if refs.is_commit_id(ref):
         sha = ref.lower()
         if not await place.git.succeeds("cat-file", "-e", f"{sha}^{{commit}}"):
             await _fetch(place, sha)
         return sha
+    full = refs.full_ref(ref)
     try:
-        listed = await place.git.run("ls-remote", "--exit-code", "--", place.remote, f"refs/heads/{ref}")
+        listed = await place.git.run("ls-remote", "--", place.remote, full)
     except gitlib.GitError as exc:
-        if exc.code == 2:  # ls-remote --exit-code: the remote answered, and has no such ref
-            return None
         raise no_access(place, exc) from None
-    sha = listed.split()[0] if listed.split() else ""
+    sha = exact_ref(listed, full)
+    if sha is None:
+        return None
     if not await place.git.succeeds("cat-file", "-e", f"{sha}^{{commit}}"):
-        await _fetch(place, f"refs/heads/{ref}")
+        await _fetch(place, full)
+        if not await place.git.succeeds("cat-file", "-e", f"{sha}^{{commit}}"):
+            raise ToolFailure(
+                Code.UPSTREAM, f"{ref} moved on {place.remote} while it was read: ask again to read its new commit."
+            )
     return sha
 
 
+def exact_ref(listed: str, full: str) -> str | None:
+    """The commit `ls-remote` lists for exactly `full` (a full ref name), or None; other names ending the same
+    way are not it."""
+    for line in listed.splitlines():
+        sha, _, name = line.partition("\t")
+        if name == full and refs.is_commit_id(sha):
+            return sha.lower()
+    return None
+
+
+FETCH_OPTIONS = (
+    "--quiet",
+    "--no-tags",
+    "--no-write-fetch-head",
+    "--refmap=",
+    "--no-recurse-submodules",
+    "--no-auto-gc",
+)
+"""A fetch that brings objects only: no tag, no FETCH_HEAD, no remote-tracking ref (an empty `--refmap`: git
+would otherwise update `refs/remotes/<remote>/<branch>` for a branch named on its command line), no
+submodule, no maintenance."""
+
+
 async def _fetch(place: Place, what: str) -> None:
+    """Fetch `what` (a full ref name built by `refs.full_ref`, or a commit id): a source only, never a refspec
+    with a destination, so git writes no ref."""
     try:
-        await place.git.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", place.remote, what)
+        await place.git.run("fetch", *FETCH_OPTIONS, "--", place.remote, what)
     except gitlib.GitError as exc:
         raise no_access(place, exc) from None
 
@@ -324,7 +355,7 @@ async def read_change(places: GitPlaces, target: AgentBranch, roots: Sequence[Pa
     if head is None:
         raise branch_missing(target)
     starting_ref = target.starting_ref or await default_branch(place)
-    start = await fetch_ref(place, starting_ref) if starting_ref and _usable_ref(starting_ref) else None
+    start = await fetch_ref(place, starting_ref) if starting_ref else None
     if start is None:
         raise ToolFailure(
             Code.NOT_FOUND,
@@ -347,12 +378,8 @@ async def default_branch(place: Place) -> str | None:
         raise no_access(place, exc) from None
     for line in listed.splitlines():
         if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
-            return line.removeprefix("ref: refs/heads/").removesuffix("\tHEAD")
+            return refs.checked_branch(line.removeprefix("ref: refs/heads/").removesuffix("\tHEAD"), "default branch")
     return None
-
-
-def _usable_ref(ref: str) -> bool:
-    return _FULL_SHA.fullmatch(ref.lower()) is not None or gitlib.branch_problem(ref) is None
 
 
 def _wait_for(agent_id: str, run_id: str | None) -> str:

@@ -4,8 +4,8 @@ changes tools): argument lists (never a shell), and an environment without the C
 Every call is `git <args>` with `cwd` set, standard input closed and an environment built from the
 process's own minus every `CURSOR_*` variable (`git_environment`): git runs hooks, credential helpers and
 ssh, none of which has any business with the Cursor key. Names that come from an agent (its branch) are
-checked by `branch_problem` before they reach an argument list, and are always given after a `--` or inside
-`refs/heads/...`, so not even a name starting with `-` could be read as an option.
+checked by `core/refs.py` before they reach an argument list, and are always given inside `refs/heads/...`
+after a `--` or `--end-of-options`: a ref is a value, never git syntax.
 """
 
 from __future__ import annotations
@@ -21,11 +21,9 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.abc
 
+from cursor_cloud_agents.core import refs
 from cursor_cloud_agents.core.timing import GIT_SECONDS
 
-MAX_BRANCH_CHARS = 200
-_FORBIDDEN_IN_REF = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//")
-"""What git refuses in a ref name (check-ref-format), and whitespace, which it allows but no agent needs."""
 _SCP_LIKE = re.compile(r"^(?:[^@/]+@)?(?P<host>[^:/]+):(?P<path>[^/].*)$")
 
 
@@ -63,17 +61,8 @@ def git_environment(
 
 
 def branch_problem(name: str) -> str | None:
-    """Why `name` (an agent's branch) may not be checked out, or None: the rules of `git check-ref-format`
-    for a branch, plus no whitespace, no leading `-` and a bounded length."""
-    if not name or len(name) > MAX_BRANCH_CHARS:
-        return f"it is empty or longer than {MAX_BRANCH_CHARS} characters"
-    if name.startswith(("-", "/")) or name.endswith(("/", ".", ".lock")) or name == "@":
-        return "it starts with '-' or '/', or ends with '/', '.' or '.lock'"
-    if _FORBIDDEN_IN_REF.search(name):
-        return "it holds a space, a control character, '..', '@{', '//' or one of ~ ^ : ? * [ \\"
-    if any(part.startswith(".") or part.endswith(".lock") for part in name.split("/")):
-        return "a part of it starts with '.' or ends with '.lock'"
-    return None
+    """Why `name` (an agent's branch) may not reach git, or None: `core/refs.py`'s one rule."""
+    return refs.branch_problem(name)
 
 
 def repository_key(url: str) -> str:

@@ -39,7 +39,7 @@ _MARKS = {"added": "A", "modified": "M", "renamed": "R", "deleted": "D"}
 def places_for(term: Term, session: Session, env: Mapping[str, str], cwd: Path) -> GitPlaces:
     """Where git works for this command: the working directory's clone, else the cache of the session."""
     cache = session.git_cache or cache_dir_for(term.settings.state_dir)
-    return GitPlaces(env, cache, session.git_config, term.interactive, cwd)
+    return GitPlaces(env, cache, session.git_config, term.interactive, cwd, term.settings.git_hosts)
 
 
 def next_steps(agent_id: str) -> str:

@@ -1,0 +1,91 @@
+"""Refs are values, never git syntax: the one check every ref from the API or an agent passes before git.
+
+An agent's branch, the ref its run started from and a PR's head are text the API hands us, and the API
+hands on what an agent (perhaps a compromised or prompt-injected one) chose. Given to git as it came, such
+text is syntax: `x:refs/heads/main` is a refspec that moves the person's `main`, `+x` forces, `refs/tags/v1`
+or `HEAD:` names something else than a branch, `*` is a wildcard, `-x` an option, `a/refs/heads/cursor/a`
+ends like another agent's branch. So each is checked here, by git's own `check-ref-format --branch` rules
+done in Python, plus what no branch of an agent needs (`+`, whitespace, hidden and bidi characters, a name
+holding a full ref name), and refused with VALIDATION before any git command runs. Git then only ever gets
+`refs/heads/NAME` built from a checked NAME, or a full commit id.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from cursor_cloud_agents.core.failures import Code, ToolFailure
+
+MAX_BRANCH_CHARS = 200
+BRANCH_PREFIX = "refs/heads/"
+_FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_GIT_SYNTAX = frozenset(":+*?[^~\\")
+"""Refspec (`:`, `+`), wildcard (`*`, `?`, `[`), revision (`^`, `~`) and path (`\\`) syntax."""
+
+
+def branch_problem(name: str) -> str | None:
+    """Why `name` is not a plain branch name git and a person would read the same way, or None."""
+    if not name or len(name) > MAX_BRANCH_CHARS:
+        return f"it is empty or longer than {MAX_BRANCH_CHARS} characters"
+    hidden = next((char for char in name if _hidden(char)), None)
+    if hidden is not None:
+        return f"it holds a space, a control, hidden or bidi character (U+{ord(hidden):04X})"
+    syntax = sorted({char for char in name if char in _GIT_SYNTAX})
+    if syntax:
+        return f"it holds git syntax ({' '.join(syntax)}): a branch name has none of : + * ? [ ^ ~ \\"
+    if ".." in name or "@{" in name or name == "@" or name == "HEAD":
+        return "it is '@' or 'HEAD', or holds '..' or '@{' (revision syntax)"
+    if name.startswith("-"):
+        return "it starts with '-' (git would read an option)"
+    parts = name.split("/")
+    if any(not part for part in parts):
+        return "it starts or ends with '/', or holds '//'"
+    if any(part.startswith(".") or part.endswith(".lock") for part in parts) or name.endswith("."):
+        return "a part of it starts with '.' or ends with '.lock', or it ends with '.'"
+    if name.startswith("refs/") or "/refs/" in name:
+        return "it holds a full ref name (refs/...): give the branch's own name, e.g. cursor/fix-login"
+    return None
+
+
+def _hidden(char: str) -> bool:
+    """Whitespace, controls, format (zero-width, bidi), private-use, surrogate and unassigned characters."""
+    return char.isspace() or unicodedata.category(char)[0] in "CZ"
+
+
+def checked_branch(name: str | None, what: str = "branch") -> str:
+    """`name`, a branch name from the API or an agent, once `branch_problem` finds nothing.
+
+    Raises:
+        ToolFailure: VALIDATION naming what is wrong; nothing was run.
+    """
+    problem = "it is missing" if name is None else branch_problem(name)
+    if problem is None and name is not None:
+        return name
+    raise ToolFailure(
+        Code.VALIDATION,
+        f"The agent's {what} {ascii(name)} is refused: {problem}. Nothing was run or changed: a ref from Cursor or "
+        "an agent must be a plain branch name (or, for a starting ref, a full commit id).",
+    )
+
+
+def is_commit_id(ref: str) -> bool:
+    """Whether `ref` is a full commit id (40 or 64 hex digits; lowercase is how git writes them)."""
+    return _FULL_SHA.fullmatch(ref.lower()) is not None
+
+
+def checked_start(ref: str) -> str:
+    """A run's starting ref as a value: a full commit id (lowercased), or a checked branch name (`refs/heads/`
+    dropped when the API gives it whole).
+
+    Raises:
+        ToolFailure: VALIDATION, as `checked_branch`.
+    """
+    if is_commit_id(ref):
+        return ref.lower()
+    return checked_branch(ref.removeprefix(BRANCH_PREFIX), "starting ref")
+
+
+def full_ref(branch: str) -> str:
+    """`refs/heads/BRANCH` for a checked branch: the only form a branch reaches git in."""
+    return BRANCH_PREFIX + checked_branch(branch)
