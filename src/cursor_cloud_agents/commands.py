@@ -201,7 +201,9 @@ def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
 
     where = Where(args.worktree, args.branch, args.remote)
     git_env = git_environment(env, interactive=sys.stdin.isatty())  # git's own environment, without the key
-    return partial(checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env, check=args.check)
+    return partial(
+        checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env, check=args.check, anyway=args.anyway
+    )
 
 
 def _diff(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
@@ -214,7 +216,16 @@ def _diff(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
 def _apply(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
     from cursor_cloud_agents.terminal.changes import apply_command
 
-    return partial(apply_command, agent_id=args.agent, mode=args.mode, remote=args.remote, cwd=Path.cwd(), env=env)
+    return partial(
+        apply_command,
+        agent_id=args.agent,
+        mode=args.mode,
+        remote=args.remote,
+        cwd=Path.cwd(),
+        env=env,
+        commit=args.commit,
+        confirmed=args.yes,
+    )
 
 
 def _status(_: argparse.Namespace) -> Command:

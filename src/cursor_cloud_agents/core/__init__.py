@@ -17,10 +17,33 @@ import importlib as _importlib
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from cursor_cloud_agents.core import consent, creation, failures, images, journal, models, queue, scan, seen, texts
+    from cursor_cloud_agents.core import (
+        checkout,
+        consent,
+        creation,
+        failures,
+        images,
+        journal,
+        models,
+        queue,
+        refs,
+        reviewed,
+        scan,
+        seen,
+        texts,
+    )
     from cursor_cloud_agents.core.activity import ActivityCache, ActivitySummary, Replays, ToolState, event_time
     from cursor_cloud_agents.core.acts import Act
-    from cursor_cloud_agents.core.applying import Applied, Mode, apply_change, clone_place, ready_to_change
+    from cursor_cloud_agents.core.applying import (
+        Applied,
+        Mode,
+        Plan,
+        apply_change,
+        carry_out,
+        clone_place,
+        plan_apply,
+        ready_to_change,
+    )
     from cursor_cloud_agents.core.attempts import (
         MAX_ATTEMPTS,
         MIN_ATTEMPTS,
@@ -40,10 +63,12 @@ if _typing.TYPE_CHECKING:
         AgentChange,
         ChangeSize,
         Diff,
+        DiffPage,
         FileChange,
         GitPlaces,
         cache_dir_for,
         diff,
+        diff_page,
         measure,
         no_git,
         read_agent_change,
@@ -133,6 +158,7 @@ __all__ = [
     "Comparison",
     "CoreState",
     "Diff",
+    "DiffPage",
     "Event",
     "FileChange",
     "Fleet",
@@ -144,6 +170,7 @@ __all__ = [
     "Kept",
     "Mode",
     "Pacer",
+    "Plan",
     "Query",
     "Recognised",
     "Replays",
@@ -164,8 +191,10 @@ __all__ = [
     "busy",
     "cache_dir_for",
     "checked_group_id",
+    "checkout",
     "clean",
     "clean_data",
+    "carry_out",
     "clip",
     "clone_place",
     "compare_attempts",
@@ -176,6 +205,7 @@ __all__ = [
     "create_within_limits",
     "creation",
     "diff",
+    "diff_page",
     "each_in_flight",
     "end_line",
     "event_time",
@@ -199,6 +229,7 @@ __all__ = [
     "no_git",
     "not_configured",
     "placements",
+    "plan_apply",
     "plan_set",
     "price_hint",
     "prompt_image",
@@ -207,6 +238,8 @@ __all__ = [
     "read_change",
     "read_listing",
     "read_target",
+    "refs",
+    "reviewed",
     "ready_to_change",
     "refuse_before_asking",
     "refuse_continuation",
@@ -238,7 +271,8 @@ _HOMES: dict[str, str] = {
     ),
     **dict.fromkeys(["Act"], "cursor_cloud_agents.core.acts"),
     **dict.fromkeys(
-        ["Applied", "Mode", "apply_change", "clone_place", "ready_to_change"], "cursor_cloud_agents.core.applying"
+        ["Applied", "Mode", "Plan", "apply_change", "carry_out", "clone_place", "plan_apply", "ready_to_change"],
+        "cursor_cloud_agents.core.applying",
     ),
     **dict.fromkeys(
         [
@@ -263,10 +297,12 @@ _HOMES: dict[str, str] = {
             "AgentChange",
             "ChangeSize",
             "Diff",
+            "DiffPage",
             "FileChange",
             "GitPlaces",
             "cache_dir_for",
             "diff",
+            "diff_page",
             "measure",
             "no_git",
             "read_agent_change",
@@ -276,6 +312,7 @@ _HOMES: dict[str, str] = {
         "cursor_cloud_agents.core.changes",
     ),
     **dict.fromkeys(["CheckResult", "not_configured", "run_check"], "cursor_cloud_agents.core.checks"),
+    **dict.fromkeys(["checkout", "refs", "reviewed"], "cursor_cloud_agents.core"),
     **dict.fromkeys(
         ["AttemptRow", "Comparison", "Kept", "compare_attempts", "keep"], "cursor_cloud_agents.core.compare"
     ),

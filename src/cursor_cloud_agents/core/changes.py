@@ -14,6 +14,7 @@ and the starting ref are agent text and API data: checked (`git.branch_problem`)
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import shutil
@@ -451,6 +452,94 @@ async def diff(
     text = raw.decode(errors="replace")
     cleaned = cleaner(text)
     return Diff(cleaned, len(text) - len(cleaned), cut)
+
+
+DIFF_CHUNK_BYTES = 256 * 1024
+"""How much of a diff is prepared at once when it is paged (`diff_page`)."""
+
+
+@dataclass(frozen=True)
+class DiffPage:
+    """Up to `window` characters of a prepared diff from `offset`, and what is known of the whole: its length
+    in prepared characters, the hidden characters removed from it, whether it was cut at `MAX_DIFF_BYTES`
+    (None while not read to its end)."""
+
+    text: str
+    total: int | None
+    hidden_removed: int | None
+    cut: bool | None
+
+
+@dataclass
+class _Paging:
+    prepare: Callable[[str], str]
+    offset: int
+    window: int
+    kept: list[str] = field(default_factory=list[str])
+    kept_chars: int = 0
+    total: int = 0
+    hidden: int = 0
+    image_open: bool = False
+    stop_when_kept: bool = False
+
+    def take(self, text: str) -> bool:
+        """Prepare one chunk; keep what falls in the window; False once the window is full and the rest is
+        not needed."""
+        cleaned = strip_hidden(text)
+        self.hidden += len(text) - len(cleaned)
+        self.image_open = self.image_open or "![" in cleaned
+        if self.image_open and "](" in cleaned:
+            # An image whose `![` is in an earlier chunk (its alt broken across lines) is not seen whole by the
+            # chunk's cleaning: no `](` is left once an `![` was seen, as the whole text's cleaning would do.
+            cleaned = cleaned.replace("](", "] (")
+        prepared = self.prepare(cleaned)
+        start, end = self.total, self.total + len(prepared)
+        self.total = end
+        want_from, want_to = self.offset + self.kept_chars, self.offset + self.window
+        if end > want_from and start < want_to:
+            piece = prepared[max(0, want_from - start) : want_to - start]
+            self.kept.append(piece)
+            self.kept_chars += len(piece)
+        return not (self.stop_when_kept and self.total >= self.offset + self.window)
+
+
+async def diff_page(
+    git: gitlib.Git,
+    base: str,
+    head: str,
+    paths: Sequence[str],
+    *,
+    prepare: Callable[[str], str],
+    offset: int,
+    window: int,
+    whole_known: bool,
+) -> DiffPage:
+    """A window of the unified diff from `base` to `head`, prepared chunk by chunk by `prepare` (hidden and
+    bidi characters removed first): never more than a few chunks and the window are held, whatever the diff's
+    size. When `whole_known` (its length was measured by an earlier call), git is stopped once the window is
+    full; else it is read to its end, to measure it."""
+    paging = _Paging(prepare, offset, window, stop_when_kept=whole_known)
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    cut, stopped = await git.each_chunk(
+        "diff",
+        *_DIFF_OPTIONS,
+        base,
+        head,
+        "--",
+        *paths,
+        limit=MAX_DIFF_BYTES,
+        chunk_bytes=DIFF_CHUNK_BYTES,
+        consume=lambda chunk: paging.take(decoder.decode(chunk)),
+    )
+    if not stopped:
+        paging.take(decoder.decode(b"", final=True))
+    whole = not stopped
+    return DiffPage(
+        "".join(paging.kept),
+        paging.total if whole else None,
+        paging.hidden if whole else None,
+        cut if whole else None,
+    )
 
 
 def cache_dir_for(state_dir: Path | None) -> Path:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -130,6 +130,52 @@ class Git:
         if code != 0 and not more:
             raise GitError(args, code, errors[0].decode(errors="replace"))
         return kept, more
+
+    async def each_chunk(
+        self, *args: str, limit: int, chunk_bytes: int, consume: Callable[[bytes], bool]
+    ) -> tuple[bool, bool]:
+        """Run `git args...`, handing its standard output to `consume` in chunks of about `chunk_bytes` cut after
+        a newline (a line longer than four chunks is cut where it stands), never more than `limit` bytes in
+        all: a diff of any size is read in bounded memory. `consume` answers False to stop early (git is then
+        stopped). Whether the output went past `limit`, and whether `consume` stopped it.
+
+        Raises:
+            GitError: git exited with a failure (not counting a stop).
+        """
+        seen = 0
+        stopped = more = False
+        with anyio.fail_after(GIT_SECONDS):
+            async with await anyio.open_process(
+                [self.program, *args], cwd=self.cwd, env=dict(self.env), stdin=subprocess.DEVNULL
+            ) as process:
+                assert process.stdout is not None and process.stderr is not None
+                held = bytearray()
+                try:
+                    while not stopped:
+                        piece = await process.stdout.receive(1 << 16)
+                        if seen + len(piece) > limit:
+                            piece, more = piece[: limit - seen], True
+                        seen += len(piece)
+                        held += piece
+                        while len(held) >= chunk_bytes and not stopped:
+                            cut = held.rfind(b"\n", 0, 4 * chunk_bytes) + 1 or min(len(held), 4 * chunk_bytes)
+                            if cut < chunk_bytes and len(held) < 4 * chunk_bytes:
+                                break  # a long line: wait for its end (up to four chunks)
+                            stopped = not consume(bytes(held[:cut]))
+                            del held[:cut]
+                        if more:
+                            break
+                except (anyio.EndOfStream, anyio.BrokenResourceError):
+                    pass
+                if held and not stopped:
+                    stopped = not consume(bytes(held))
+                if stopped or more:
+                    process.kill()
+                errors = await _read_at_most(process.stderr, 64 * 1024)
+                code = await process.wait()
+        if code != 0 and not (stopped or more):
+            raise GitError(args, code, errors[0].decode(errors="replace"))
+        return more, stopped
 
     async def succeeds(self, *args: str) -> bool:
         """Whether `git args...` exits 0 (a question asked of git, such as whether a ref exists)."""

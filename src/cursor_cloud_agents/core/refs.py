@@ -16,6 +16,7 @@ import re
 import unicodedata
 
 from cursor_cloud_agents.core.failures import Code, ToolFailure
+from cursor_cloud_agents.core.untrusted import strip_hidden
 
 MAX_BRANCH_CHARS = 200
 BRANCH_PREFIX = "refs/heads/"
@@ -89,3 +90,18 @@ def checked_start(ref: str) -> str:
 def full_ref(branch: str) -> str:
     """`refs/heads/BRANCH` for a checked branch: the only form a branch reaches git in."""
     return BRANCH_PREFIX + checked_branch(branch)
+
+
+def path_problem(path: str) -> str | None:
+    """Why `path` is not a file or folder inside the repository as git takes it after `--`, or None: no
+    option, no pathspec magic, nothing outside (absolute, `..`), no control, hidden or lone-surrogate
+    character."""
+    if not path.strip():
+        return "it is empty"
+    if path.startswith(("-", ":")):
+        return "it starts with '-' or ':' (an option or pathspec magic)"
+    if any(_hidden(char) and char != " " for char in path) or strip_hidden(path) != path:
+        return "it holds a control, hidden or lone-surrogate character"
+    if path.startswith(("/", "\\")) or ".." in path.replace("\\", "/").split("/"):
+        return "it leaves the repository (absolute, or holding '..')"
+    return None

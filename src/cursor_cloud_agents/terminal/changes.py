@@ -19,17 +19,21 @@ from cursor_cloud_agents.core import (
     CheckResult,
     GitPlaces,
     Mode,
-    apply_change,
+    Plan,
     cache_dir_for,
+    carry_out,
     clone_place,
     diff,
+    plan_apply,
     read_change,
     read_target,
     ready_to_change,
+    reviewed,
     toplevel,
 )
+from cursor_cloud_agents.terminal.ask import heard, is_yes
 from cursor_cloud_agents.terminal.clean import agent_text, for_terminal
-from cursor_cloud_agents.terminal.exits import OK, REFUSED
+from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.term import Session, Term
 
 _LINE_STYLES = (("+++", "bold"), ("---", "bold"), ("diff --git", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
@@ -42,10 +46,10 @@ def places_for(term: Term, session: Session, env: Mapping[str, str], cwd: Path) 
     return GitPlaces(env, cache, session.git_config, term.interactive, cwd, term.settings.git_hosts)
 
 
-def next_steps(agent_id: str) -> str:
-    """What the person can do with a change once it is seen."""
+def next_steps(agent_id: str, head: str) -> str:
+    """What the person can do with a change once it is seen (apply lands exactly the commit seen)."""
     return (
-        f"next: cursor-cloud-agents apply {agent_id} (onto this branch) · "
+        f"next: cursor-cloud-agents apply {agent_id} --commit {head} (onto this branch) · "
         f"checkout {agent_id} --check CMD (run your tests on it first)"
     )
 
@@ -64,6 +68,7 @@ async def diff_command(
         target = await read_target(session.api, agent_id, run_id)
         change = await read_change(places_for(term, session, env, cwd), target)
         text = await diff(change.place.git, change.base, change.head, paths, cleaner=for_terminal)
+    reviewed.remember(term.settings.state_dir, change.target.agent_id, change.head)
     if term.json:
         term.emit(_document(change, text.text, text.hidden_removed, text.cut))
         return OK
@@ -78,7 +83,7 @@ async def diff_command(
         term.out.print(
             Text("the diff is cut here: name files or folders after the agent to see the rest", style="yellow")
         )
-    term.out.print(Text(next_steps(agent_id), style="dim"), soft_wrap=True)
+    term.out.print(Text(next_steps(agent_id, change.head), style="dim"), soft_wrap=True)
     return OK
 
 
@@ -134,9 +139,28 @@ def _document(change: AgentChange, text: str, hidden: int, cut: bool) -> dict[st
 
 
 async def apply_command(
-    term: Term, *, agent_id: str, mode: Mode, remote: str | None, cwd: Path, env: Mapping[str, str]
+    term: Term,
+    *,
+    agent_id: str,
+    mode: Mode,
+    remote: str | None,
+    cwd: Path,
+    env: Mapping[str, str],
+    commit: str | None = None,
+    confirmed: bool = False,
 ) -> int:
-    """Apply the agent's commits onto the current branch; one line says what moved."""
+    """Apply the commit of the agent's change the person reviewed (`commit`, else the one `diff` showed last)
+    onto the current branch, once the commit range is shown and confirmed; one line says what moved."""
+    reviewed_commit = commit or reviewed.recall(term.settings.state_dir, agent_id)
+    if reviewed_commit is None:
+        raise UsageError(
+            f"no reviewed commit of {agent_id}: look at the change first (`cursor-cloud-agents diff {agent_id}` "
+            "remembers the commit it showed), or name it with --commit SHA; nothing was changed"
+        )
+    if not confirmed and not term.interactive:
+        raise UsageError(
+            "apply changes this branch and there is no terminal to confirm on: pass --yes; nothing was changed"
+        )
     async with term.open_session() as session:
         places = places_for(term, session, env, cwd)
         git = places.git(cwd)
@@ -144,7 +168,10 @@ async def apply_command(
             await ready_to_change(git.at(top))  # a dirty tree is refused before anything is read
         target = await read_target(session.api, agent_id, None)
         place = await clone_place(places, cwd, target.repo_url, remote)
-        applied = await apply_change(place, target, mode)
+        plan = await plan_apply(place, target, mode, reviewed_commit)
+        if plan.commits:
+            _confirm_plan(term, plan, confirmed)
+        applied = await carry_out(place, plan)
     if term.json:
         term.emit(
             {
@@ -163,6 +190,23 @@ async def apply_command(
     else:
         term.out.print(agent_text(applied.line()), soft_wrap=True)
     return OK
+
+
+def _confirm_plan(term: Term, plan: Plan, confirmed: bool) -> None:
+    """Show the commits that would land and ask, unless `--yes`."""
+    term.err.print(
+        Text(f"apply {plan.commits} commit{'s' * (plan.commits != 1)} of ", style="bold")
+        .append_text(agent_text(plan.target.branch, "bold"))
+        .append(f" onto {plan.onto} by {plan.mode}: {plan.range()}, ")
+        .append(f"{plan.size.files} files, +{plan.size.additions} -{plan.size.deletions}"),
+        soft_wrap=True,
+    )
+    term.err.print(Text(f"see them: git log --stat {plan.range()}", style="dim"), soft_wrap=True)
+    if confirmed:
+        return
+    answer = term.ask("Apply them? [y/N] ")
+    if not is_yes(answer):
+        raise UsageError(f"not confirmed (the answer was {heard(answer)}; only y or yes confirms); nothing was changed")
 
 
 def print_check(term: Term, result: CheckResult) -> int:
