@@ -10,6 +10,7 @@ after a `--` or `--end-of-options`: a ref is a value, never git syntax.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import subprocess
@@ -170,7 +171,8 @@ class Git:
                 if held and not stopped:
                     stopped = not consume(bytes(held))
                 if stopped or more:
-                    process.kill()
+                    with contextlib.suppress(ProcessLookupError):  # it may have ended on its own meanwhile
+                        process.kill()
                 errors = await _read_at_most(process.stderr, 64 * 1024)
                 code = await process.wait()
         if code != 0 and not (stopped or more):
