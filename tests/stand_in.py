@@ -70,7 +70,6 @@ class Remote:
         git(self.root, "clone", "--quiet", "-c", f"{key}={value}", GITHUB_URL, str(target), env=self.env)
         return target
 
-
     def head_of(self, branch: str) -> str:
         """The commit the stand-in remote's `branch` is at (what a review of the change saw)."""
         key, value = StandInRemote(self.folder).rewrite()

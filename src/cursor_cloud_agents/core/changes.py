@@ -235,7 +235,7 @@ async def locate(places: GitPlaces, repo_url: str, roots: Sequence[Path] = ()) -
             if gitlib.repository_key(url) == key:
                 return Place(git.at(top), name, "clone")
             used.add(gitlib.repository_key(url).split("/")[0])
-    refuse_host(key.split("/")[0], (*places.hosts, *used))
+    refuse_host(key.split("/")[0], places.hosts, used)
     return Place(git.at(await _cache(git, places.cache_dir, key)), f"https://{key}", "cache")
 
 

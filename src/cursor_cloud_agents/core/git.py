@@ -85,7 +85,11 @@ class Git:
 
     cwd: Path
     env: Mapping[str, str]
+    """Git's environment: never a `CURSOR_*` variable, whatever a caller hands in (removed here, once for all)."""
     program: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "env", without_cursor(self.env))
 
     @classmethod
     def find(cls, cwd: Path, env: Mapping[str, str]) -> Git | None:

@@ -35,27 +35,31 @@ def address_of(host: str) -> str | None:
     return None
 
 
-def host_problem(host: str, allowed: Iterable[str]) -> str | None:
-    """Why the cache may not fetch from `host`, or None; `allowed` is the setting's hosts and the hosts of
-    the person's clones."""
-    listed = {name.strip().lower().strip("[]") for name in allowed if name.strip()}
+def _names(hosts: Iterable[str]) -> set[str]:
+    return {name.strip().lower().strip("[]") for name in hosts if name.strip()}
+
+
+def host_problem(host: str, listed_hosts: Iterable[str], used_hosts: Iterable[str] = ()) -> str | None:
+    """Why the cache may not fetch from `host`, or None; `listed_hosts` are the setting's, `used_hosts` those
+    of the person's clones (a private address passes only when the setting lists it)."""
+    listed, used = _names(listed_hosts), _names(used_hosts)
     bare = host.strip().lower().strip("[]")
     address = address_of(bare)
     if address is not None and address not in listed and not is_public_address(address):
         return f"{host} is a private, loopback or link-local address"
-    if bare not in listed and (address is None or address not in listed):
+    if bare not in listed | used and (address is None or address not in listed | used):
         shown = ", ".join(sorted(listed)) or "none"
         return f"{host} is neither listed in CURSOR_MCP_GIT_HOSTS ({shown}) nor a host your own clones use"
     return None
 
 
-def refuse_host(host: str, allowed: Iterable[str]) -> None:
+def refuse_host(host: str, listed_hosts: Iterable[str], used_hosts: Iterable[str] = ()) -> None:
     """Refuse a fetch from `host` for the cache, before git runs.
 
     Raises:
         ToolFailure: CONFIGURATION naming the host and the setting to change.
     """
-    problem = host_problem(host, allowed)
+    problem = host_problem(host, listed_hosts, used_hosts)
     if problem is None:
         return
     raise ToolFailure(
