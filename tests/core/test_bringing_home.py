@@ -182,7 +182,7 @@ def test_what_the_check_accepts_git_accepts_as_a_branch_h_06(tmp_path: Path, nam
 async def test_reading_a_change_writes_no_ref_config_or_fetch_head_in_the_persons_clone_h_07(
     remote: HandRemote,
 ) -> None:
-    """H-07 (replaces the F-53 test whose clone already had every branch, so it never fetched): the person's
+    """H-07, F-53 (replaces the F-53 test whose clone already had every branch, so it never fetched): the person's
     clone was made before the agent pushed; reading the change fetches its objects there, and its refs
     (no `refs/remotes/origin/cursor/a`), config and FETCH_HEAD are byte for byte as before."""
     head = git(remote.bare, "rev-parse", "refs/heads/cursor/a", env=remote.env).strip()

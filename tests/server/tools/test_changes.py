@@ -144,3 +144,20 @@ async def test_get_run_and_wait_point_to_the_change_once_a_run_finished_with_a_b
         waited = await h.call("cursor_wait", {"runs": [{"agent_id": agent.id}]})
     assert "cursor_get_changes(agent_id, run_id)" in run.data["next"]
     assert "cursor_check_changes(agent_id, run_id)" in waited.data["changes"]
+
+
+@pytest.mark.parametrize(
+    "path", ["../../etc/passwd", "/etc/passwd", "src/../../x", "a\x1bb", "a\u202eb", "a\ud800b", ":(top)x", "-x"]
+)
+async def test_a_path_outside_the_repository_or_with_hidden_characters_is_validation_before_any_request_h_10(
+    remote: Remote, path: str
+) -> None:
+    """H-10: such a path answered INTERNAL (git's failure); now VALIDATION, naming the rule, and nothing sent."""
+    world = demo_world(remote)
+    async with open_harness(world, git_places=remote.places()) as h:
+        agent_id = agent_called(world, "Run the nightly benchmark")
+        reply = await h.call("cursor_get_changes", {"agent_id": agent_id, "path": path})
+        sent = h.requests()
+    said = reply.data["message"]
+    assert reply.code == "VALIDATION" and ("a path inside the repository" in said or "lone surrogate" in said), said
+    assert sent == []
