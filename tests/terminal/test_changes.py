@@ -246,3 +246,16 @@ async def test_apply_shows_the_commit_range_and_a_no_changes_nothing_h_16(
     assert code == USAGE and rig.asked == ["Apply them? [y/N] "] and "git log --stat " in errors
     assert "apply 1 commit of cursor/terminal-small-" in errors and "not confirmed" in errors
     assert git(clone, "rev-parse", "HEAD", env=remote.env) == head
+
+
+@pytest.mark.parametrize("path", ["../../etc/passwd", "/etc/passwd", "a\u202eb", "-x"])
+async def test_diff_refuses_a_path_outside_the_repository_before_any_request_h_10(
+    rig_factory: RigFactory, remote: Remote, tmp_path: Path, path: str
+) -> None:
+    """H-10 at the terminal: exit 2, the rule named, nothing sent."""
+    world, agent_id = world_with(remote)
+    async with rig_factory(world) as rig:
+        command = diff_command(rig.term, agent_id=agent_id, run_id=None, paths=[path], cwd=tmp_path, env=remote.env)
+        code = await run(rig, command)
+        errors, sent = rig.errors(), rig.requests()
+    assert code == USAGE and "is not a path inside the repository" in errors and sent == []

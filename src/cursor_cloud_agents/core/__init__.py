@@ -74,6 +74,7 @@ if _typing.TYPE_CHECKING:
         read_agent_change,
         read_change,
         read_target,
+        stream_diff,
     )
     from cursor_cloud_agents.core.checks import CheckResult, not_configured, run_check
     from cursor_cloud_agents.core.compare import AttemptRow, Comparison, Kept, compare_attempts, keep
@@ -252,6 +253,7 @@ __all__ = [
     "settled",
     "stamped",
     "store_failures",
+    "stream_diff",
     "strip_hidden",
     "texts",
     "toplevel",
@@ -308,6 +310,7 @@ _HOMES: dict[str, str] = {
             "read_agent_change",
             "read_change",
             "read_target",
+            "stream_diff",
         ],
         "cursor_cloud_agents.core.changes",
     ),

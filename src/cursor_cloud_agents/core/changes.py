@@ -542,6 +542,52 @@ async def diff_page(
     )
 
 
+async def stream_diff(
+    git: gitlib.Git,
+    base: str,
+    head: str,
+    paths: Sequence[str],
+    *,
+    emit: Callable[[str], None],
+    cleaner: Callable[[str], str] = strip_hidden,
+) -> tuple[int, bool]:
+    """The unified diff from `base` to `head` handed to `emit` in whole lines, cleaned by `cleaner`, chunk by
+    chunk (a terminal prints a diff of any size without holding it); the hidden characters removed, and
+    whether it was cut at `MAX_DIFF_BYTES`."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    carry = [""]
+    hidden = [0]
+
+    def send(text: str) -> None:
+        cleaned = cleaner(text)
+        hidden[0] += len(text) - len(cleaned)
+        emit(cleaned)
+
+    def take(chunk: bytes) -> bool:
+        text = carry[0] + decoder.decode(chunk)
+        end = text.rfind("\n") + 1
+        carry[0] = text[end:]
+        if end:
+            send(text[:end])
+        return True
+
+    cut, _ = await git.each_chunk(
+        "diff",
+        *_DIFF_OPTIONS,
+        base,
+        head,
+        "--",
+        *paths,
+        limit=MAX_DIFF_BYTES,
+        chunk_bytes=DIFF_CHUNK_BYTES,
+        consume=take,
+    )
+    rest = carry[0] + decoder.decode(b"", final=True)
+    if rest:
+        send(rest)
+    return hidden[0], cut
+
+
 def cache_dir_for(state_dir: Path | None) -> Path:
     """Where the cache of repositories lives: `git/` in CURSOR_MCP_STATE_DIR, or a folder of this user in the
     temporary directory when the state is kept in memory."""

@@ -28,7 +28,9 @@ from cursor_cloud_agents.core import (
     read_change,
     read_target,
     ready_to_change,
+    refs,
     reviewed,
+    stream_diff,
     toplevel,
 )
 from cursor_cloud_agents.terminal.ask import heard, is_yes
@@ -64,22 +66,32 @@ async def diff_command(
     term: Term, *, agent_id: str, run_id: str | None, paths: Sequence[str], cwd: Path, env: Mapping[str, str]
 ) -> int:
     """Print the agent's change: its files, then its diff."""
+    for path in paths:
+        problem = refs.path_problem(path)
+        if problem is not None:
+            raise UsageError(f"{ascii(path)} is not a path inside the repository ({problem}); nothing was read")
     async with term.open_session() as session:
         target = await read_target(session.api, agent_id, run_id)
         change = await read_change(places_for(term, session, env, cwd), target)
-        text = await diff(change.place.git, change.base, change.head, paths, cleaner=for_terminal)
-    reviewed.remember(term.settings.state_dir, change.target.agent_id, change.head)
     if term.json:
+        text = await diff(change.place.git, change.base, change.head, paths, cleaner=for_terminal)
+        reviewed.remember(term.settings.state_dir, change.target.agent_id, change.head)
         term.emit(_document(change, text.text, text.hidden_removed, text.cut))
         return OK
     _header(term, change)
-    for line in text.text.splitlines():
-        term.out.print(diff_line(line), soft_wrap=True, overflow="ignore", crop=False)
-    if text.hidden_removed:
-        term.out.print(
-            Text(f"{text.hidden_removed} hidden or control characters removed from the diff", style="yellow")
-        )
-    if text.cut:
+
+    def print_lines(text: str) -> None:
+        for line in text.splitlines():
+            term.out.print(diff_line(line), soft_wrap=True, overflow="ignore", crop=False)
+
+    # Printed as git gives it, chunk by chunk: a diff of any size is never held whole here.
+    hidden, cut = await stream_diff(
+        change.place.git, change.base, change.head, paths, emit=print_lines, cleaner=for_terminal
+    )
+    reviewed.remember(term.settings.state_dir, change.target.agent_id, change.head)
+    if hidden:
+        term.out.print(Text(f"{hidden} hidden or control characters removed from the diff", style="yellow"))
+    if cut:
         term.out.print(
             Text("the diff is cut here: name files or folders after the agent to see the rest", style="yellow")
         )
