@@ -52,7 +52,7 @@ async def test_run_with_models_over_the_creation_limit_refuses_the_set_before_as
 async def test_compare_prints_a_table_with_each_change_size_and_keep_archives_the_others(
     rig_factory: RigFactory, tmp_path: Path
 ) -> None:
-    """Issue 42: the change column is measured by git in the person's clone (it said "unknown" before)."""
+    """H-31: the change column is measured by git in the person's clone (it said "unknown" before)."""
     remote = make_remote(tmp_path / "git")
     world = remote.attach(World(ManualClock()))
     clone = remote.clone("clone")
