@@ -15,7 +15,16 @@ import pytest
 
 from cursor_cloud_agents.core import checkout as core_checkout
 from cursor_cloud_agents.core.applying import Mode, apply_change, clone_place
-from cursor_cloud_agents.core.changes import AgentBranch, Place, fetch_ref, read_change, read_target
+from cursor_cloud_agents.core.changes import (
+    AgentBranch,
+    Place,
+    diff,
+    diff_page,
+    fetch_ref,
+    read_change,
+    read_target,
+    stream_diff,
+)
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.git import Git
 from cursor_cloud_agents.core.refs import branch_problem, path_problem
@@ -312,3 +321,19 @@ async def test_apply_lands_exactly_the_commit_reviewed_h_14(remote: HandRemote) 
     place, seen = await reviewed_plan(remote)
     applied = await apply_change(place, target_with(remote), "fast-forward", seen)
     assert applied.after == seen == git(remote.person, "rev-parse", "HEAD", env=remote.env).strip()
+
+
+@pytest.mark.parametrize("path", ["../../etc/passwd", "/etc/passwd", "a\u202eb"])
+async def test_the_cores_diff_readers_refuse_such_a_path_themselves_h_10(shared: HandRemote, path: str) -> None:
+    """H-10 at every git call site that takes a path: `diff`, `diff_page` and `stream_diff` refuse it before
+    git runs, whatever face called them."""
+    git_ = Git.find(shared.person, shared.env)
+    assert git_ is not None
+    head = git(shared.person, "rev-parse", "HEAD", env=shared.env).strip()
+    readers = [
+        diff(git_, head, head, [path]),
+        diff_page(git_, head, head, [path], prepare=str, offset=0, window=10, whole_known=False),
+        stream_diff(git_, head, head, [path], emit=lambda _text: None),
+    ]
+    for reader in readers:
+        assert (await refused(reader)).code == "VALIDATION"

@@ -448,7 +448,8 @@ async def diff(
     """The unified diff from `base` to `head` (limited to `paths`), cleaned by `cleaner` (hidden and bidi
     characters; a terminal's also removes escape sequences whole); binary files are named, never dumped
     (git's `Binary files ... differ`)."""
-    raw, cut = await git.output("diff", *_DIFF_OPTIONS, base, head, "--", *paths, limit=MAX_DIFF_BYTES)
+    checked = refs.checked_paths(paths)
+    raw, cut = await git.output("diff", *_DIFF_OPTIONS, base, head, "--", *checked, limit=MAX_DIFF_BYTES)
     text = raw.decode(errors="replace")
     cleaned = cleaner(text)
     return Diff(cleaned, len(text) - len(cleaned), cut)
@@ -526,7 +527,7 @@ async def diff_page(
         base,
         head,
         "--",
-        *paths,
+        *refs.checked_paths(paths),
         limit=MAX_DIFF_BYTES,
         chunk_bytes=DIFF_CHUNK_BYTES,
         consume=lambda chunk: paging.take(decoder.decode(chunk)),
@@ -577,7 +578,7 @@ async def stream_diff(
         base,
         head,
         "--",
-        *paths,
+        *refs.checked_paths(paths),
         limit=MAX_DIFF_BYTES,
         chunk_bytes=DIFF_CHUNK_BYTES,
         consume=take,

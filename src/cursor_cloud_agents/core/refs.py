@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.untrusted import strip_hidden
@@ -105,3 +106,16 @@ def path_problem(path: str) -> str | None:
     if path.startswith(("/", "\\")) or ".." in path.replace("\\", "/").split("/"):
         return "it leaves the repository (absolute, or holding '..')"
     return None
+
+
+def checked_paths(paths: Sequence[str]) -> list[str]:
+    """`paths` once `path_problem` finds nothing in any of them.
+
+    Raises:
+        ToolFailure: VALIDATION naming the path and the rule; nothing was run.
+    """
+    for path in paths:
+        problem = path_problem(path)
+        if problem is not None:
+            raise ToolFailure(Code.VALIDATION, f"{ascii(path)} is not a path inside the repository: {problem}.")
+    return list(paths)
