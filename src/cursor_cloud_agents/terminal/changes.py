@@ -48,6 +48,14 @@ def places_for(term: Term, session: Session, env: Mapping[str, str], cwd: Path) 
     return GitPlaces(env, cache, session.git_config, term.interactive, cwd, term.settings.git_hosts)
 
 
+def reviewed_dir(term: Term, session: Session) -> Path | None:
+    """Where the commit a person reviewed is remembered: the state folder, or in simulated mode the simulator's
+    own folder (simulated agents never enter the real state, as the store of paid acts keeps them out)."""
+    if session.git_cache is not None:
+        return session.git_cache.parent
+    return term.settings.state_dir
+
+
 def next_steps(agent_id: str, head: str) -> str:
     """What the person can do with a change once it is seen (apply lands exactly the commit seen)."""
     return (
@@ -73,9 +81,10 @@ async def diff_command(
     async with term.open_session() as session:
         target = await read_target(session.api, agent_id, run_id)
         change = await read_change(places_for(term, session, env, cwd), target)
+        remembered_in = reviewed_dir(term, session)
     if term.json:
         text = await diff(change.place.git, change.base, change.head, paths, cleaner=for_terminal)
-        reviewed.remember(term.settings.state_dir, change.target.agent_id, change.head)
+        reviewed.remember(remembered_in, change.target.agent_id, change.head)
         term.emit(_document(change, text.text, text.hidden_removed, text.cut))
         return OK
     _header(term, change)
@@ -88,7 +97,7 @@ async def diff_command(
     hidden, cut = await stream_diff(
         change.place.git, change.base, change.head, paths, emit=print_lines, cleaner=for_terminal
     )
-    reviewed.remember(term.settings.state_dir, change.target.agent_id, change.head)
+    reviewed.remember(remembered_in, change.target.agent_id, change.head)
     if hidden:
         term.out.print(Text(f"{hidden} hidden or control characters removed from the diff", style="yellow"))
     if cut:
@@ -163,17 +172,17 @@ async def apply_command(
 ) -> int:
     """Apply the commit of the agent's change the person reviewed (`commit`, else the one `diff` showed last)
     onto the current branch, once the commit range is shown and confirmed; one line says what moved."""
-    reviewed_commit = commit or reviewed.recall(term.settings.state_dir, agent_id)
-    if reviewed_commit is None:
-        raise UsageError(
-            f"no reviewed commit of {agent_id}: look at the change first (`cursor-cloud-agents diff {agent_id}` "
-            "remembers the commit it showed), or name it with --commit SHA; nothing was changed"
-        )
     if not confirmed and not term.interactive:
         raise UsageError(
             "apply changes this branch and there is no terminal to confirm on: pass --yes; nothing was changed"
         )
     async with term.open_session() as session:
+        reviewed_commit = commit or reviewed.recall(reviewed_dir(term, session), agent_id)
+        if reviewed_commit is None:
+            raise UsageError(
+                f"no reviewed commit of {agent_id}: look at the change first (`cursor-cloud-agents diff {agent_id}` "
+                "remembers the commit it showed), or name it with --commit SHA; nothing was changed"
+            )
         places = places_for(term, session, env, cwd)
         git = places.git(cwd)
         if git is not None and (top := await toplevel(git)) is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cursor_cloud_agents.core import reviewed
 from cursor_cloud_agents.simulator import ManualClock, World, build_scenario
 from tests.stand_in import Remote, agent_named, changes_world, git, make_remote
 from tests.tool_harness import open_harness
@@ -161,3 +162,13 @@ async def test_a_path_outside_the_repository_or_with_hidden_characters_is_valida
     said = reply.data["message"]
     assert reply.code == "VALIDATION" and ("a path inside the repository" in said or "lone surrogate" in said), said
     assert sent == []
+
+
+async def test_the_commit_a_model_was_shown_is_the_one_apply_will_land_h_17(remote: Remote, tmp_path: Path) -> None:
+    """H-17: `cursor_get_changes` remembers the head it showed, per agent, in the state folder; the terminal's
+    `apply` lands that commit and refuses any other (core/reviewed.py)."""
+    world = demo_world(remote)
+    agent_id = agent_called(world, "Run the nightly benchmark")
+    async with open_harness(world, git_places=remote.places(), state_dir=tmp_path) as h:
+        reply = await h.call("cursor_get_changes", {"agent_id": agent_id})
+    assert not reply.is_error and reviewed.recall(tmp_path, agent_id) == reply.data["head"]

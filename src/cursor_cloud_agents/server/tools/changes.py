@@ -9,6 +9,7 @@ person asks).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 from pydantic import AfterValidator, Field
@@ -58,6 +59,14 @@ ChangePath = Annotated[
 catalogue = Catalogue()
 
 
+def reviewed_dir(state: ServerState) -> Path | None:
+    """Where the commit seen is remembered for the terminal's `apply`: the state folder, or in simulated mode
+    the simulator's folder (its git cache's parent), where the terminal's simulated `apply` looks."""
+    if state.settings.simulated and state.git_places is not None:
+        return state.git_places.cache_dir.parent
+    return state.settings.state_dir
+
+
 async def diff_window(
     state: ServerState, change: AgentChange, path: str | None, offset: int
 ) -> tuple[str, int, int, bool]:
@@ -101,7 +110,7 @@ async def cursor_get_changes(
     window, total, hidden, cut = await diff_window(state, change, path, offset)
     if offset > total:
         raise ToolFailure(Code.VALIDATION, f"Offset {offset} is past the end ({total} characters).")
-    reviewed.remember(state.settings.state_dir, change.target.agent_id, change.head)
+    reviewed.remember(reviewed_dir(state), change.target.agent_id, change.head)
     view = ChangesView.of(change, path).model_copy(
         update={
             "hidden_removed": hidden or None,
@@ -140,5 +149,5 @@ async def cursor_check_changes(
     await call.progress(f"running the check on {change.head[:12]}")
     timeout = call.time.left(state.settings.check_seconds, ANSWER_RESERVE + 1.0)
     result = await run_check(change.place.git, change.head, command, env=places.env, timeout=timeout)
-    reviewed.remember(state.settings.state_dir, change.target.agent_id, change.head)
+    reviewed.remember(reviewed_dir(state), change.target.agent_id, change.head)
     return CheckView.of(change, result)
