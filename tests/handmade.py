@@ -10,7 +10,6 @@ a change has something to fetch, and `person_state` is what it must leave byte f
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,18 +19,12 @@ import httpx2
 from cursor_cloud_agents.api import CursorClient
 from cursor_cloud_agents.core.changes import GitPlaces
 from tests.api.helpers import make_client
+from tests.stand_in import git
 
 URL = "https://github.com/org/repo"
 REPO = "github.com/org/repo"
 AGENT = "bc-00000000-0000-0000-0000-0000000000a1"
 RUN = "run-00000000-0000-0000-0000-0000000000a1"
-
-
-def git(cwd: Path, *args: str, env: dict[str, str], check: bool = True) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60, check=False)
-    if check and done.returncode != 0:
-        raise AssertionError(f"git {' '.join(args)}: {done.stderr}")
-    return done.stdout
 
 
 @dataclass

@@ -442,14 +442,18 @@ async def files_between(git: gitlib.Git, base: str, head: str) -> list[FileChang
     return files
 
 
+def _diff_args(base: str, head: str, paths: Sequence[str]) -> tuple[str, ...]:
+    """`git diff` of the change as plain text, limited to `paths` once they are checked."""
+    return ("diff", *_DIFF_OPTIONS, base, head, "--", *refs.checked_paths(paths))
+
+
 async def diff(
     git: gitlib.Git, base: str, head: str, paths: Sequence[str] = (), *, cleaner: Callable[[str], str] = strip_hidden
 ) -> Diff:
     """The unified diff from `base` to `head` (limited to `paths`), cleaned by `cleaner` (hidden and bidi
     characters; a terminal's also removes escape sequences whole); binary files are named, never dumped
     (git's `Binary files ... differ`)."""
-    checked = refs.checked_paths(paths)
-    raw, cut = await git.output("diff", *_DIFF_OPTIONS, base, head, "--", *checked, limit=MAX_DIFF_BYTES)
+    raw, cut = await git.output(*_diff_args(base, head, paths), limit=MAX_DIFF_BYTES)
     text = raw.decode(errors="replace")
     cleaned = cleaner(text)
     return Diff(cleaned, len(text) - len(cleaned), cut)
@@ -522,12 +526,7 @@ async def diff_page(
     paging = _Paging(prepare, offset, window, stop_when_kept=whole_known)
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     cut, stopped = await git.each_chunk(
-        "diff",
-        *_DIFF_OPTIONS,
-        base,
-        head,
-        "--",
-        *refs.checked_paths(paths),
+        *_diff_args(base, head, paths),
         limit=MAX_DIFF_BYTES,
         chunk_bytes=DIFF_CHUNK_BYTES,
         consume=lambda chunk: paging.take(decoder.decode(chunk)),
@@ -573,12 +572,7 @@ async def stream_diff(
         return True
 
     cut, _ = await git.each_chunk(
-        "diff",
-        *_DIFF_OPTIONS,
-        base,
-        head,
-        "--",
-        *refs.checked_paths(paths),
+        *_diff_args(base, head, paths),
         limit=MAX_DIFF_BYTES,
         chunk_bytes=DIFF_CHUNK_BYTES,
         consume=take,
