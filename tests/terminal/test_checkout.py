@@ -339,3 +339,20 @@ def test_every_spelling_of_a_remote_url_matches_the_agents_repository(url: str, 
 def test_ordinary_agent_branch_names_pass_the_check() -> None:
     """The names agents push (`cursor/...`, a person's `feature/x-1.2`) are not refused."""
     assert branch_problem("cursor/fix-the-flaky-7a02") is None and branch_problem("feature/x-1.2_b") is None
+
+
+@pytest.mark.parametrize("start", ["{branch}:refs/heads/main", "+{branch}:refs/heads/main", "refs/tags/v1", "HEAD:"])
+async def test_a_starting_ref_that_is_a_refspec_moves_nothing_h_02(
+    rig_factory: RigFactory, repos: Repos, start: str
+) -> None:
+    """H-02, the reproduction at the terminal: a starting ref of `<agent branch>:refs/heads/main` moved the
+    person's `main` to the agent's commit, exit 0. Now refused (exit 2) before the fetch: refs as they were."""
+    world = World(ManualClock())
+    agent_id, branch = finished_agent(world)
+    repos.push_branch(branch)
+    world.agent(agent_id).repos[0]["startingRef"] = start.format(branch=branch)
+    before = repos.state()
+    async with rig_factory(world) as rig:
+        code = await run_checkout(rig, repos, agent_id, Where(None, False, None))
+    assert code == USAGE and "starting ref" in rig.errors() and "is refused" in rig.errors()
+    assert repos.state() == before

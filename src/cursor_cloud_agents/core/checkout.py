@@ -141,8 +141,10 @@ async def fetch_branch(git: Git, source: BranchSource, folder: Path | None) -> F
         return None
     try:
         base = None if source.starting_ref is None else await fetch_ref(place, source.starting_ref)
-    except ToolFailure:
-        base = None  # only the diffstat needs it: said as "no diffstat"
+    except ToolFailure as failure:
+        if failure.code == Code.VALIDATION:
+            raise  # a hostile ref is refused, never passed over
+        base = None  # only the diffstat needs it, and a remote that cannot give it is said as "no diffstat"
     return Fetched(source, folder, commit, base)
 
 
