@@ -2,7 +2,7 @@
 
 The `changes` world pushes its eight named changes once (timed), then for each the core reads the change
 into a fresh cache (ls-remote, fetch, the files), and `cursor_get_changes` answers its first page and, for
-the 3.6 MB diff, a later page (cut from the kept copy). Prints each time in milliseconds.
+the 3.6 MB diff, a later page (read from git again up to its window: issue 42). Prints each time in milliseconds.
 
 Run: `.venv/bin/python bench/changes.py`
 """

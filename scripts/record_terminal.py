@@ -76,8 +76,8 @@ async def record_changes(place: Path) -> str:
         await diff_command(term, agent_id=agent, run_id=None, paths=[], cwd=clone, env=env)
         console.print(f"\n$ cursor-cloud-agents checkout {agent} --simulated --check '{CHECK}'", markup=False)
         await checkout(term, agent_id=agent, where=Where(None, False, None), cwd=clone, env=env, check=CHECK)
-        console.print(f"\n$ cursor-cloud-agents apply {agent} --simulated", markup=False)
-        await apply_command(term, agent_id=agent, mode="fast-forward", remote=None, cwd=clone, env=env)
+        console.print(f"\n$ cursor-cloud-agents apply {agent} --simulated --yes", markup=False)
+        await apply_command(term, agent_id=agent, mode="fast-forward", remote=None, cwd=clone, env=env, confirmed=True)
     return console.export_text().replace(str(place), "~/src")
 
 

@@ -70,6 +70,12 @@ class Remote:
         git(self.root, "clone", "--quiet", "-c", f"{key}={value}", GITHUB_URL, str(target), env=self.env)
         return target
 
+    def head_of(self, branch: str) -> str:
+        """The commit the stand-in remote's `branch` is at (what a review of the change saw)."""
+        key, value = StandInRemote(self.folder).rewrite()
+        listed = git(self.root, "-c", f"{key}={value}", "ls-remote", GITHUB_URL, f"refs/heads/{branch}", env=self.env)
+        return listed.split()[0]
+
 
 def make_remote(root: Path) -> Remote:
     root.mkdir(parents=True, exist_ok=True)

@@ -152,3 +152,21 @@ def test_an_image_limit_beyond_what_is_downloaded_is_refused_naming_the_variable
 def test_a_server_claude_code_started_as_its_plugin_knows_it(env: dict[str, str], plugin: bool) -> None:
     """D-92: Claude Code sets CLAUDE_PLUGIN_ROOT for a plugin's server (2.1.332): the name its hooks match."""
     assert Settings.from_env(env).claude_plugin is plugin
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(None, ("github.com",)), ("GitLab.example.com, github.com", ("gitlab.example.com", "github.com"))],
+)
+def test_the_git_cache_hosts_default_to_github_and_are_read_as_a_list_h_08(
+    value: str | None, expected: tuple[str, ...]
+) -> None:
+    """H-08: CURSOR_MCP_GIT_HOSTS, the hosts the git cache may fetch from besides those of the person's clones."""
+    env = {} if value is None else {"CURSOR_MCP_GIT_HOSTS": value}
+    assert Settings.from_env(env).git_hosts == expected
+
+
+@pytest.mark.parametrize("value", [" , ", "github.com/org", "a b"])
+def test_unusable_git_cache_hosts_stop_the_server_naming_the_variable(value: str) -> None:
+    with pytest.raises(ConfigError, match="CURSOR_MCP_GIT_HOSTS"):
+        Settings.from_env({"CURSOR_MCP_GIT_HOSTS": value})

@@ -308,6 +308,16 @@ def _host_suffixes(env: Mapping[str, str]) -> tuple[str, ...]:
     return suffixes
 
 
+def _git_hosts(env: Mapping[str, str]) -> tuple[str, ...]:
+    value = _present(env, "CURSOR_MCP_GIT_HOSTS")
+    if value is None:
+        return ("github.com",)
+    hosts = tuple(part.strip().lower() for part in value.split(",") if part.strip())
+    if not hosts or not all(_PRINTABLE.match(host) and "/" not in host for host in hosts):
+        raise ConfigError("CURSOR_MCP_GIT_HOSTS must name at least one host (e.g. github.com,gitlab.example.com)")
+    return hosts
+
+
 _TEAM_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 
 
@@ -519,6 +529,12 @@ class Settings:
         "CURSOR_TEAM_ID",
         VariableReader(lambda env, _: _team_id(env), lambda: None, "(none)"),
         "Your Cursor team id, sent as the `x-cursor-team-id` header on every request (as the official SDK does).",
+    )
+    git_hosts: tuple[str, ...] = setting(
+        "CURSOR_MCP_GIT_HOSTS",
+        VariableReader(lambda env, _: _git_hosts(env), lambda: ("github.com",), "github.com"),
+        "Comma-separated hosts the git cache may fetch an agent's repository from when no clone of yours has it "
+        "(hosts your clones use are allowed too); a private or loopback address only when listed as it is.",
     )
     record_dir: Path | None = setting(
         "CURSOR_MCP_RECORD_DIR",

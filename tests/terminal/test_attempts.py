@@ -12,6 +12,7 @@ from cursor_cloud_agents.terminal import attempts
 from cursor_cloud_agents.terminal.dispatch import execute
 from cursor_cloud_agents.terminal.exits import OK, USAGE
 from cursor_cloud_agents.terminal.fleet import fleet
+from tests.stand_in import make_remote
 from tests.terminal.conftest import RigFactory
 from tests.terminal.test_commands import order
 
@@ -48,20 +49,27 @@ async def test_run_with_models_over_the_creation_limit_refuses_the_set_before_as
     assert code != OK and posts == [] and rig.asked == [] and "CURSOR_MCP_MAX_NEW_AGENTS=2" in rig.errors()
 
 
-async def test_compare_prints_a_table_and_keep_archives_the_others(rig_factory: RigFactory, tmp_path: Path) -> None:
-    world = World(ManualClock())
-    async with rig_factory(world, json_output=True, state_dir=tmp_path) as rig:
+async def test_compare_prints_a_table_with_each_change_size_and_keep_archives_the_others(
+    rig_factory: RigFactory, tmp_path: Path
+) -> None:
+    """H-31: the change column is measured by git in the person's clone (it said "unknown" before)."""
+    remote = make_remote(tmp_path / "git")
+    world = remote.attach(World(ManualClock()))
+    clone = remote.clone("clone")
+    async with rig_factory(world, json_output=True, state_dir=tmp_path / "state") as rig:
         await execute(rig.term, partial(attempts.run_attempts, order=order(confirmed=True), models=MODELS))
         group = rig.documents()[0]["group_id"]
         ids = [attempt["agent_id"] for attempt in rig.documents()[0]["attempts"]]
         rig.clock.advance(120)
+        world.push_ended()
         rig.term.json = False
-        assert await execute(rig.term, partial(attempts.compare_group, group=group)) == OK
+        compare = partial(attempts.compare_group, group=group, cwd=clone, env=remote.env)
+        assert await execute(rig.term, compare) == OK
         table = rig.text()
         assert await execute(rig.term, partial(attempts.keep_attempt, group=group, agent_id=ids[0])) == OK
     assert all(model in table for model in MODELS) and table.count("FINISHED") == 3
     assert all(cost in table for cost in ("$0.06", "$0.34", "$0.52"))  # each model its own cost (K-62)
-    assert "unknown" in table  # no git places in this rig: the change column says so
+    assert "unknown" not in table and " files +" in table, table  # each change measured by git (H-31)
     assert [world.agents[agent_id].archived_at is not None for agent_id in ids] == [False, True, True]
     assert f"archived {ids[1]}" in rig.text() and f"archived {ids[2]}" in rig.text()
 

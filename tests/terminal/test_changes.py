@@ -18,8 +18,8 @@ from cursor_cloud_agents.simulator.changes import Write
 from cursor_cloud_agents.terminal.changes import apply_command, diff_command, diff_line
 from cursor_cloud_agents.terminal.checkout import Where, checkout
 from cursor_cloud_agents.terminal.dispatch import execute
-from cursor_cloud_agents.terminal.exits import OK, REFUSED
-from tests.stand_in import Remote, make_remote
+from cursor_cloud_agents.terminal.exits import OK, REFUSED, USAGE
+from tests.stand_in import Remote, git, make_remote
 from tests.terminal.conftest import Rig, RigFactory
 
 pytestmark = pytest.mark.anyio
@@ -104,13 +104,17 @@ async def test_diff_json_holds_the_files_the_totals_and_the_diff(
 async def test_apply_fast_forwards_a_clean_clone_and_says_what_moved(
     rig_factory: RigFactory, remote: Remote, tmp_path: Path
 ) -> None:
-    """D-56 at the terminal: one line."""
+    """D-56 at the terminal: one line; the commit `diff` showed (remembered in the state folder) is the one
+    applied, after the commit range was shown."""
     world, agent_id = world_with(remote)
     clone = remote.clone(tmp_path.name)
-    async with rig_factory(world) as rig:
-        code = await run(
-            rig, apply_command(rig.term, agent_id=agent_id, mode="fast-forward", remote=None, cwd=clone, env=remote.env)
+    async with rig_factory(world, state_dir=tmp_path / "state") as rig:
+        diffed = diff_command(rig.term, agent_id=agent_id, run_id=None, paths=[], cwd=clone, env=remote.env)
+        assert await run(rig, diffed) == OK
+        command = apply_command(
+            rig.term, agent_id=agent_id, mode="fast-forward", remote=None, cwd=clone, env=remote.env, confirmed=True
         )
+        code = await run(rig, command)
         shown = rig.text()
     assert code == OK, rig.errors()
     assert "applied 1 commit of cursor/terminal-small-" in shown and "onto main by fast-forward: 3 files" in shown
@@ -125,9 +129,17 @@ async def test_apply_on_a_dirty_tree_is_refused_before_anything_is_read(
     clone = remote.clone(tmp_path.name)
     (clone / "README.md").write_text("mine\n")
     async with rig_factory(world) as rig:
-        code = await run(
-            rig, apply_command(rig.term, agent_id=agent_id, mode="merge", remote=None, cwd=clone, env=remote.env)
+        command = apply_command(
+            rig.term,
+            agent_id=agent_id,
+            mode="merge",
+            remote=None,
+            cwd=clone,
+            env=remote.env,
+            commit="a" * 40,
+            confirmed=True,
         )
+        code = await run(rig, command)
         errors, sent = rig.errors(), rig.requests()
     assert code == REFUSED and "uncommitted changes" in errors and sent == []
     assert (clone / "README.md").read_text() == "mine\n"
@@ -137,15 +149,113 @@ async def test_apply_on_a_dirty_tree_is_refused_before_anything_is_read(
 async def test_checkout_check_runs_the_persons_tests_first(
     rig_factory: RigFactory, remote: Remote, tmp_path: Path, change: str, passed: bool
 ) -> None:
-    """R-55 at the terminal: the verdict and the last lines, then the checkout; a failed check exits 1."""
+    """R-55 at the terminal: the verdict and the last lines, then the checkout; a failed check exits 1 and (issue
+    42, H-20) checks nothing out: the clone's refs, worktrees and HEAD as they were, and the flag to look anyway."""
     world, agent_id = world_with(remote, change)
     clone = remote.clone(tmp_path.name)
+    before = [git(clone, *args, env=remote.env) for args in (("for-each-ref",), ("worktree", "list"), ("status",))]
     async with rig_factory(world) as rig:
         command = checkout(
             rig.term, agent_id=agent_id, where=Where(None, False, None), cwd=clone, env=remote.env, check=TESTS
         )
         code = await run(rig, command)
         shown = rig.text()
+    after = [git(clone, *args, env=remote.env) for args in (("for-each-ref",), ("worktree", "list"), ("status",))]
     assert code == (OK if passed else REFUSED), rig.errors()
     assert ("check passed, exit 0" if passed else "check failed, exit 1") in shown
-    assert "checked out cursor/terminal-" in shown
+    if passed:
+        assert "checked out cursor/terminal-" in shown
+    else:
+        assert "checked out cursor" not in shown and "nothing was checked out" in shown and "--anyway" in shown
+        assert after == before
+
+
+async def test_a_failing_check_with_branch_leaves_the_persons_tree_on_its_branch_h_21(
+    rig_factory: RigFactory, remote: Remote, tmp_path: Path
+) -> None:
+    """H-21: `checkout AGENT --branch --check CMD` with a failing CMD: exit 1, this tree still on `main`, no
+    branch made, the files as they were (it switched the tree to the failing branch before)."""
+    world, agent_id = world_with(remote, "failing")
+    clone = remote.clone(tmp_path.name)
+    before = [git(clone, *args, env=remote.env) for args in (("for-each-ref",), ("status", "--porcelain"))]
+    async with rig_factory(world) as rig:
+        command = checkout(
+            rig.term, agent_id=agent_id, where=Where(None, True, None), cwd=clone, env=remote.env, check=TESTS
+        )
+        code = await run(rig, command)
+    after = [git(clone, *args, env=remote.env) for args in (("for-each-ref",), ("status", "--porcelain"))]
+    assert code == REFUSED and after == before
+    assert git(clone, "rev-parse", "--abbrev-ref", "HEAD", env=remote.env).strip() == "main"
+
+
+async def test_anyway_checks_a_failing_branch_out_and_still_exits_1_h_22(
+    rig_factory: RigFactory, remote: Remote, tmp_path: Path
+) -> None:
+    """H-22: the explicit flag to look all the same: checked out, the verdict shown, exit 1."""
+    world, agent_id = world_with(remote, "failing")
+    clone = remote.clone(tmp_path.name)
+    async with rig_factory(world) as rig:
+        command = checkout(
+            rig.term,
+            agent_id=agent_id,
+            where=Where(None, False, None),
+            cwd=clone,
+            env=remote.env,
+            check=TESTS,
+            anyway=True,
+        )
+        code = await run(rig, command)
+        shown = rig.text()
+    assert code == REFUSED and "check failed, exit 1" in shown and "checked out cursor/terminal-" in shown
+
+
+async def test_apply_without_a_reviewed_commit_is_refused_before_anything_is_read_h_15(
+    rig_factory: RigFactory, remote: Remote, tmp_path: Path
+) -> None:
+    """H-15: nothing seen (no `diff` in this state folder, no --commit): exit 2, how to review, nothing sent."""
+    world, agent_id = world_with(remote)
+    clone = remote.clone(tmp_path.name)
+    head = git(clone, "rev-parse", "HEAD", env=remote.env)
+    async with rig_factory(world, state_dir=tmp_path / "state") as rig:
+        command = apply_command(
+            rig.term, agent_id=agent_id, mode="fast-forward", remote=None, cwd=clone, env=remote.env, confirmed=True
+        )
+        code = await run(rig, command)
+        errors, sent = rig.errors(), rig.requests()
+    assert code == USAGE and f"cursor-cloud-agents diff {agent_id}" in errors and "--commit" in errors and sent == []
+    assert git(clone, "rev-parse", "HEAD", env=remote.env) == head
+
+
+async def test_apply_shows_the_commit_range_and_a_no_changes_nothing_h_16(
+    rig_factory: RigFactory, remote: Remote, tmp_path: Path
+) -> None:
+    """H-16: at a terminal the range (`git log --stat BASE..HEAD`) is shown and asked about; `n` moves nothing."""
+    world, agent_id = world_with(remote)
+    clone = remote.clone(tmp_path.name)
+    head = git(clone, "rev-parse", "HEAD", env=remote.env)
+    async with rig_factory(world, state_dir=tmp_path / "state", interactive=True, answers=["n"]) as rig:
+        assert (
+            await run(rig, diff_command(rig.term, agent_id=agent_id, run_id=None, paths=[], cwd=clone, env=remote.env))
+            == OK
+        )
+        command = apply_command(
+            rig.term, agent_id=agent_id, mode="fast-forward", remote=None, cwd=clone, env=remote.env
+        )
+        code = await run(rig, command)
+        errors = rig.errors()
+    assert code == USAGE and rig.asked == ["Apply them? [y/N] "] and "git log --stat " in errors
+    assert "apply 1 commit of cursor/terminal-small-" in errors and "not confirmed" in errors
+    assert git(clone, "rev-parse", "HEAD", env=remote.env) == head
+
+
+@pytest.mark.parametrize("path", ["../../etc/passwd", "/etc/passwd", "a\u202eb", "-x"])
+async def test_diff_refuses_a_path_outside_the_repository_before_any_request_h_10(
+    rig_factory: RigFactory, remote: Remote, tmp_path: Path, path: str
+) -> None:
+    """H-10 at the terminal: exit 2, the rule named, nothing sent."""
+    world, agent_id = world_with(remote)
+    async with rig_factory(world) as rig:
+        command = diff_command(rig.term, agent_id=agent_id, run_id=None, paths=[path], cwd=tmp_path, env=remote.env)
+        code = await run(rig, command)
+        errors, sent = rig.errors(), rig.requests()
+    assert code == USAGE and "is not a path inside the repository" in errors and sent == []

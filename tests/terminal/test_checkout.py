@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cursor_cloud_agents.core.review.git import branch_problem, git_environment, repository_key
+from cursor_cloud_agents.core.review.git import branch_problem, repository_key
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
 from cursor_cloud_agents.terminal.checkout import Where, checkout
 from cursor_cloud_agents.terminal.dispatch import execute
@@ -317,9 +317,12 @@ async def test_a_step_failing_after_the_branch_was_made_undoes_it_whole(rig_fact
     assert code != OK and repos.state() == before
 
 
-async def test_git_runs_without_the_cursor_key_in_its_environment_p_23(rig_factory: RigFactory, repos: Repos) -> None:
-    """P-23: git (and the hooks, credential helpers and ssh it starts) never sees CURSOR_API_KEY or any other
-    CURSOR_* variable: a hook writes down the environment it got."""
+async def test_git_runs_without_the_cursor_key_in_its_environment_p_23_h_30(
+    rig_factory: RigFactory, repos: Repos
+) -> None:
+    """P-23, H-30: git (and the hooks, credential helpers and ssh it starts) never sees CURSOR_API_KEY or any other
+    CURSOR_* variable: a hook writes down the environment it got. The command is handed the environment with the
+    key in it, as the process has it: the product removes it (issue 42: this test stripped it itself before)."""
     world = World(ManualClock())
     agent_id, branch = finished_agent(world)
     repos.push_branch(branch)
@@ -328,12 +331,13 @@ async def test_git_runs_without_the_cursor_key_in_its_environment_p_23(rig_facto
     hook.write_text(f"#!/bin/sh\nenv > '{seen}'\n")
     hook.chmod(0o755)
     key = "key_" + "k" * 60
-    env = git_environment(repos.env | {"CURSOR_API_KEY": key, "CURSOR_TEAM_ID": "team"}, interactive=False)
+    env = repos.env | {"CURSOR_API_KEY": key, "CURSOR_TEAM_ID": "team", "cursor_mcp_state_dir": "/x"}
     async with rig_factory(world) as rig:
         command = checkout(rig.term, agent_id=agent_id, where=Where(None, True, None), cwd=repos.work, env=env)
         code = await execute(rig.term, lambda _term: command)
     got = seen.read_text()
-    assert code == OK and "GIT_TERMINAL_PROMPT=0" in got and "CURSOR_" not in got and key not in got
+    assert code == OK and f"HOME={repos.env['HOME']}" in got
+    assert "CURSOR_" not in got.upper() and key not in got
 
 
 @pytest.mark.parametrize(
@@ -354,3 +358,20 @@ def test_every_spelling_of_a_remote_url_matches_the_agents_repository(url: str, 
 def test_ordinary_agent_branch_names_pass_the_check() -> None:
     """The names agents push (`cursor/...`, a person's `feature/x-1.2`) are not refused."""
     assert branch_problem("cursor/fix-the-flaky-7a02") is None and branch_problem("feature/x-1.2_b") is None
+
+
+@pytest.mark.parametrize("start", ["{branch}:refs/heads/main", "+{branch}:refs/heads/main", "refs/tags/v1", "HEAD:"])
+async def test_a_starting_ref_that_is_a_refspec_moves_nothing_h_02(
+    rig_factory: RigFactory, repos: Repos, start: str
+) -> None:
+    """H-02, the reproduction at the terminal: a starting ref of `<agent branch>:refs/heads/main` moved the
+    person's `main` to the agent's commit, exit 0. Now refused (exit 2) before the fetch: refs as they were."""
+    world = World(ManualClock())
+    agent_id, branch = finished_agent(world)
+    repos.push_branch(branch)
+    world.agent(agent_id).repos[0]["startingRef"] = start.format(branch=branch)
+    before = repos.state()
+    async with rig_factory(world) as rig:
+        code = await run_checkout(rig, repos, agent_id, Where(None, False, None))
+    assert code == USAGE and "starting ref" in rig.errors() and "is refused" in rig.errors()
+    assert repos.state() == before

@@ -151,10 +151,10 @@ def _run(args: argparse.Namespace) -> Command:
     return partial(paid.run, order=order, then="watch" if args.watch else "wait" if args.wait else None)
 
 
-def _compare(args: argparse.Namespace) -> Command:
+def _compare(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
     from cursor_cloud_agents.terminal import attempts
 
-    return partial(attempts.compare_group, group=args.group)
+    return partial(attempts.compare_group, group=args.group, cwd=Path.cwd(), env=env)
 
 
 def _keep(args: argparse.Namespace) -> Command:
@@ -214,7 +214,9 @@ def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
 
     where = Where(args.worktree, args.branch, args.remote)
     git_env = git_environment(env, interactive=sys.stdin.isatty())  # git's own environment, without the key
-    return partial(checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env, check=args.check)
+    return partial(
+        checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env, check=args.check, anyway=args.anyway
+    )
 
 
 def _diff(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
@@ -227,7 +229,16 @@ def _diff(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
 def _apply(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
     from cursor_cloud_agents.terminal.changes import apply_command
 
-    return partial(apply_command, agent_id=args.agent, mode=args.mode, remote=args.remote, cwd=Path.cwd(), env=env)
+    return partial(
+        apply_command,
+        agent_id=args.agent,
+        mode=args.mode,
+        remote=args.remote,
+        cwd=Path.cwd(),
+        env=env,
+        commit=args.commit,
+        confirmed=args.yes,
+    )
 
 
 def _status(_: argparse.Namespace) -> Command:
@@ -271,7 +282,7 @@ COMMANDS: dict[str, Run] = {
     "fleet": _on_terminal(_fleet),
     "run": _on_terminal(_run),
     "followup": _on_terminal(_followup),
-    "compare": _on_terminal(_compare),
+    "compare": _on_terminal_with(_compare),
     "keep": _on_terminal(_keep),
     "cancel": _on_terminal(_cancel),
     "archive": _on_terminal(_archive),

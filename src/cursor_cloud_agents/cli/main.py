@@ -152,8 +152,10 @@ def git_places(settings: Settings, env: Mapping[str, str], folder: Path | None) 
     from cursor_cloud_agents.core import GitPlaces, cache_dir_for  # what the first change read needs, not start-up
 
     if folder is None:
-        return GitPlaces(env, cache_dir_for(settings.state_dir), working_dir=Path.cwd())
-    return GitPlaces(env, folder / "cache", stand_in_git_config(folder), working_dir=Path.cwd())
+        return GitPlaces(env, cache_dir_for(settings.state_dir), working_dir=Path.cwd(), hosts=settings.git_hosts)
+    return GitPlaces(
+        env, folder / "cache", stand_in_git_config(folder), working_dir=Path.cwd(), hosts=settings.git_hosts
+    )
 
 
 def _announce(settings: Settings) -> None:

@@ -51,24 +51,37 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.request.creation import RepoInput
     from cursor_cloud_agents.core.request.images import MAX_IMAGES, Recognised, images_of, prompt_image
     from cursor_cloud_agents.core.request.models import REASONING_PARAMS
-    from cursor_cloud_agents.core.review.applying import Applied, Mode, apply_change, clone_place, ready_to_change
+    from cursor_cloud_agents.core.review import checkout, refs, reviewed
+    from cursor_cloud_agents.core.review.applying import (
+        Applied,
+        Mode,
+        Plan,
+        apply_change,
+        carry_out,
+        clone_place,
+        plan_apply,
+        ready_to_change,
+    )
     from cursor_cloud_agents.core.review.changes import (
         MAX_DIFF_BYTES,
         AgentBranch,
         AgentChange,
         ChangeSize,
         Diff,
+        DiffPage,
         FileChange,
         GitPlaces,
         Place,
         cache_dir_for,
         default_branch,
         diff,
+        diff_page,
         measure,
         no_git,
         read_agent_change,
         read_change,
         read_target,
+        stream_diff,
     )
     from cursor_cloud_agents.core.review.checks import CheckResult, CheckRules, not_configured, run_check
     from cursor_cloud_agents.core.review.git import (
@@ -119,6 +132,15 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.untrusted import CLIP_CHARS, clean, clean_data, clip, strip_hidden
 
 __all__ = [
+    "DiffPage",
+    "Plan",
+    "carry_out",
+    "checkout",
+    "diff_page",
+    "plan_apply",
+    "refs",
+    "reviewed",
+    "stream_diff",
     "ACTIVITY_ENTRIES",
     "CLIP_CHARS",
     "GROUP_PATTERN",
@@ -253,13 +275,14 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["creation", "images", "models", "texts"], "cursor_cloud_agents.core.request"),
     **dict.fromkeys(["scan", "seen"], "cursor_cloud_agents.core.runs"),
     **dict.fromkeys(["consent", "journal", "queue"], "cursor_cloud_agents.core.spend"),
+    **dict.fromkeys(["checkout", "refs", "reviewed"], "cursor_cloud_agents.core.review"),
     **dict.fromkeys(
         ["ActivityCache", "ActivitySummary", "Replays", "ToolState", "event_time"],
         "cursor_cloud_agents.core.runs.activity",
     ),
     **dict.fromkeys(["Act"], "cursor_cloud_agents.core.acts"),
     **dict.fromkeys(
-        ["Applied", "Mode", "apply_change", "clone_place", "ready_to_change"],
+        ["Applied", "Mode", "Plan", "apply_change", "carry_out", "clone_place", "plan_apply", "ready_to_change"],
         "cursor_cloud_agents.core.review.applying",
     ),
     **dict.fromkeys(
@@ -290,12 +313,15 @@ _HOMES: dict[str, str] = {
             "Place",
             "cache_dir_for",
             "default_branch",
+            "DiffPage",
             "diff",
+            "diff_page",
             "measure",
             "no_git",
             "read_agent_change",
             "read_change",
             "read_target",
+            "stream_diff",
         ],
         "cursor_cloud_agents.core.review.changes",
     ),

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 ACTIVITY_ENTRIES = 512
 """Complete activity summaries of ended runs kept (they never change: idle time is recomputed)."""
 ARTIFACT_TEXT_ENTRIES = 4
-DIFF_ENTRIES = 2
-"""Prepared diffs kept (one may be tens of megabytes)."""
+DIFF_ENTRIES = 64
+"""Diffs measured (their length, hidden characters, cut or not: three numbers each, never their text)."""
 
 
 class QueueBell:
@@ -68,8 +68,10 @@ class CoreState:
     models: Cache[str, list[Model]] = field(init=False)
     activity: Cache[tuple[str, str], KnownActivity] = field(init=False)
     artifact_texts: Cache[tuple[str, str], str] = field(init=False)
-    diffs: Cache[tuple[str, str, str, str], tuple[str, int, bool]] = field(init=False)
-    """Prepared diffs by (repository, base, head, path): the text, hidden characters removed, cut or not."""
+    diffs: Cache[tuple[str, str, str, str], tuple[int, int, bool]] = field(init=False)
+    """Diffs measured by (repository, base, head, path): their prepared length, hidden characters removed, cut
+    or not. Never a diff's text: each page is read from git again (`changes.diff_page`), so memory stays
+    bounded whatever the diff's size."""
     queue_bell: QueueBell = field(default_factory=QueueBell)
 
     def __post_init__(self) -> None:

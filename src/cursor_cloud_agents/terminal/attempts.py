@@ -7,7 +7,9 @@ seeing how many paid agents it starts, on which models, and what the machine's r
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from rich.table import Table
@@ -31,6 +33,7 @@ from cursor_cloud_agents.core import (
     store_failures,
 )
 from cursor_cloud_agents.terminal import render
+from cursor_cloud_agents.terminal.changes import places_for
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.paid import (
@@ -122,15 +125,16 @@ def _group(value: str) -> str:
         raise UsageError(str(refused)) from None
 
 
-async def compare_group(term: Term, *, group: str) -> int:
-    """The attempts of a group side by side, as a table (or one JSON document)."""
+async def compare_group(term: Term, *, group: str, cwd: Path, env: Mapping[str, str]) -> int:
+    """The attempts of a group side by side, as a table (or one JSON document); each change's size is read
+    where git is (this clone, else the cache), as `diff` reads it."""
     wanted = _group(group)
     async with term.open_session() as session:
         state = command_state(term, session)
         with store_failures():
             found = await find_group(state.store, wanted, state.clock.now())
-        # Seam: the change column needs git places; the terminal hands none yet (unknown, and said so).
-        comparison = await compare_attempts(session.api, found, state.clock.now(), state.git_places)
+        places = places_for(term, session, env, cwd)
+        comparison = await compare_attempts(session.api, found, state.clock.now(), places)
     if term.json:
         term.emit(_document(comparison))
     else:

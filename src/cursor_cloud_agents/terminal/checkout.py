@@ -1,89 +1,32 @@
 """`checkout AGENT`: the agent's branch in a new worktree of this repository (or a local branch, `--branch`).
 
-It finds the remote whose URL is the agent's repository (or `--remote`), fetches the agent's branch into
-FETCH_HEAD only, makes a worktree beside this one (`--worktree DIR` to choose) or a local branch switched to
-in place, and prints the diffstat against the run's starting ref and where to look. The order keeps every
-refusal free of side effects: what git can tell locally first (a repository? the remote, the folder, a
-clean tree for `--branch`), then the agent's reads, then the branch name's check and the names that exist,
-then the fetch (which changes no ref), and only then the one step that creates something, undone whole if
-a later step fails. The branch name is agent text: checked (`git.branch_problem`) before it reaches git.
+Presentation only: the git (the checks, the fetch, the creation undone whole on failure) is
+`core/checkout.py`'s. With `--check CMD` the person's command runs first on the agent's commit
+(`core/checks.py`); a failing check checks nothing out and changes no branch: exit 1, the check's verdict,
+and `--anyway` to look all the same. Then the diffstat against the run's starting ref and where to look.
 """
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from pathlib import Path
 
-import anyio
 from rich.text import Text
 
-from cursor_cloud_agents.api import Agent, GitBranch, Run
-from cursor_cloud_agents.core import (
-    CheckRules,
-    Git,
-    GitError,
-    Place,
-    ToolFailure,
-    branch_problem,
-    default_branch,
-    repository_key,
-    run_check,
-    toplevel,
-)
-from cursor_cloud_agents.core import remotes as remotes_of
+from cursor_cloud_agents.api import Agent, Run
+from cursor_cloud_agents.core import CheckResult, CheckRules, Git, repository_key, run_check
+from cursor_cloud_agents.core import checkout as core_checkout
 from cursor_cloud_agents.terminal.changes import check_document, print_check
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.status import shown_ended
 from cursor_cloud_agents.terminal.term import Term
 
-_SLUG = re.compile(r"[^A-Za-z0-9._-]+")
-_FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
-
-
-@dataclass(frozen=True)
-class Where:
-    """Where the branch should go: a worktree folder (None: the default beside this one), or in place."""
-
-    worktree: str | None
-    in_place: bool
-    remote: str | None
-
-
-@dataclass(frozen=True)
-class BranchSource:
-    """The agent's branch to fetch and the remote it is on."""
-
-    remote: str
-    branch: str
-    starting_ref: str | None
-    pr_url: str | None
-
-
-async def _toplevel(git: Git) -> Path:
-    top = await toplevel(git)
-    if top is None:
-        raise UsageError(f"{git.cwd} is not in a git repository: run checkout inside a clone of the agent's repository")
-    return top
-
-
-async def _local_checks(git: Git, where: Where) -> tuple[Path, dict[str, str]]:
-    """What git can tell before anything is read at Cursor: the repository, its remotes, the target."""
-    top = await _toplevel(git)
-    remotes = await remotes_of(git)
-    if where.remote is not None and where.remote not in remotes:
-        raise UsageError(f"no remote named {where.remote!r} here (remotes: {', '.join(remotes) or 'none'})")
-    if where.worktree is not None and (git.cwd / where.worktree).exists():
-        raise UsageError(f"{where.worktree} exists already: name a new folder with --worktree")
-    if where.in_place and (await git.at(top).run("status", "--porcelain", "--untracked-files=no")).strip():
-        raise UsageError(
-            "the working tree has uncommitted changes: commit or stash them before --branch switches it, "
-            "or drop --branch to check out into a new worktree; nothing was changed"
-        )
-    return top, remotes
+Where = core_checkout.Where
+Reported = core_checkout.Reported
+Fetched = core_checkout.Fetched
+__all__ = ["Where", "checkout"]
 
 
 def _not_pushed(agent: Agent, run: Run | None) -> UsageError:
@@ -97,122 +40,23 @@ def _not_pushed(agent: Agent, run: Run | None) -> UsageError:
     return UsageError(f"agent {agent.id}'s run {run.id} ended {run.status} without a branch: nothing to check out")
 
 
-def _source(agent: Agent, run: Run | None, remotes: Mapping[str, str], chosen: str | None) -> BranchSource:
-    """The branch and the remote it is on: the remote whose URL is the branch's repository (or `chosen`)."""
-    branches = [branch for branch in (run.git.branches if run and run.git else []) if branch.branch]
+def _reported(agent: Agent, run: Run | None) -> tuple[list[Reported], dict[str, str | None]]:
+    """The branches the run reports, and each repository's starting ref, as the API gave them."""
+    branches = [
+        Reported(branch.repo_url, branch.branch or "", branch.pr_url)
+        for branch in (run.git.branches if run and run.git else [])
+        if branch.branch
+    ]
     if not branches:
         raise _not_pushed(agent, run)
-    by_key = {repository_key(url): name for name, url in remotes.items()}
-    for branch in branches:
-        remote = chosen if chosen is not None else by_key.get(repository_key(branch.repo_url))
-        if remote is not None and (chosen is None or len(branches) == 1 or _same(branch, remotes[chosen])):
-            return _with_start(agent, branch, remote)
-    shown = ", ".join(f"{name} ({url})" for name, url in remotes.items()) or "none"
-    wanted = " or ".join(sorted({branch.repo_url for branch in branches}))
-    raise UsageError(
-        f"no remote of this repository is {wanted} (remotes: {shown}): add one "
-        "(`git remote add NAME URL`) or name it with --remote; nothing was changed"
-    )
+    starts: dict[str, str | None] = {}
+    for repo in agent.repos or []:
+        starts.setdefault(repository_key(repo.url), repo.starting_ref)
+    return branches, starts
 
 
-def _same(branch: GitBranch, url: str) -> bool:
-    return repository_key(branch.repo_url) == repository_key(url)
-
-
-def _with_start(agent: Agent, branch: GitBranch, remote: str) -> BranchSource:
-    name = branch.branch or ""
-    problem = branch_problem(name)
-    if problem is not None:
-        raise UsageError(f"the agent's branch name {name!r} is refused: {problem}; nothing was changed")
-    key = repository_key(branch.repo_url)
-    starts = [repo.starting_ref for repo in agent.repos or [] if repository_key(repo.url) == key]
-    return BranchSource(remote, name, starts[0] if starts else None, branch.pr_url)
-
-
-def _default_folder(top: Path, branch: str) -> Path:
-    """`../<repository>-<branch as a file name>`: beside this checkout, never anywhere the name points."""
-    return top.parent / f"{top.name}-{_SLUG.sub('-', branch).strip('-.') or 'agent'}"
-
-
-async def _names_free(git: Git, source: BranchSource, folder: Path | None) -> None:
-    if await git.succeeds("show-ref", "--verify", "--quiet", f"refs/heads/{source.branch}"):
-        raise UsageError(
-            f"a local branch {source.branch} exists already: look at it with `git switch {source.branch}`, or "
-            "delete it (`git branch -D`) to check out the agent's again; nothing was changed"
-        )
-    if folder is not None and folder.exists():
-        raise UsageError(f"{folder} exists already: choose another folder with --worktree DIR; nothing was changed")
-
-
-async def _fetch(git: Git, remote: str, ref: str) -> str | None:
-    """The commit `ref` names on `remote`, fetched into FETCH_HEAD only (`--refmap=`: no ref is updated)."""
-    try:
-        await git.run("fetch", "--quiet", "--no-tags", "--refmap=", "--", remote, ref)
-        return (await git.run("rev-parse", "--verify", "--end-of-options", "FETCH_HEAD^{commit}")).strip()
-    except GitError:
-        return None
-
-
-async def _started_from(git: Git, source: BranchSource) -> BranchSource:
-    """The source with the ref its run started from: for a run given none, the remote's default branch, where
-    Cursor starts it (K-66: so its checkout has a diffstat too)."""
-    if source.starting_ref is not None:
-        return source
-    try:
-        start = await default_branch(Place(git, source.remote, "clone"))
-    except ToolFailure:
-        return source
-    return replace(source, starting_ref=start)
-
-
-async def _base(git: Git, source: BranchSource) -> str | None:
-    """The commit the run started from, for the diffstat (None when it cannot be had)."""
-    ref = source.starting_ref
-    if ref is None or ref.startswith("-"):
-        return None
-    if _FULL_SHA.fullmatch(ref.lower()) and await git.succeeds("cat-file", "-e", f"{ref}^{{commit}}"):
-        return ref.lower()
-    return await _fetch(git, source.remote, ref if _FULL_SHA.fullmatch(ref.lower()) else f"refs/heads/{ref}")
-
-
-async def _create(git: Git, source: BranchSource, commit: str, folder: Path | None) -> None:
-    """The one step that changes the repository: the branch (and its worktree), its upstream; what of it was
-    begun is undone if a later part fails or is interrupted. A part is noted before it runs: git can fail after
-    doing it (a failing post-checkout hook fails `switch` and `worktree add` once they are done)."""
-    made: list[str] = []
-    back = (await git.run("rev-parse", "--symbolic-full-name", "HEAD")).strip()
-    back = back.removeprefix("refs/heads/") if back.startswith("refs/heads/") else None
-    try:
-        if folder is None:
-            await git.run("branch", "--no-track", "--", source.branch, commit)
-            made += ["branch", "switch"]
-            await git.run("switch", "--quiet", source.branch)
-        else:
-            made += ["branch", "worktree"]
-            await git.run("worktree", "add", "--quiet", "-b", source.branch, "--", str(folder), commit)
-        made.append("upstream")
-        await git.run("config", f"branch.{source.branch}.remote", source.remote)
-        await git.run("config", f"branch.{source.branch}.merge", f"refs/heads/{source.branch}")
-    except BaseException:
-        with anyio.CancelScope(shield=True):
-            await _undo(git, source, folder, made, back)
-        raise
-
-
-async def _undo(git: Git, source: BranchSource, folder: Path | None, made: list[str], back: str | None) -> None:
-    """Undo what `_create` began; `back` is the branch this tree was on (None: a detached HEAD)."""
-    if "upstream" in made:
-        await git.succeeds("config", "--remove-section", f"branch.{source.branch}")
-    if "worktree" in made and folder is not None:
-        await git.succeeds("worktree", "remove", "--force", "--", str(folder))
-    on = (await git.run("rev-parse", "--symbolic-full-name", "HEAD")).strip()
-    if "switch" in made and on == f"refs/heads/{source.branch}":
-        await git.succeeds("switch", "--quiet", *([back] if back else ["--detach", "@{-1}"]))
-    if "branch" in made:
-        await git.succeeds("branch", "-D", "--", source.branch)
-
-
-def _report(term: Term, agent: Agent, source: BranchSource, folder: Path | None, base: str | None, stat: str) -> None:
+def _report(term: Term, agent: Agent, fetched: Fetched, stat: str) -> None:
+    source, folder, base = fetched.source, fetched.folder, fetched.base
     where = "this working tree" if folder is None else str(folder)
     term.out.print(
         Text("checked out ", style="bold")
@@ -233,26 +77,58 @@ def _report(term: Term, agent: Agent, source: BranchSource, folder: Path | None,
         term.out.print(Text("PR    ", style="dim").append_text(agent_text(source.pr_url, "bold")), soft_wrap=True)
 
 
+def _gate_refusal(term: Term, agent_id: str, checked: CheckResult) -> int:
+    """A failed check: its verdict, that nothing was checked out, and how to look anyway; exit 1."""
+    if term.json:
+        document = check_document(checked)
+        term.emit({"agent_id": agent_id, "checked_out": False, "commit": checked.commit, "check": document})
+    else:
+        print_check(term, checked)
+        term.out.print(
+            Text(
+                f"nothing was checked out and no branch changed: the check failed on {checked.commit[:12]}. "
+                f"To look at it anyway: cursor-cloud-agents checkout {agent_id} --check CMD --anyway "
+                "(or without --check)",
+                style="red",
+            ),
+            soft_wrap=True,
+        )
+    return REFUSED
+
+
 async def checkout(
-    term: Term, *, agent_id: str, where: Where, cwd: Path, env: Mapping[str, str], check: str | None = None
+    term: Term,
+    *,
+    agent_id: str,
+    where: Where,
+    cwd: Path,
+    env: Mapping[str, str],
+    check: str | None = None,
+    anyway: bool = False,
 ) -> int:
     """Put the agent's branch in a new worktree (or a local branch); refusals change nothing. With `check`, the
-    person's command runs first in a throwaway worktree of the branch (`core/checks.py`); the branch is checked
-    out either way, and a failed check makes the exit code 1."""
+    person's command runs first on the agent's commit; a failing check checks nothing out (exit 1) unless
+    `anyway`, which checks it out all the same (and still exits 1)."""
     git = Git.find(cwd, env)
     if git is None:
         raise UsageError("git is not on PATH: install git to check out an agent's branch")
-    top, remotes = await _local_checks(git, where)
+    top, remotes = await core_checkout.local_checks(git, where)
     git = git.at(top)
     async with term.open_session() as session:
         agent = await session.api.get_agent(agent_id)
         run = None if agent.latest_run_id is None else await session.api.get_run(agent_id, agent.latest_run_id)
         read_at = session.now()
-    source = _source(agent, run, remotes, where.remote)
-    folder = None if where.in_place else cwd / where.worktree if where.worktree else _default_folder(top, source.branch)
-    await _names_free(git, source, folder)
-    commit = await _fetch(git, source.remote, f"refs/heads/{source.branch}")
-    if commit is None:
+    branches, starts = _reported(agent, run)
+    source = core_checkout.source_of(branches, starts, remotes, where.remote)
+    folder = (
+        None
+        if where.in_place
+        else cwd / where.worktree
+        if where.worktree
+        else core_checkout.default_folder(top, source.branch)
+    )
+    fetched = await core_checkout.fetch_branch(git, source, folder)
+    if fetched is None:
         raise (
             _not_pushed(agent, run)
             if run is not None and not run.is_terminal
@@ -261,32 +137,30 @@ async def checkout(
                 "nothing was changed"
             )
         )
-    source = await _started_from(git, source)
-    base = await _base(git, source)
     checked = (
         None
         if check is None
         else await run_check(
-            git, commit, check, env=env, timeout=term.settings.check_seconds, rules=CheckRules.of(term.settings)
+            git, fetched.commit, check, env=env, timeout=term.settings.check_seconds, rules=CheckRules.of(term.settings)
         )
     )
-    try:
-        await _create(git, source, commit, folder)
-    except GitError as exc:
-        raise UsageError(f"{exc}; what was made is undone: nothing was changed") from None
-    stat = "" if base is None else await git.run("diff", "--stat", f"{base}...{commit}", "--")
+    if checked is not None and not checked.passed and not anyway:
+        return _gate_refusal(term, agent.id, checked)
+    await core_checkout.create(git, fetched)
+    stat = await core_checkout.diffstat(git, fetched)
     await shown_ended(term, [run.id] if run is not None and run.is_terminal else [], read_at)
     if term.json:
         term.emit(
             {
                 "agent_id": agent.id,
                 "run_id": None if run is None else run.id,
+                "checked_out": True,
                 "branch": source.branch,
                 "remote": source.remote,
-                "commit": commit,
+                "commit": fetched.commit,
                 "worktree": None if folder is None else str(folder),
                 "starting_ref": source.starting_ref,
-                "base": base,
+                "base": fetched.base,
                 "diffstat": stat.rstrip() or None,
                 "pr_url": source.pr_url,
                 "check": None if checked is None else check_document(checked),
@@ -295,5 +169,5 @@ async def checkout(
     else:
         if checked is not None:
             print_check(term, checked)
-        _report(term, agent, source, folder, base, stat)
+        _report(term, agent, fetched, stat)
     return OK if checked is None or checked.passed else REFUSED

@@ -9,6 +9,7 @@ them runs (`dispatch.py`). The options every command shares (`--json`, `--simula
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -77,6 +78,12 @@ def _agent(value: str) -> str:
         return ids.agent_id(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not an agent id (bc-<uuid>; `agents` lists them)") from None
+
+
+def _commit(value: str) -> str:
+    if re.fullmatch(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}", value) is None:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a full commit id (40 hex digits, as `diff` prints it)")
+    return value.lower()
 
 
 def _run(value: str) -> str:
@@ -295,9 +302,12 @@ def _checkout(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--check",
         metavar="CMD",
-        help="first run CMD (your tests: code the agent wrote) in a throwaway clone of the branch, with an "
-        "allow-listed environment (CURSOR_MCP_CHECK_ENV); exit 1 if it fails "
-        "(default: CURSOR_MCP_CHECK_COMMAND is not used here)",
+        help="first run CMD (your tests: code the agent wrote) in a throwaway clone of the branch's commit, with an "
+        "allow-listed environment (CURSOR_MCP_CHECK_ENV); if it fails nothing is checked out and the exit is 1 "
+        "(CURSOR_MCP_CHECK_COMMAND is not used here)",
+    )
+    parser.add_argument(
+        "--anyway", action="store_true", help="with --check: check the branch out even if the check fails (exit 1)"
     )
 
 
@@ -313,8 +323,15 @@ def _changes(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
         "--cherry-pick", dest="mode", action="store_const", const="cherry-pick", help="copy the agent's commits"
     )
     apply.set_defaults(mode="fast-forward")
+    apply.add_argument("--yes", action="store_true", help="apply without asking (for scripts)")
     apply.add_argument(
         "--remote", metavar="NAME", help="the remote to fetch from (default: the one of the agent's repository)"
+    )
+    apply.add_argument(
+        "--commit",
+        metavar="SHA",
+        type=_commit,
+        help="the commit you reviewed (default: the one `diff` showed last); refused if the branch moved since",
     )
 
 

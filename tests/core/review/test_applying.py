@@ -38,7 +38,7 @@ def snapshot(clone: Path, remote: Remote) -> dict[str, object]:
 
 async def apply(remote: Remote, clone: Path, target: AgentBranch, mode: Mode) -> str:
     place = await clone_place(remote.places(), clone, target.repo_url)
-    return (await apply_change(place, target, mode)).line()
+    return (await apply_change(place, target, mode, remote.head_of(target.branch))).line()
 
 
 def commit(clone: Path, remote: Remote, path: str, text: str) -> None:

@@ -118,17 +118,6 @@ async def test_a_path_narrows_the_diff_to_that_file(remote: Remote, targets: dic
     assert "a/src/app.py" in text.text and "README.md" not in text.text
 
 
-async def test_a_clone_among_the_roots_is_used_and_left_as_it_was(
-    remote: Remote, targets: dict[str, AgentBranch], clone: Path
-) -> None:
-    """F-53: the person's clone only gains objects: no ref, no FETCH_HEAD, no config, no file changed."""
-    before = repository_state(clone, remote)
-    change = await read_change(remote.places(cache="unused-cache"), targets["deletion"], roots=[clone])
-    assert change.place.kind == "clone" and change.place.git.cwd == clone
-    assert repository_state(clone, remote) == before
-    assert not (remote.root / "unused-cache").exists()
-
-
 async def test_without_a_clone_the_cache_is_made_and_fetched(remote: Remote, targets: dict[str, AgentBranch]) -> None:
     """F-53: no clone shared: a bare cache under the state folder, made whole."""
     places = remote.places(cache="fresh-cache")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from mcp_types import Implementation
 
+from cursor_cloud_agents.core import reviewed
 from cursor_cloud_agents.server.pipeline.pages import client_name
 from cursor_cloud_agents.simulator import ArtifactSpec, ManualClock, RunScript, World, build_scenario
 from tests.stand_in import Remote, agent_named, changes_world, git, make_remote
@@ -215,3 +216,30 @@ def test_the_client_name_comes_from_initialize_or_from_a_requests_meta_k_69() ->
     assert client_name(info, None) == "codex-mcp-client"
     assert client_name(None, meta) == "claude-code"
     assert client_name(None, {"io.modelcontextprotocol/clientInfo": "x"}) is None and client_name(None, None) is None
+
+
+@pytest.mark.parametrize(
+    "path", ["../../etc/passwd", "/etc/passwd", "src/../../x", "a\x1bb", "a\u202eb", "a\ud800b", ":(top)x", "-x"]
+)
+async def test_a_path_outside_the_repository_or_with_hidden_characters_is_validation_before_any_request_h_10(
+    remote: Remote, path: str
+) -> None:
+    """H-10: such a path answered INTERNAL (git's failure); now VALIDATION, naming the rule, and nothing sent."""
+    world = demo_world(remote)
+    async with open_harness(world, git_places=remote.places()) as h:
+        agent_id = agent_called(world, "Run the nightly benchmark")
+        reply = await h.call("cursor_get_changes", {"agent_id": agent_id, "path": path})
+        sent = h.requests()
+    said = reply.data["message"]
+    assert reply.code == "VALIDATION" and ("a path inside the repository" in said or "lone surrogate" in said), said
+    assert sent == []
+
+
+async def test_the_commit_a_model_was_shown_is_the_one_apply_will_land_h_17(remote: Remote, tmp_path: Path) -> None:
+    """H-17: `cursor_get_changes` remembers the head it showed, per agent, in the state folder; the terminal's
+    `apply` lands that commit and refuses any other (core/reviewed.py)."""
+    world = demo_world(remote)
+    agent_id = agent_called(world, "Run the nightly benchmark")
+    async with open_harness(world, git_places=remote.places(), state_dir=tmp_path) as h:
+        reply = await h.call("cursor_get_changes", {"agent_id": agent_id})
+    assert not reply.is_error and reviewed.recall(tmp_path, agent_id) == reply.data["head"]

@@ -14,6 +14,7 @@ and the starting ref are agent text and API data: checked (`git.branch_problem`)
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import shutil
@@ -26,6 +27,8 @@ from typing import TYPE_CHECKING, Literal
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.network import NETWORK_ADVICE, unreachable
 from cursor_cloud_agents.core.review import git as gitlib
+from cursor_cloud_agents.core.review import refs
+from cursor_cloud_agents.core.review.hosts import refuse_host
 from cursor_cloud_agents.core.untrusted import strip_hidden
 
 if TYPE_CHECKING:
@@ -40,12 +43,14 @@ _STATUS: dict[str, Status] = {
     "R": "renamed",
     "D": "deleted",
 }
-_FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 _SAFE_PART = re.compile(r"[A-Za-z0-9._-]+")
 MAX_DIFF_BYTES = 64 * 1024 * 1024
 """The most of a diff git is asked for (a larger one is cut and said so: ask for a path instead)."""
 _DIFF_OPTIONS = ("-M", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/")
 """Git's plain unified diff whatever the person's settings (colour, an external diff tool, no prefixes)."""
+
+
+DEFAULT_GIT_HOSTS = ("github.com",)
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,8 @@ class GitPlaces:
     """Whether git may prompt for credentials (a terminal); never in the server."""
     working_dir: Path | None = None
     """The working directory, looked in after the client's roots."""
+    hosts: tuple[str, ...] = DEFAULT_GIT_HOSTS
+    """Hosts the cache may fetch from besides those the person's clones use (CURSOR_MCP_GIT_HOSTS)."""
 
     def git(self, cwd: Path) -> gitlib.Git | None:
         """Git working in `cwd`, with the environment it may see; None when there is no git on PATH."""
@@ -166,22 +173,11 @@ def target_of(agent: Agent, run: Run | None) -> AgentBranch:
     if run is None or not branches:
         raise not_pushed(agent.id, run)
     branch = branches[0]
-    name = branch.branch or ""
-    problem = gitlib.branch_problem(name)
-    if problem is not None:
-        raise ToolFailure(Code.VALIDATION, f"The agent's branch name is refused: {problem}.", agent_id=agent.id)
+    name = refs.checked_branch(branch.branch)
     key = gitlib.repository_key(branch.repo_url)
     starts = [repo.starting_ref for repo in agent.repos or [] if gitlib.repository_key(repo.url) == key]
-    return AgentBranch(
-        agent.id,
-        run.id,
-        run.status,
-        not run.is_terminal,
-        branch.repo_url,
-        name,
-        starts[0] if starts else None,
-        branch.pr_url,
-    )
+    start = refs.checked_start(starts[0]) if starts and starts[0] else None
+    return AgentBranch(agent.id, run.id, run.status, not run.is_terminal, branch.repo_url, name, start, branch.pr_url)
 
 
 def not_pushed(agent_id: str, run: Run | None) -> ToolFailure:
@@ -229,6 +225,7 @@ async def locate(places: GitPlaces, repo_url: str, roots: Sequence[Path] = ()) -
     if git is None:
         raise no_git()
     key = gitlib.repository_key(repo_url)
+    used: set[str] = set()
     for folder in folders:
         if not folder.is_dir():
             continue
@@ -238,6 +235,8 @@ async def locate(places: GitPlaces, repo_url: str, roots: Sequence[Path] = ()) -
         for name, url in (await gitlib.remotes(git.at(top))).items():
             if gitlib.repository_key(url) == key:
                 return Place(git.at(top), name, "clone")
+            used.add(gitlib.repository_key(url).split("/")[0])
+    refuse_host(key.split("/")[0], places.hosts, used)
     return Place(git.at(await _cache(git, places.cache_dir, key)), f"https://{key}", "cache")
 
 
@@ -274,31 +273,64 @@ async def _cache(git: gitlib.Git, cache_dir: Path, key: str) -> Path:
 
 async def fetch_ref(place: Place, ref: str) -> str | None:
     """The commit `ref` (a branch name or a full commit id) names on the place's remote, its objects fetched
-    into the place's repository and no ref changed; None when the remote has no such branch.
+    into the place's repository and nothing else written (no ref, no FETCH_HEAD); None when the remote has no
+    such branch. The branch is read by its exact full name: `ls-remote` matches the end of a name, so
+    `a/refs/heads/cursor/a` would answer for `cursor/a` if its lines were not filtered to the one named.
 
     Raises:
-        ToolFailure: the remote cannot be read (no access, no network).
+        ToolFailure: VALIDATION for a ref that is not a plain branch name or commit id (before any git); the
+            remote cannot be read (no access, no network).
     """
-    if _FULL_SHA.fullmatch(ref.lower()):
+    if refs.is_commit_id(ref):
         sha = ref.lower()
         if not await place.git.succeeds("cat-file", "-e", f"{sha}^{{commit}}"):
             await _fetch(place, sha)
         return sha
+    full = refs.full_ref(ref)
     try:
-        listed = await place.git.run("ls-remote", "--exit-code", "--", place.remote, f"refs/heads/{ref}")
+        listed = await place.git.run("ls-remote", "--", place.remote, full)
     except gitlib.GitError as exc:
-        if exc.code == 2:  # ls-remote --exit-code: the remote answered, and has no such ref
-            return None
         raise no_access(place, exc) from None
-    sha = listed.split()[0] if listed.split() else ""
+    sha = exact_ref(listed, full)
+    if sha is None:
+        return None
     if not await place.git.succeeds("cat-file", "-e", f"{sha}^{{commit}}"):
-        await _fetch(place, f"refs/heads/{ref}")
+        await _fetch(place, full)
+        if not await place.git.succeeds("cat-file", "-e", f"{sha}^{{commit}}"):
+            raise ToolFailure(
+                Code.UPSTREAM, f"{ref} moved on {place.remote} while it was read: ask again to read its new commit."
+            )
     return sha
 
 
+def exact_ref(listed: str, full: str) -> str | None:
+    """The commit `ls-remote` lists for exactly `full` (a full ref name), or None; other names ending the same
+    way are not it."""
+    for line in listed.splitlines():
+        sha, _, name = line.partition("\t")
+        if name == full and refs.is_commit_id(sha):
+            return sha.lower()
+    return None
+
+
+FETCH_OPTIONS = (
+    "--quiet",
+    "--no-tags",
+    "--no-write-fetch-head",
+    "--refmap=",
+    "--no-recurse-submodules",
+    "--no-auto-gc",
+)
+"""A fetch that brings objects only: no tag, no FETCH_HEAD, no remote-tracking ref (an empty `--refmap`: git
+would otherwise update `refs/remotes/<remote>/<branch>` for a branch named on its command line), no
+submodule, no maintenance."""
+
+
 async def _fetch(place: Place, what: str) -> None:
+    """Fetch `what` (a full ref name built by `refs.full_ref`, or a commit id): a source only, never a refspec
+    with a destination, so git writes no ref."""
     try:
-        await place.git.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--", place.remote, what)
+        await place.git.run("fetch", *FETCH_OPTIONS, "--", place.remote, what)
     except gitlib.GitError as exc:
         raise no_access(place, exc) from None
 
@@ -327,7 +359,7 @@ async def read_change(places: GitPlaces, target: AgentBranch, roots: Sequence[Pa
     if head is None:
         raise branch_missing(target)
     starting_ref = target.starting_ref or await default_branch(place)
-    start = await fetch_ref(place, starting_ref) if starting_ref and _usable_ref(starting_ref) else None
+    start = await fetch_ref(place, starting_ref) if starting_ref else None
     if start is None:
         raise ToolFailure(
             Code.NOT_FOUND,
@@ -350,12 +382,8 @@ async def default_branch(place: Place) -> str | None:
         raise no_access(place, exc) from None
     for line in listed.splitlines():
         if line.startswith("ref: refs/heads/") and line.endswith("\tHEAD"):
-            return line.removeprefix("ref: refs/heads/").removesuffix("\tHEAD")
+            return refs.checked_branch(line.removeprefix("ref: refs/heads/").removesuffix("\tHEAD"), "default branch")
     return None
-
-
-def _usable_ref(ref: str) -> bool:
-    return _FULL_SHA.fullmatch(ref.lower()) is not None or gitlib.branch_problem(ref) is None
 
 
 def _wait_for(agent_id: str, run_id: str | None) -> str:
@@ -417,16 +445,145 @@ async def files_between(git: gitlib.Git, base: str, head: str) -> list[FileChang
     return files
 
 
+def _diff_args(base: str, head: str, paths: Sequence[str]) -> tuple[str, ...]:
+    """`git diff` of the change as plain text, limited to `paths` once they are checked."""
+    return ("diff", *_DIFF_OPTIONS, base, head, "--", *refs.checked_paths(paths))
+
+
 async def diff(
     git: gitlib.Git, base: str, head: str, paths: Sequence[str] = (), *, cleaner: Callable[[str], str] = strip_hidden
 ) -> Diff:
     """The unified diff from `base` to `head` (limited to `paths`), cleaned by `cleaner` (hidden and bidi
     characters; a terminal's also removes escape sequences whole); binary files are named, never dumped
     (git's `Binary files ... differ`)."""
-    raw, cut = await git.output("diff", *_DIFF_OPTIONS, base, head, "--", *paths, limit=MAX_DIFF_BYTES)
+    raw, cut = await git.output(*_diff_args(base, head, paths), limit=MAX_DIFF_BYTES)
     text = raw.decode(errors="replace")
     cleaned = cleaner(text)
     return Diff(cleaned, len(text) - len(cleaned), cut)
+
+
+DIFF_CHUNK_BYTES = 256 * 1024
+"""How much of a diff is prepared at once when it is paged (`diff_page`)."""
+
+
+@dataclass(frozen=True)
+class DiffPage:
+    """Up to `window` characters of a prepared diff from `offset`, and what is known of the whole: its length
+    in prepared characters, the hidden characters removed from it, whether it was cut at `MAX_DIFF_BYTES`
+    (None while not read to its end)."""
+
+    text: str
+    total: int | None
+    hidden_removed: int | None
+    cut: bool | None
+
+
+@dataclass
+class _Paging:
+    prepare: Callable[[str], str]
+    offset: int
+    window: int
+    kept: list[str] = field(default_factory=list[str])
+    kept_chars: int = 0
+    total: int = 0
+    hidden: int = 0
+    image_open: bool = False
+    stop_when_kept: bool = False
+
+    def take(self, text: str) -> bool:
+        """Prepare one chunk; keep what falls in the window; False once the window is full and the rest is
+        not needed."""
+        cleaned = strip_hidden(text)
+        self.hidden += len(text) - len(cleaned)
+        self.image_open = self.image_open or "![" in cleaned
+        if self.image_open and "](" in cleaned:
+            # An image whose `![` is in an earlier chunk (its alt broken across lines) is not seen whole by the
+            # chunk's cleaning: no `](` is left once an `![` was seen, as the whole text's cleaning would do.
+            cleaned = cleaned.replace("](", "] (")
+        prepared = self.prepare(cleaned)
+        start, end = self.total, self.total + len(prepared)
+        self.total = end
+        want_from, want_to = self.offset + self.kept_chars, self.offset + self.window
+        if end > want_from and start < want_to:
+            piece = prepared[max(0, want_from - start) : want_to - start]
+            self.kept.append(piece)
+            self.kept_chars += len(piece)
+        return not (self.stop_when_kept and self.total >= self.offset + self.window)
+
+
+async def diff_page(
+    git: gitlib.Git,
+    base: str,
+    head: str,
+    paths: Sequence[str],
+    *,
+    prepare: Callable[[str], str],
+    offset: int,
+    window: int,
+    whole_known: bool,
+) -> DiffPage:
+    """A window of the unified diff from `base` to `head`, prepared chunk by chunk by `prepare` (hidden and
+    bidi characters removed first): never more than a few chunks and the window are held, whatever the diff's
+    size. When `whole_known` (its length was measured by an earlier call), git is stopped once the window is
+    full; else it is read to its end, to measure it."""
+    paging = _Paging(prepare, offset, window, stop_when_kept=whole_known)
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    cut, stopped = await git.each_chunk(
+        *_diff_args(base, head, paths),
+        limit=MAX_DIFF_BYTES,
+        chunk_bytes=DIFF_CHUNK_BYTES,
+        consume=lambda chunk: paging.take(decoder.decode(chunk)),
+    )
+    if not stopped:
+        paging.take(decoder.decode(b"", final=True))
+    whole = not stopped
+    return DiffPage(
+        "".join(paging.kept),
+        paging.total if whole else None,
+        paging.hidden if whole else None,
+        cut if whole else None,
+    )
+
+
+async def stream_diff(
+    git: gitlib.Git,
+    base: str,
+    head: str,
+    paths: Sequence[str],
+    *,
+    emit: Callable[[str], None],
+    cleaner: Callable[[str], str] = strip_hidden,
+) -> tuple[int, bool]:
+    """The unified diff from `base` to `head` handed to `emit` in whole lines, cleaned by `cleaner`, chunk by
+    chunk (a terminal prints a diff of any size without holding it); the hidden characters removed, and
+    whether it was cut at `MAX_DIFF_BYTES`."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    carry = [""]
+    hidden = [0]
+
+    def send(text: str) -> None:
+        cleaned = cleaner(text)
+        hidden[0] += len(text) - len(cleaned)
+        emit(cleaned)
+
+    def take(chunk: bytes) -> bool:
+        text = carry[0] + decoder.decode(chunk)
+        end = text.rfind("\n") + 1
+        carry[0] = text[end:]
+        if end:
+            send(text[:end])
+        return True
+
+    cut, _ = await git.each_chunk(
+        *_diff_args(base, head, paths),
+        limit=MAX_DIFF_BYTES,
+        chunk_bytes=DIFF_CHUNK_BYTES,
+        consume=take,
+    )
+    rest = carry[0] + decoder.decode(b"", final=True)
+    if rest:
+        send(rest)
+    return hidden[0], cut
 
 
 def cache_dir_for(state_dir: Path | None) -> Path:

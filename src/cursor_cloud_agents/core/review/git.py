@@ -4,16 +4,17 @@ changes tools): argument lists (never a shell), and an environment without the C
 Every call is `git <args>` with `cwd` set, standard input closed and an environment built from the
 process's own minus every `CURSOR_*` variable (`git_environment`): git runs hooks, credential helpers and
 ssh, none of which has any business with the Cursor key. Names that come from an agent (its branch) are
-checked by `branch_problem` before they reach an argument list, and are always given after a `--` or inside
-`refs/heads/...`, so not even a name starting with `-` could be read as an option.
+checked by `core/review/refs.py` before they reach an argument list, and are always given inside `refs/heads/...`
+after a `--` or `--end-of-options`: a ref is a value, never git syntax.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -21,11 +22,9 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.abc
 
+from cursor_cloud_agents.core.review import refs
 from cursor_cloud_agents.core.timing import GIT_SECONDS
 
-MAX_BRANCH_CHARS = 200
-_FORBIDDEN_IN_REF = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|//")
-"""What git refuses in a ref name (check-ref-format), and whitespace, which it allows but no agent needs."""
 _SCP_LIKE = re.compile(r"^(?:[^@/]+@)?(?P<host>[^:/]+):(?P<path>[^/].*)$")
 
 
@@ -63,17 +62,8 @@ def git_environment(
 
 
 def branch_problem(name: str) -> str | None:
-    """Why `name` (an agent's branch) may not be checked out, or None: the rules of `git check-ref-format`
-    for a branch, plus no whitespace, no leading `-` and a bounded length."""
-    if not name or len(name) > MAX_BRANCH_CHARS:
-        return f"it is empty or longer than {MAX_BRANCH_CHARS} characters"
-    if name.startswith(("-", "/")) or name.endswith(("/", ".", ".lock")) or name == "@":
-        return "it starts with '-' or '/', or ends with '/', '.' or '.lock'"
-    if _FORBIDDEN_IN_REF.search(name):
-        return "it holds a space, a control character, '..', '@{', '//' or one of ~ ^ : ? * [ \\"
-    if any(part.startswith(".") or part.endswith(".lock") for part in name.split("/")):
-        return "a part of it starts with '.' or ends with '.lock'"
-    return None
+    """Why `name` (an agent's branch) may not reach git, or None: `core/review/refs.py`'s one rule."""
+    return refs.branch_problem(name)
 
 
 def repository_key(url: str) -> str:
@@ -95,7 +85,11 @@ class Git:
 
     cwd: Path
     env: Mapping[str, str]
+    """Git's environment: never a `CURSOR_*` variable, whatever a caller hands in (removed here, once for all)."""
     program: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "env", without_cursor(self.env))
 
     @classmethod
     def find(cls, cwd: Path, env: Mapping[str, str]) -> Git | None:
@@ -141,6 +135,53 @@ class Git:
         if code != 0 and not more:
             raise GitError(args, code, errors[0].decode(errors="replace"))
         return kept, more
+
+    async def each_chunk(
+        self, *args: str, limit: int, chunk_bytes: int, consume: Callable[[bytes], bool]
+    ) -> tuple[bool, bool]:
+        """Run `git args...`, handing its standard output to `consume` in chunks of about `chunk_bytes` cut after
+        a newline (a line longer than four chunks is cut where it stands), never more than `limit` bytes in
+        all: a diff of any size is read in bounded memory. `consume` answers False to stop early (git is then
+        stopped). Whether the output went past `limit`, and whether `consume` stopped it.
+
+        Raises:
+            GitError: git exited with a failure (not counting a stop).
+        """
+        seen = 0
+        stopped = more = False
+        with anyio.fail_after(GIT_SECONDS):
+            async with await anyio.open_process(
+                [self.program, *args], cwd=self.cwd, env=dict(self.env), stdin=subprocess.DEVNULL
+            ) as process:
+                assert process.stdout is not None and process.stderr is not None
+                held = bytearray()
+                try:
+                    while not stopped:
+                        piece = await process.stdout.receive(1 << 16)
+                        if seen + len(piece) > limit:
+                            piece, more = piece[: limit - seen], True
+                        seen += len(piece)
+                        held += piece
+                        while len(held) >= chunk_bytes and not stopped:
+                            cut = held.rfind(b"\n", 0, 4 * chunk_bytes) + 1 or min(len(held), 4 * chunk_bytes)
+                            if cut < chunk_bytes and len(held) < 4 * chunk_bytes:
+                                break  # a long line: wait for its end (up to four chunks)
+                            stopped = not consume(bytes(held[:cut]))
+                            del held[:cut]
+                        if more:
+                            break
+                except (anyio.EndOfStream, anyio.BrokenResourceError):
+                    pass
+                if held and not stopped:
+                    stopped = not consume(bytes(held))
+                if stopped or more:
+                    with contextlib.suppress(ProcessLookupError):  # it may have ended on its own meanwhile
+                        process.kill()
+                errors = await _read_at_most(process.stderr, 64 * 1024)
+                code = await process.wait()
+        if code != 0 and not (stopped or more):
+            raise GitError(args, code, errors[0].decode(errors="replace"))
+        return more, stopped
 
     async def succeeds(self, *args: str) -> bool:
         """Whether `git args...` exits 0 (a question asked of git, such as whether a ref exists)."""

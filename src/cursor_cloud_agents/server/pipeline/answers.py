@@ -209,6 +209,24 @@ class Answers:
             room -= size(texts[index][: taken[index]]) - 2  # its bytes inside the string that was empty
         return taken
 
+    def slice_window(self, answer: V, key: str, window: str, *, offset: int, total: int, next_key: str) -> V:
+        """`answer` with as much of `window` (the prepared text from `offset`, of `total` characters in all) as the
+        cap allows: `slice_text` for a text that is never held whole (a diff of any size).
+
+        Raises:
+            ToolFailure: RESULT_TOO_LARGE when the rest of the answer leaves no room for any text.
+        """
+        total_key = f"{key}_chars"
+        probe = with_fields(answer, **{key: "", total_key: total, next_key: total})
+        taken = fit_chars(window, 0, len(window), self.room(probe))
+        end = offset + taken
+        if taken == 0 and end < total:
+            raise ToolFailure(
+                failures.RESULT_TOO_LARGE,
+                "The rest of the answer leaves no room for the text under the CURSOR_MCP_MAX_RESULT_BYTES cap.",
+            )
+        return with_fields(answer, **{key: window[:taken], total_key: total, next_key: end if end < total else None})
+
     def slice_text(self, answer: V, key: str, text: str, *, offset: int, limit: int, next_key: str) -> V:
         """`answer` with `text[offset:]` under `key`, as much as `limit` and the cap allow; `<key>_chars`
         holds the whole length and `next_key` the offset to pass back while text remains.

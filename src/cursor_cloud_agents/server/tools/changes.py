@@ -9,19 +9,23 @@ person asks).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
-import anyio
 from pydantic import AfterValidator, Field
 
 from cursor_cloud_agents.core import (
     MAX_DIFF_BYTES,
     AgentChange,
     CheckRules,
-    diff,
+    Code,
+    ToolFailure,
+    diff_page,
     no_git,
     not_configured,
     read_agent_change,
+    refs,
+    reviewed,
     run_check,
 )
 from cursor_cloud_agents.core.timing import ANSWER_MARGIN_SECONDS, ANSWER_RESERVE
@@ -38,11 +42,12 @@ MAX_CHECK_SECONDS = 3600.0
 
 
 def repository_path(value: str | None) -> str | None:
-    """A file or folder of the repository, as git takes it after `--`: no option, no pathspec magic."""
+    """A file or folder of the repository, as git takes it after `--` (`refs.path_problem`)."""
     if value is None:
         return None
-    if value.startswith(("-", ":")) or "\x00" in value or not value.strip():
-        raise ValueError("a path inside the repository, e.g. src/app.py or src/ (no leading '-' or ':')")
+    problem = refs.path_problem(value)
+    if problem is not None:
+        raise ValueError(f"a path inside the repository, e.g. src/app.py or src/: {problem}")
     return value
 
 
@@ -56,16 +61,39 @@ ChangePath = Annotated[
 catalogue = Catalogue()
 
 
-async def prepared_diff(state: ServerState, change: AgentChange, path: str | None) -> tuple[str, int, bool]:
-    """The change's diff prepared whole as every answer's text is (cleaned, masked), kept for its next pages."""
+def reviewed_dir(state: ServerState) -> Path | None:
+    """Where the commit seen is remembered for the terminal's `apply`: the state folder, or in simulated mode
+    the simulator's folder (its git cache's parent), where the terminal's simulated `apply` looks."""
+    if state.settings.simulated and state.git_places is not None:
+        return state.git_places.cache_dir.parent
+    return state.settings.state_dir
+
+
+async def diff_window(
+    state: ServerState, change: AgentChange, path: str | None, offset: int
+) -> tuple[str, int, int, bool]:
+    """The page's window of the change's diff prepared as every answer's text is (cleaned, masked), and the
+    whole diff's prepared length, hidden characters removed and whether it was cut. Only the window is held:
+    the first read measures the whole diff chunk by chunk, later pages stop git once their window is full."""
     key = (str(change.place.git.cwd), change.base, change.head, path or "")
-    kept = state.diffs.get(key)
-    if kept is None:
-        text = await diff(change.place.git, change.base, change.head, [path] if path else [])
-        prepared = await anyio.to_thread.run_sync(state.answers.text, text.text)  # megabytes: off the event loop
-        kept = (prepared, text.hidden_removed, text.cut)
-        state.diffs.put(key, kept)
-    return kept
+    known = state.diffs.get(key)
+    paths = [path] if path else []
+    window = state.answers.max_bytes  # a character takes a byte at least: no page holds more
+    page = await diff_page(
+        change.place.git,
+        change.base,
+        change.head,
+        paths,
+        prepare=state.answers.text,
+        offset=offset,
+        window=window,
+        whole_known=known is not None,
+    )
+    if known is None:
+        assert page.total is not None and page.hidden_removed is not None and page.cut is not None
+        known = (page.total, page.hidden_removed, page.cut)
+        state.diffs.put(key, known)
+    return page.text, *known
 
 
 @catalogue.tool(title="Read an agent's changes", shrink_hint="pass path to read one file or folder")
@@ -82,7 +110,10 @@ async def cursor_get_changes(
     (next_offset)."""
     call.note(agent_id=agent_id, run_id=run_id)
     change = await read_agent_change(state.git_places, state.api, agent_id, run_id, await call.roots() or [])
-    prepared, hidden, cut = await prepared_diff(state, change, path)
+    window, total, hidden, cut = await diff_window(state, change, path, offset)
+    if offset > total:
+        raise ToolFailure(Code.VALIDATION, f"Offset {offset} is past the end ({total} characters).")
+    reviewed.remember(reviewed_dir(state), change.target.agent_id, change.head)
     view = ChangesView.of(change, path).model_copy(
         update={
             "hidden_removed": hidden or None,
@@ -95,7 +126,7 @@ async def cursor_get_changes(
         rows = [FileRow.of(file) for file in change.files]
         kept = answers.rows_that_fit(rows, answers.room(view) // 2)
         view = view.model_copy(update={"files": rows[:kept], "files_omitted": len(rows) - kept or None})
-    return answers.slice_text(view, "diff", prepared, offset=offset, limit=len(prepared), next_key="next_offset")
+    return answers.slice_window(view, "diff", window, offset=offset, total=total, next_key="next_offset")
 
 
 @catalogue.tool(
@@ -123,5 +154,6 @@ async def cursor_check_changes(
     result = await run_check(
         change.place.git, change.head, command, env=places.env, timeout=timeout, rules=CheckRules.of(state.settings)
     )
+    reviewed.remember(reviewed_dir(state), change.target.agent_id, change.head)
     state.verdicts.put((change.target.agent_id, change.head), result)
     return CheckView.of(change, result)
