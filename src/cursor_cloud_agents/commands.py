@@ -223,6 +223,19 @@ def _status(_: argparse.Namespace) -> Command:
     return status
 
 
+def _pr(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.pr import pr
+
+    return partial(pr, target=args.agent, env=env)
+
+
+def _babysit(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.pr import Watching, babysit
+
+    watching = Watching(args.max_fixes, args.interval, args.resolve_conflicts)
+    return partial(babysit, target=args.agent, watching=watching, env=env)
+
+
 def _on_terminal(bind: Callable[[argparse.Namespace], Command]) -> Run:
     """The row of a terminal command: its coroutine, bound by `bind`, run on this process's terminal."""
 
@@ -268,5 +281,7 @@ COMMANDS: dict[str, Run] = {
     "diff": _on_terminal_with(_diff),
     "apply": _on_terminal_with(_apply),
     "status": _on_terminal(_status),
+    "pr": _on_terminal_with(_pr),
+    "babysit": _on_terminal_with(_babysit),
 }
 """Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""

@@ -58,6 +58,10 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.elapsed import end_line
     from cursor_cloud_agents.core.events import Event, Followed, follow_events, stamped
     from cursor_cloud_agents.core.failures import Code, ToolFailure, from_api_error
+    from cursor_cloud_agents.core.pr.decide import verdict
+    from cursor_cloud_agents.core.pr.record import WatchRecord, fresh_watch, load_watch, save_watch, watches
+    from cursor_cloud_agents.core.pr.resolve import names_a_pr, pr_of, resolve_agent
+    from cursor_cloud_agents.core.pr.watching import PrWatch, WatchCannotGoOn, keep_watching
     from cursor_cloud_agents.core.fleet import Fleet, Query, Row
     from cursor_cloud_agents.core.follow import Follower
     from cursor_cloud_agents.core.followups import busy, follow_up_within_limits
@@ -144,6 +148,7 @@ __all__ = [
     "Kept",
     "Mode",
     "Pacer",
+    "PrWatch",
     "Query",
     "Recognised",
     "Replays",
@@ -157,6 +162,8 @@ __all__ = [
     "ToolFailure",
     "ToolState",
     "Until",
+    "WatchCannotGoOn",
+    "WatchRecord",
     "Watched",
     "apply_change",
     "attempts_question",
@@ -184,6 +191,7 @@ __all__ = [
     "fold_liveness",
     "follow_events",
     "follow_up_within_limits",
+    "fresh_watch",
     "from_api_error",
     "git_environment",
     "how_to_allow",
@@ -192,14 +200,18 @@ __all__ = [
     "is_stale",
     "journal",
     "keep",
+    "keep_watching",
     "limits_use_line",
+    "load_watch",
     "mark_seen",
     "measure",
     "models",
+    "names_a_pr",
     "no_git",
     "not_configured",
     "placements",
     "plan_set",
+    "pr_of",
     "price_hint",
     "prompt_image",
     "queue",
@@ -213,7 +225,9 @@ __all__ = [
     "refuse_set_before_asking",
     "remotes",
     "repository_key",
+    "resolve_agent",
     "run_check",
+    "save_watch",
     "scan",
     "seen",
     "settled",
@@ -223,7 +237,9 @@ __all__ = [
     "texts",
     "toplevel",
     "use_of",
+    "verdict",
     "watch",
+    "watches",
     "with_progress",
     "without_cursor",
 ]
@@ -286,6 +302,12 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["Event", "Followed", "follow_events", "stamped"], "cursor_cloud_agents.core.events"),
     **dict.fromkeys(["Code", "ToolFailure", "from_api_error"], "cursor_cloud_agents.core.failures"),
     **dict.fromkeys(["Fleet", "Query", "Row"], "cursor_cloud_agents.core.fleet"),
+    **dict.fromkeys(["verdict"], "cursor_cloud_agents.core.pr.decide"),
+    **dict.fromkeys(
+        ["WatchRecord", "fresh_watch", "load_watch", "save_watch", "watches"], "cursor_cloud_agents.core.pr.record"
+    ),
+    **dict.fromkeys(["names_a_pr", "pr_of", "resolve_agent"], "cursor_cloud_agents.core.pr.resolve"),
+    **dict.fromkeys(["PrWatch", "WatchCannotGoOn", "keep_watching"], "cursor_cloud_agents.core.pr.watching"),
     **dict.fromkeys(["Follower"], "cursor_cloud_agents.core.follow"),
     **dict.fromkeys(["busy", "follow_up_within_limits"], "cursor_cloud_agents.core.followups"),
     **dict.fromkeys(

@@ -69,6 +69,11 @@ _HELP: dict[str, tuple[str, str]] = {
         _EXAMPLE_AGENT,
     ),
     "status": ("one line for a status bar: agents running, ended unread, cents today, new agents", "--json"),
+    "pr": ("an agent's pull request: checks on its head, reviews, mergeable, fixes sent", "your-org/your-repo#7"),
+    "babysit": (
+        "watch an agent's PR until it merges: a fix sent when CI fails or a trusted reviewer asks",
+        f"{_EXAMPLE_AGENT} --max-fixes 3 --json",
+    ),
 }
 
 
@@ -77,6 +82,20 @@ def _agent(value: str) -> str:
         return ids.agent_id(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not an agent id (bc-<uuid>; `agents` lists them)") from None
+
+
+def _agent_or_pr(value: str) -> str:
+    """An agent id, or the agent's PR (a PR URL or `owner/repo#N`), resolved once the API is open."""
+    from cursor_cloud_agents.github.refs import pull_ref  # light: no HTTP stack
+
+    if pull_ref(value) is not None:
+        return value.strip()
+    try:
+        return ids.agent_id(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is neither an agent id (bc-<uuid>) nor a PR (https://github.com/o/r/pull/7 or o/r#7)"
+        ) from None
 
 
 def _run(value: str) -> str:
@@ -329,6 +348,44 @@ def _status(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     _add(commands, shared, "status")
 
 
+def _pull_requests(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    agent_help = "the agent (bc-<uuid>) or its PR (https://github.com/o/r/pull/7 or o/r#7)"
+    _add(commands, shared, "pr").add_argument("agent", type=_agent_or_pr, help=agent_help)
+    babysit = _add(commands, shared, "babysit")
+    babysit.epilog = (babysit.epilog or "") + (
+        "\n\nStarting it is your consent to up to --max-fixes paid follow-ups to the agent (within your limits).\n"
+        "GitHub access: GH_TOKEN, else GITHUB_TOKEN, else `gh auth token`.\n"
+        "exit: 0 the PR was merged or closed; 2 no GitHub access or a usage error (nothing sent); "
+        "3 the watch cannot go on (the PR or the agent can no longer be read); 130 interrupted"
+    )
+    babysit.add_argument("agent", type=_agent_or_pr, help=agent_help)
+    babysit.add_argument(
+        "--max-fixes", type=_count, default=3, metavar="N", help="follow-ups sent at most, then escalated (default 3)"
+    )
+    babysit.add_argument(
+        "--interval",
+        type=_positive(float),
+        default=60.0,
+        metavar="SECONDS",
+        help="seconds between looks at the PR (default 60)",
+    )
+    babysit.add_argument(
+        "--resolve-conflicts",
+        action="store_true",
+        help="on a merge conflict, ask the agent to merge the base and resolve it (default: only report it)",
+    )
+
+
+def _count(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if not 0 <= number <= 50:
+        raise argparse.ArgumentTypeError(f"{value!r} must be between 0 and 50")
+    return number
+
+
 COMMANDS = tuple(_HELP)
 
 
@@ -348,5 +405,6 @@ def add_commands(commands: Subparsers) -> None:
         _checkout,
         _changes,
         _status,
+        _pull_requests,
     ):
         add(commands, shared)
