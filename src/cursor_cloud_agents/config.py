@@ -515,9 +515,7 @@ class Settings:
     )
     github_api_url: str = setting(
         "GITHUB_API_URL",
-        VariableReader(
-            lambda env, _: _github_api_url(env), lambda: "https://api.github.com", "https://api.github.com"
-        ),
+        VariableReader(lambda env, _: _github_api_url(env), lambda: "https://api.github.com", "https://api.github.com"),
         "GitHub's REST API, read by `pr` and `babysit` (the variable GitHub's own runners set; https, or http on "
         "a loopback host).",
     )

@@ -160,9 +160,11 @@ class GitHubReader:
         """The check runs (the latest of each name) and commit statuses (the latest of each context) of `sha`."""
         runs = await self._pages(_repo(ref) + f"/commits/{sha}/check-runs", "check_runs")
         combined = await self.get(_repo(ref) + f"/commits/{sha}/status")
-        statuses = cast(dict[str, Any], combined).get("statuses", []) if isinstance(combined, dict) else []
+        statuses: object = cast(dict[str, Any], combined).get("statuses") if isinstance(combined, dict) else None
         found = [Check.of_run(run) for run in runs]
-        found += [Check.of_status(status) for status in (statuses if isinstance(statuses, list) else [])]
+        found += [
+            Check.of_status(status) for status in (cast(list[Any], statuses) if isinstance(statuses, list) else [])
+        ]
         return found
 
     async def comments(self, ref: PullRef) -> list[Comment]:

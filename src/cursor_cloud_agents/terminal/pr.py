@@ -102,36 +102,39 @@ async def pr(term: Term, *, target: str, env: Mapping[str, str], github: OpenGit
             await reader.aclose()
         record = await load_watch(command_state(term, session).store, agent.id, session.now())
     state = "merged" if pull.merged else pull.state
-    shown = {
-        "agent_id": agent.id,
-        "pr": ref.short,
-        "url": ref.url,
-        "state": state,
-        "commit": pull.head_sha,
-        "checks": verdict(checks),
-        "failed": [check.name for check in checks if check.state == "failure"],
-        "pending": [check.name for check in checks if check.state == "pending"],
-        "mergeable": pull.mergeable,
-        "conflict": pull.conflicted,
-        "reviews": {kind: sum(1 for c in comments if c.kind == kind) for kind in ("review", "review_comment", "issue")},
-        "watched": record is not None,
-        "fixes_sent": record.fixes if record is not None else 0,
+    failed = [check.name for check in checks if check.state == "failure"]
+    counts = {
+        kind: sum(1 for comment in comments if comment.kind == kind) for kind in ("review", "review_comment", "issue")
     }
+    fixes = record.fixes if record is not None else 0
     if term.json:
-        term.emit(shown)
+        term.emit(
+            {
+                "agent_id": agent.id,
+                "pr": ref.short,
+                "url": ref.url,
+                "state": state,
+                "commit": pull.head_sha,
+                "checks": verdict(checks),
+                "failed": failed,
+                "pending": [check.name for check in checks if check.state == "pending"],
+                "mergeable": pull.mergeable,
+                "conflict": pull.conflicted,
+                "reviews": counts["review"],
+                "review_comments": counts["review_comment"],
+                "comments": counts["issue"],
+                "watched": record is not None,
+                "fixes_sent": fixes,
+            }
+        )
         return OK
     term.out.print(Text(f"{ref.short} ", style="bold").append_text(agent_text(f"{state} · head {pull.head_sha[:12]}")))
-    term.out.print(
-        agent_text(
-            f"checks: {shown['checks']}" + (f" (failed: {', '.join(shown['failed'])})" if shown["failed"] else "")
-        )
-    )
+    term.out.print(agent_text(f"checks: {verdict(checks)}" + (f" (failed: {', '.join(failed)})" if failed else "")))
     term.out.print(f"mergeable: {'conflict' if pull.conflicted else pull.mergeable}")
-    reviews = shown["reviews"]
     term.out.print(
-        f"reviews: {reviews['review']}, comments on the diff: {reviews['review_comment']}, comments: {reviews['issue']}"
+        f"reviews: {counts['review']}, comments on the diff: {counts['review_comment']}, comments: {counts['issue']}"
     )
-    term.out.print(f"fixes sent by a watch: {shown['fixes_sent']}" + ("" if record is not None else " (not watched)"))
+    term.out.print(f"fixes sent by a watch: {fixes}" + ("" if record is not None else " (not watched)"))
     return OK
 
 

@@ -27,7 +27,7 @@ Event = dict[str, Any]
 
 
 @dataclass(frozen=True)
-class Judged:
+class JudgedComment:
     """A comment and whether its author is trusted (write access or listed; never a bot, never the PR's author)."""
 
     comment: Comment
@@ -37,11 +37,11 @@ class Judged:
 
 
 @dataclass(frozen=True)
-class Observed:
+class PrSeen:
     pull: PullRequest
     checks: Sequence[Check]
     """The checks of `pull.head_sha`, and of no other commit."""
-    comments: Sequence[Judged]
+    comments: Sequence[JudgedComment]
     run_id: str | None
     """The agent's latest run."""
     run_active: bool
@@ -68,7 +68,7 @@ def event(record: WatchRecord, name: str, commit: str, **fields: Any) -> Event:
     return {"event": name, "agent_id": record.agent_id, "pr": record.pr, "commit": commit} | fields
 
 
-def decide(record: WatchRecord, seen: Observed) -> Decision:
+def decide(record: WatchRecord, seen: PrSeen) -> Decision:
     """What the watch says and sends after one look."""
     pull, commit = seen.pull, seen.pull.head_sha
     events: list[Event] = []
@@ -100,7 +100,9 @@ def decide(record: WatchRecord, seen: Observed) -> Decision:
     return _route(record, seen, trigger, events)
 
 
-def _new_comments(record: WatchRecord, comments: Sequence[Judged], commit: str) -> tuple[WatchRecord, list[Event]]:
+def _new_comments(
+    record: WatchRecord, comments: Sequence[JudgedComment], commit: str
+) -> tuple[WatchRecord, list[Event]]:
     """Comments not seen before: a trusted author's is an ask to answer; another's is told and dropped."""
     events: list[Event] = []
     asks = list(record.asks)
@@ -119,7 +121,7 @@ def _new_comments(record: WatchRecord, comments: Sequence[Judged], commit: str) 
     return replace(record, seen=record.seen | new, asks=tuple(asks)), events
 
 
-def _trigger(record: WatchRecord, seen: Observed, state: Verdict) -> Pending | None:
+def _trigger(record: WatchRecord, seen: PrSeen, state: Verdict) -> Pending | None:
     """The first thing that calls for a fix now, as the fix it would be (not yet counted)."""
     pull, commit = seen.pull, seen.pull.head_sha
     if state == "failing" and f"checks:{commit}" not in record.handled:
@@ -153,7 +155,7 @@ def _capped(record: WatchRecord, trigger: Pending, events: list[Event]) -> Decis
     return Decision(record, [*events, skipped])
 
 
-def _route(record: WatchRecord, seen: Observed, fix: Pending, events: list[Event]) -> Decision:
+def _route(record: WatchRecord, seen: PrSeen, fix: Pending, events: list[Event]) -> Decision:
     """Send `fix` now, through the queue behind the watch's own running run, or wait for another's run."""
     if seen.run_active and seen.run_id is not None and seen.run_id not in record.runs:
         told = f"busy:{seen.run_id}"

@@ -25,7 +25,7 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.core import queue
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.followups import follow_up_within_limits
-from cursor_cloud_agents.core.pr.decide import Event, Judged, Observed, decide, event
+from cursor_cloud_agents.core.pr.decide import Event, JudgedComment, PrSeen, decide, event
 from cursor_cloud_agents.core.pr.record import Pending, WatchRecord, save_watch
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.github import (
@@ -65,7 +65,7 @@ class PrWatch:
     writers: dict[str, bool] = field(default_factory=dict[str, bool])
     """Logins whose write access was read (once per watch)."""
 
-    async def look(self) -> Observed:
+    async def look(self) -> PrSeen:
         pull = await self.github.pull(self.ref)
         ended = pull.merged or pull.state == "closed"
         checks = [] if ended or not pull.head_sha else await self.github.checks(self.ref, pull.head_sha)
@@ -76,22 +76,26 @@ class PrWatch:
         active = False
         if run_id is not None and not ended:
             active = not (await self.state.api.get_run(agent.id, run_id)).is_terminal
-        return Observed(pull, checks, judged, run_id, active)
+        return PrSeen(pull, checks, judged, run_id, active)
 
-    async def _judge(self, comment: Comment, pull: PullRequest) -> Judged:
+    async def _judge(self, comment: Comment, pull: PullRequest) -> JudgedComment:
         """Whether `comment`'s author is trusted; only new comments' authors are looked up."""
         author = comment.author
         if comment.key in self.record.seen or not self.record.started:
-            return Judged(comment, False, "seen")
+            return JudgedComment(comment, False, "seen")
         if author.bot:
-            return Judged(comment, False, "bot")
+            return JudgedComment(comment, False, "bot")
         if author.login.lower() == pull.author.login.lower():
-            return Judged(comment, False, "pr_author")  # the agent pushes and writes as the PR's author
+            return JudgedComment(comment, False, "pr_author")  # the agent pushes and writes as the PR's author
         if author.login.lower() in self.trusted_logins:
-            return Judged(comment, True)
+            return JudgedComment(comment, True)
         if author.login not in self.writers:
             self.writers[author.login] = await self.github.can_write(self.ref, author.login)
-        return Judged(comment, True) if self.writers[author.login] else Judged(comment, False, "no_write_access")
+        return (
+            JudgedComment(comment, True)
+            if self.writers[author.login]
+            else JudgedComment(comment, False, "no_write_access")
+        )
 
     async def tick(self) -> list[Event]:
         """One look, its decision, and the fix it calls for, sent; the events to tell.
@@ -125,7 +129,7 @@ class PrWatch:
             events.append(event(self.record, name, "", queue_id=news.act.id, **fields))
         return events
 
-    async def _send(self, fix: Pending, seen: Observed) -> Event:
+    async def _send(self, fix: Pending, seen: PrSeen) -> Event:
         trigger = fix.key.split(":")[0]
         request = CreateRunRequest(prompt=Prompt(text=fix.prompt))
         try:
