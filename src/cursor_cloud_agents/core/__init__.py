@@ -58,10 +58,6 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.elapsed import end_line
     from cursor_cloud_agents.core.events import Event, Followed, follow_events, stamped
     from cursor_cloud_agents.core.failures import Code, ToolFailure, from_api_error
-    from cursor_cloud_agents.core.pr.decide import verdict
-    from cursor_cloud_agents.core.pr.record import WatchRecord, fresh_watch, load_watch, save_watch, watches
-    from cursor_cloud_agents.core.pr.resolve import names_a_pr, pr_of, resolve_agent
-    from cursor_cloud_agents.core.pr.watching import PrWatch, WatchCannotGoOn, keep_watching
     from cursor_cloud_agents.core.fleet import Fleet, Query, Row
     from cursor_cloud_agents.core.follow import Follower
     from cursor_cloud_agents.core.followups import busy, follow_up_within_limits
@@ -86,6 +82,10 @@ if _typing.TYPE_CHECKING:
         refuse_before_asking,
         store_failures,
     )
+    from cursor_cloud_agents.core.pr.decide import verdict
+    from cursor_cloud_agents.core.pr.record import WatchRecord, fresh_watch, load_watch, save_watch, watches
+    from cursor_cloud_agents.core.pr.resolve import names_a_pr, pr_of, resolve_agent
+    from cursor_cloud_agents.core.pr.watching import PrWatch, WatchCannotGoOn, keep_watching
     from cursor_cloud_agents.core.reading import AgentRead
     from cursor_cloud_agents.core.scan import ScanPage
     from cursor_cloud_agents.core.seen import mark_seen
