@@ -63,6 +63,8 @@ class CursorStandIn:
     """Each follow-up POST: when, and its prompt."""
     requests: int = 0
     agents_on_pr: list[str] = field(default_factory=lambda: [AGENT])
+    headers_seen: set[str] = field(default_factory=set[str])
+    """Every Authorization header Cursor received."""
 
     def __post_init__(self) -> None:
         self.runs.setdefault(FIRST_RUN, (self.clock.now() - 3600, "FINISHED"))
@@ -99,6 +101,7 @@ class CursorStandIn:
 
     def handle(self, request: httpx2.Request) -> httpx2.Response:
         self.requests += 1
+        self.headers_seen.add(request.headers.get("authorization", ""))
         path = request.url.path
         if request.method == "GET" and path == "/v1/agents":
             assert request.url.params.get("prUrl") == PR_URL

@@ -159,7 +159,8 @@ async def test_babysit_sends_exactly_three_fixes_escalates_on_the_fourth_and_end
     assert all(event["agent_id"] == AGENT and event["pr"] == "your-org/your-repo#7" for event in events)
     assert "consent to up to 3 paid follow-ups" in term.err.export_text()
     assert github.not_modified > 0  # ETags sent back: unchanged answers came as 304
-    assert github.token_seen == {"Bearer ghp_standin_token_43"}
+    assert github.token_seen == {"Bearer ghp_standin_token_43"}  # G-16: each API sees its own secret only
+    assert cursor.headers_seen == {"Bearer key_stand_in"}
     assert at3 > at2 > at1
 
 
