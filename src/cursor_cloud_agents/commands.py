@@ -241,19 +241,23 @@ def _on_terminal(bind: Callable[[argparse.Namespace], Command]) -> Run:
 
     def run(args: argparse.Namespace, root: Root) -> int:
         from cursor_cloud_agents.terminal.dispatch import run_command  # rich and the commands load only here
+        from cursor_cloud_agents.terminal.targets import resolving  # an agent named by its PR: resolved first
 
-        return run_command(args, root.env, root.open_client, bind(args))
+        return run_command(args, root.env, root.open_client, resolving(args, bind))
 
     return run
 
 
-def _on_terminal_with(bind: Callable[[argparse.Namespace, Mapping[str, str]], Command]) -> Run:
-    """The row of a terminal command whose coroutine also needs the environment (git's, for `checkout`)."""
+def _on_terminal_with(bind: Callable[[argparse.Namespace, Mapping[str, str]], Command], *, own_pr: bool = False) -> Run:
+    """The row of a terminal command whose coroutine also needs the environment (git's, for `checkout`);
+    `own_pr`: the command resolves a PR itself (`pr`, `babysit`: after checking GitHub access, before any request)."""
 
     def run(args: argparse.Namespace, root: Root) -> int:
         from cursor_cloud_agents.terminal.dispatch import run_command
+        from cursor_cloud_agents.terminal.targets import resolving
 
-        return run_command(args, root.env, root.open_client, bind(args, root.env))
+        command = bind(args, root.env) if own_pr else resolving(args, lambda parsed: bind(parsed, root.env))
+        return run_command(args, root.env, root.open_client, command)
 
     return run
 
@@ -281,7 +285,7 @@ COMMANDS: dict[str, Run] = {
     "diff": _on_terminal_with(_diff),
     "apply": _on_terminal_with(_apply),
     "status": _on_terminal(_status),
-    "pr": _on_terminal_with(_pr),
-    "babysit": _on_terminal_with(_babysit),
+    "pr": _on_terminal_with(_pr, own_pr=True),
+    "babysit": _on_terminal_with(_babysit, own_pr=True),
 }
 """Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""

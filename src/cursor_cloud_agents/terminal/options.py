@@ -78,14 +78,7 @@ _HELP: dict[str, tuple[str, str]] = {
 
 
 def _agent(value: str) -> str:
-    try:
-        return ids.agent_id(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not an agent id (bc-<uuid>; `agents` lists them)") from None
-
-
-def _agent_or_pr(value: str) -> str:
-    """An agent id, or the agent's PR (a PR URL or `owner/repo#N`), resolved once the API is open."""
+    """An agent id, or the agent's PR (`https://github.com/o/r/pull/7`, `o/r#7`): `terminal/targets.py` resolves it."""
     from cursor_cloud_agents.github.refs import pull_ref  # light: no HTTP stack
 
     if pull_ref(value) is not None:
@@ -94,7 +87,8 @@ def _agent_or_pr(value: str) -> str:
         return ids.agent_id(value)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{value!r} is neither an agent id (bc-<uuid>) nor a PR (https://github.com/o/r/pull/7 or o/r#7)"
+            f"{value!r} is not an agent id (bc-<uuid>; `agents` lists them) nor its PR (https://github.com/o/r/pull/7 "
+            "or o/r#7)"
         ) from None
 
 
@@ -106,6 +100,10 @@ def _run(value: str) -> str:
 
 
 def _target(value: str) -> tuple[str, str | None]:
+    from cursor_cloud_agents.github.refs import pull_ref
+
+    if pull_ref(value) is not None:
+        return value.strip(), None  # a PR names its agent's latest run
     agent, _, run = value.partition(":")
     return _agent(agent), (_run(run) if run else None)
 
@@ -350,7 +348,7 @@ def _status(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
 
 def _pull_requests(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     agent_help = "the agent (bc-<uuid>) or its PR (https://github.com/o/r/pull/7 or o/r#7)"
-    _add(commands, shared, "pr").add_argument("agent", type=_agent_or_pr, help=agent_help)
+    _add(commands, shared, "pr").add_argument("agent", type=_agent, help=agent_help)
     babysit = _add(commands, shared, "babysit")
     babysit.epilog = (babysit.epilog or "") + (
         "\n\nStarting it is your consent to up to --max-fixes paid follow-ups to the agent (within your limits).\n"
@@ -358,7 +356,7 @@ def _pull_requests(commands: Subparsers, shared: argparse.ArgumentParser) -> Non
         "exit: 0 the PR was merged or closed; 2 no GitHub access or a usage error (nothing sent); "
         "3 the watch cannot go on (the PR or the agent can no longer be read); 130 interrupted"
     )
-    babysit.add_argument("agent", type=_agent_or_pr, help=agent_help)
+    babysit.add_argument("agent", type=_agent, help=agent_help)
     babysit.add_argument(
         "--max-fixes", type=_count, default=3, metavar="N", help="follow-ups sent at most, then escalated (default 3)"
     )
