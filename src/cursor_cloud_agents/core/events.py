@@ -8,7 +8,9 @@ fleet (every agent with a run going). What is told, each once:
 - `stuck`: a running run went quiet for longer than the stuck threshold (`core.liveness`, the one rule);
 - `pr_opened`: a PR appeared on a run's branches;
 - `followup_sent` (and `followup_held`, `followup_expired`, `followup_refused`): a queued follow-up moved
-  (`core.queue`, which the follower keeps while it runs).
+  (`core.queue`, which the follower keeps while it runs);
+- a PR watch's events (`fix_sent`, `escalated`, `merged`...: docs/pr-loop.md), read from the watch's record in
+  the store, whichever process looked at the PR.
 
 The state is in memory: after a dropped connection the next look compares with what was known before, so
 an end that happened meanwhile is told once, late, never lost. Agent-written text (names, branches) is
@@ -29,6 +31,7 @@ from cursor_cloud_agents.core.activity import Replays
 from cursor_cloud_agents.core.elapsed import end_line, run_seconds
 from cursor_cloud_agents.core.ends import EndEars
 from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, read_liveness
+from cursor_cloud_agents.core.pr.news import WatchNews
 from cursor_cloud_agents.core.queue import QueueNews, keep_going
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.timing import EVENTS_LOOK_SECONDS, STUCK_LOOK_SECONDS, WATCH_RECONNECT_SECONDS, CallTime
@@ -103,6 +106,7 @@ class FleetFollower:
     """Looks failed in a row."""
     looked: bool = False
     """Whether a first look was made: an agent or run found after it is new (`started`)."""
+    watch_news: WatchNews = field(default_factory=WatchNews)
 
     @property
     def api(self) -> CursorClient:
@@ -134,6 +138,8 @@ class FleetFollower:
 
         agents = await self.agents()
         await _each(agents, read)
+        for event in self.watch_news.fresh(await self.state.store.read(self.state.clock.now()), self.target.agent_ids):
+            await self.emit(event)  # a PR watch's events (core/pr), whichever process looked at it
         for agent in agents:
             run = runs.get(agent.id)
             if run is not None:

@@ -9,7 +9,7 @@ one door again, which reads the agent before paying twice).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal, cast
 
 from cursor_cloud_agents.core.acts import Act, Reading
@@ -17,6 +17,8 @@ from cursor_cloud_agents.core.paid import store_failures
 from cursor_cloud_agents.core.store import Store
 
 Via = Literal["send", "queue"]
+LOG_KEPT = 20
+"""Events kept in a watch's record for other processes to tell."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,15 @@ class WatchRecord:
     pending: Pending | None = None
     ended: str | None = None
     """`merged`, `closed` or `stopped`."""
+    interval: float = 60.0
+    """Seconds between looks (a process keeping the store's watches looks this often)."""
+    log: tuple[dict[str, Any], ...] = ()
+    """The last LOG_KEPT events told, each with its `seq`: another process (`events`) tells them too."""
+    told_count: int = 0
+    """Events told so far: the next one's `seq`."""
+    holder: str | None = None
+    """The process looking at this watch now (`keep_watches`), until `held_until`."""
+    held_until: float = 0.0
 
     def to_detail(self) -> dict[str, Any]:
         data = asdict(self)
@@ -68,11 +79,18 @@ class WatchRecord:
         values = dict(data)
         for name in ("seen", "handled", "told"):
             values[name] = frozenset(cast(list[str], values.get(name, [])))
-        for name in ("asks", "runs", "queued"):
-            values[name] = tuple(cast(list[str], values.get(name, [])))
+        for name in ("asks", "runs", "queued", "log"):
+            values[name] = tuple(cast(list[Any], values.get(name, [])))
         pending = values.get("pending")
         values["pending"] = Pending(**cast(dict[str, Any], pending)) if isinstance(pending, dict) else None
         return WatchRecord(**values)
+
+
+def with_told(record: WatchRecord, events: list[dict[str, Any]]) -> WatchRecord:
+    """`record` with `events` added to its log (numbered), the oldest dropped past LOG_KEPT."""
+    numbered = [event | {"seq": record.told_count + index + 1} for index, event in enumerate(events)]
+    log = (*record.log, *numbered)[-LOG_KEPT:]
+    return replace(record, log=log, told_count=record.told_count + len(events))
 
 
 def act_id(agent_id: str) -> str:

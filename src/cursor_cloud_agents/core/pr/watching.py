@@ -26,7 +26,7 @@ from cursor_cloud_agents.core import queue
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.followups import follow_up_within_limits
 from cursor_cloud_agents.core.pr.decide import Event, JudgedComment, PrSeen, decide, event
-from cursor_cloud_agents.core.pr.record import Pending, WatchRecord, save_watch
+from cursor_cloud_agents.core.pr.record import Pending, WatchRecord, save_watch, with_told
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.github import (
     Comment,
@@ -110,6 +110,8 @@ class PrWatch:
         events += decision.events
         if decision.send is not None:
             events.append(await self._send(decision.send, seen))
+        if events:  # kept in the record: `events` in another process tells them too
+            await self._keep(with_told(self.record, events))
         return events
 
     async def _keep(self, record: WatchRecord) -> None:
