@@ -83,6 +83,7 @@ if _typing.TYPE_CHECKING:
         store_failures,
     )
     from cursor_cloud_agents.core.pr.decide import verdict
+    from cursor_cloud_agents.core.pr.keeper import keep_watches
     from cursor_cloud_agents.core.pr.record import WatchRecord, fresh_watch, load_watch, save_watch, watches
     from cursor_cloud_agents.core.pr.resolve import names_a_pr, pr_of, resolve_agent
     from cursor_cloud_agents.core.pr.watching import PrWatch, WatchCannotGoOn, keep_watching
@@ -200,6 +201,7 @@ __all__ = [
     "is_stale",
     "journal",
     "keep",
+    "keep_watches",
     "keep_watching",
     "limits_use_line",
     "load_watch",
@@ -303,6 +305,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["Code", "ToolFailure", "from_api_error"], "cursor_cloud_agents.core.failures"),
     **dict.fromkeys(["Fleet", "Query", "Row"], "cursor_cloud_agents.core.fleet"),
     **dict.fromkeys(["verdict"], "cursor_cloud_agents.core.pr.decide"),
+    **dict.fromkeys(["keep_watches"], "cursor_cloud_agents.core.pr.keeper"),
     **dict.fromkeys(
         ["WatchRecord", "fresh_watch", "load_watch", "save_watch", "watches"], "cursor_cloud_agents.core.pr.record"
     ),

@@ -12,6 +12,7 @@ event (`watching`, `fix_sent`, `fix_skipped`, `fix_waiting`, `checks_waiting`, `
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
@@ -30,6 +31,7 @@ from cursor_cloud_agents.core import (
     load_watch,
     pr_of,
     resolve_agent,
+    save_watch,
     stamped,
     verdict,
 )
@@ -46,6 +48,8 @@ from cursor_cloud_agents.terminal.notify import Notifier
 from cursor_cloud_agents.terminal.paid import command_state
 from cursor_cloud_agents.terminal.term import Session, Term
 
+HOLDER = f"babysit-{uuid.uuid4().hex[:12]}"
+"""This process's name on the watch it looks at: a server keeping the store's watches lets it be meanwhile."""
 WATCH_STOPPED = 3
 """`babysit`'s exit when the watch cannot go on (the PR or the agent can no longer be read)."""
 
@@ -156,20 +160,27 @@ async def babysit(
         reader = github(term.settings, token, session.now)
         try:
             return await _watch(
-                term, state, PrWatch(state, reader, ref, await _record(state, agent, ref, watching)), watching, notifier
+                term,
+                state,
+                PrWatch(state, reader, ref, await _record(state, agent, ref, watching), holder=HOLDER),
+                watching,
+                notifier,
             )
         finally:
             await reader.aclose()
 
 
 async def _record(state: CoreState, agent: Agent, ref: PullRef, watching: Watching) -> WatchRecord:
-    """The watch kept in the store for this agent and PR (a restart goes on from it), else a new one."""
+    """The watch kept in the store for this agent and PR (a restart goes on from it), else a new one; written
+    back with this command's cap and interval, so that a process keeping the store's watches sees them."""
     kept = await load_watch(state.store, agent.id, state.clock.now())
-    if kept is not None and kept.pr == ref.short:
-        return replace(kept, max_fixes=watching.max_fixes, resolve_conflicts=watching.resolve_conflicts)
-    return fresh_watch(
-        agent.id, ref.short, ref.url, max_fixes=watching.max_fixes, resolve_conflicts=watching.resolve_conflicts
+    if kept is None or kept.pr != ref.short:
+        kept = fresh_watch(agent.id, ref.short, ref.url, max_fixes=watching.max_fixes, resolve_conflicts=False)
+    record = replace(
+        kept, max_fixes=watching.max_fixes, resolve_conflicts=watching.resolve_conflicts, interval=watching.interval
     )
+    await save_watch(state.store, record, state.clock.now())
+    return record
 
 
 async def _watch(term: Term, state: CoreState, watch: PrWatch, watching: Watching, notifier: Notifier) -> int:
@@ -199,7 +210,7 @@ async def _watch(term: Term, state: CoreState, watch: PrWatch, watching: Watchin
         return WATCH_STOPPED
     term.come_back = None
     term.notice(f"{record.pr} {ended}; the watch is over.")
-    return OK
+    return WATCH_STOPPED if ended == "stopped" else OK
 
 
 def _line(item: Event) -> str:

@@ -64,6 +64,8 @@ class WatchRecord:
     """The last LOG_KEPT events told, each with its `seq`: another process (`events`) tells them too."""
     told_count: int = 0
     """Events told so far: the next one's `seq`."""
+    looked_at: float = 0.0
+    """When the watch last looked at the PR."""
     holder: str | None = None
     """The process looking at this watch now (`keep_watches`), until `held_until`."""
     held_until: float = 0.0

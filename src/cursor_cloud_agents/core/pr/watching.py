@@ -26,7 +26,7 @@ from cursor_cloud_agents.core import queue
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.followups import follow_up_within_limits
 from cursor_cloud_agents.core.pr.decide import Event, JudgedComment, PrSeen, decide, event
-from cursor_cloud_agents.core.pr.record import Pending, WatchRecord, save_watch, with_told
+from cursor_cloud_agents.core.pr.record import Pending, WatchRecord, load_watch, save_watch, with_told
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.github import (
     Comment,
@@ -41,6 +41,8 @@ from cursor_cloud_agents.github import (
 
 logger = logging.getLogger("cursor_cloud_agents.pr")
 
+HOLD_SECONDS = 120.0
+"""A process's hold on a watch lasts this long past its interval: one that died lets go within it."""
 RETRY_LATER = frozenset({Code.AGENT_BUSY, "FOLLOWUP_IN_FLIGHT"})
 """Refusals after which the same fix is tried again at the next look (nothing was sent)."""
 FAILED_LOOK_PAUSES = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0, 60.0)
@@ -64,6 +66,8 @@ class PrWatch:
     trusted_logins: frozenset[str] = frozenset()
     writers: dict[str, bool] = field(default_factory=dict[str, bool])
     """Logins whose write access was read (once per watch)."""
+    holder: str | None = None
+    """This process's name on the watch while it looks (`core/pr/keeper.py`): a keeper elsewhere lets it be."""
 
     async def look(self) -> PrSeen:
         pull = await self.github.pull(self.ref)
@@ -103,6 +107,7 @@ class PrWatch:
         Raises:
             GitHubError, CursorError: the look failed (nothing was decided or sent).
         """
+        await self._reload()
         events = await self._queue_news()
         seen = await self.look()
         decision = decide(self.record, seen)
@@ -113,6 +118,16 @@ class PrWatch:
         if events:  # kept in the record: `events` in another process tells them too
             await self._keep(with_told(self.record, events))
         return events
+
+    async def _reload(self) -> None:
+        """The record as the store holds it now (another process may have looked meanwhile), held by this one."""
+        now = self.state.clock.now()
+        kept = await load_watch(self.state.store, self.record.agent_id, now)
+        if kept is not None and kept.pr == self.record.pr:
+            self.record = kept
+        if self.holder is not None:
+            until = now + self.record.interval + HOLD_SECONDS
+            self.record = replace(self.record, holder=self.holder, held_until=until, looked_at=now)
 
     async def _keep(self, record: WatchRecord) -> None:
         self.record = record
@@ -191,7 +206,7 @@ async def keep_watching(
             say(str(limited))
             pause = max(interval, limited.wait_seconds)
         except (GitHubError, CursorError) as exc:
-            if _lasting(exc):
+            if lasting(exc):
                 raise WatchCannotGoOn(str(exc)) from None
             pause = interval + FAILED_LOOK_PAUSES[min(failed, len(FAILED_LOOK_PAUSES) - 1)]
             failed += 1
@@ -201,7 +216,7 @@ async def keep_watching(
         await clock.sleep(pause)
 
 
-def _lasting(exc: GitHubError | CursorError) -> bool:
+def lasting(exc: GitHubError | CursorError) -> bool:
     """A failure that looking again will not mend: access refused, or the PR or the agent gone."""
     lasting = (GitHubAccessRefused, GitHubNotFound, NotFoundError, AuthenticationError, PermissionDeniedError)
     return isinstance(exc, lasting)
