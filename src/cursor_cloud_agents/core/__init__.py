@@ -82,6 +82,7 @@ if _typing.TYPE_CHECKING:
         refuse_before_asking,
         store_failures,
     )
+    from cursor_cloud_agents.core.pr.control import read_watch, start_watch, stop_watch
     from cursor_cloud_agents.core.pr.decide import verdict
     from cursor_cloud_agents.core.pr.keeper import keep_watches
     from cursor_cloud_agents.core.pr.record import WatchRecord, fresh_watch, load_watch, save_watch, watches
@@ -221,6 +222,7 @@ __all__ = [
     "read_change",
     "read_listing",
     "read_target",
+    "read_watch",
     "ready_to_change",
     "refuse_before_asking",
     "refuse_continuation",
@@ -234,6 +236,8 @@ __all__ = [
     "seen",
     "settled",
     "stamped",
+    "start_watch",
+    "stop_watch",
     "store_failures",
     "strip_hidden",
     "texts",
@@ -304,6 +308,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["Event", "Followed", "follow_events", "stamped"], "cursor_cloud_agents.core.events"),
     **dict.fromkeys(["Code", "ToolFailure", "from_api_error"], "cursor_cloud_agents.core.failures"),
     **dict.fromkeys(["Fleet", "Query", "Row"], "cursor_cloud_agents.core.fleet"),
+    **dict.fromkeys(["read_watch", "start_watch", "stop_watch"], "cursor_cloud_agents.core.pr.control"),
     **dict.fromkeys(["verdict"], "cursor_cloud_agents.core.pr.decide"),
     **dict.fromkeys(["keep_watches"], "cursor_cloud_agents.core.pr.keeper"),
     **dict.fromkeys(
