@@ -85,7 +85,15 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.pr.control import read_watch, start_watch, stop_watch
     from cursor_cloud_agents.core.pr.decide import verdict
     from cursor_cloud_agents.core.pr.keeper import keep_watches
-    from cursor_cloud_agents.core.pr.record import WatchRecord, fresh_watch, load_watch, save_watch, watches
+    from cursor_cloud_agents.core.pr.record import (
+        WatchRecord,
+        describe_watch,
+        fresh_watch,
+        load_watch,
+        save_watch,
+        watches,
+        watches_kept,
+    )
     from cursor_cloud_agents.core.pr.resolve import names_a_pr, pr_of, resolve_agent
     from cursor_cloud_agents.core.pr.watching import PrWatch, WatchCannotGoOn, keep_watching
     from cursor_cloud_agents.core.reading import AgentRead
@@ -184,6 +192,7 @@ __all__ = [
     "create_attempts",
     "create_within_limits",
     "creation",
+    "describe_watch",
     "diff",
     "each_in_flight",
     "end_line",
@@ -246,6 +255,7 @@ __all__ = [
     "verdict",
     "watch",
     "watches",
+    "watches_kept",
     "with_progress",
     "without_cursor",
 ]
@@ -312,7 +322,8 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["verdict"], "cursor_cloud_agents.core.pr.decide"),
     **dict.fromkeys(["keep_watches"], "cursor_cloud_agents.core.pr.keeper"),
     **dict.fromkeys(
-        ["WatchRecord", "fresh_watch", "load_watch", "save_watch", "watches"], "cursor_cloud_agents.core.pr.record"
+        ["WatchRecord", "describe_watch", "fresh_watch", "load_watch", "save_watch", "watches", "watches_kept"],
+        "cursor_cloud_agents.core.pr.record",
     ),
     **dict.fromkeys(["names_a_pr", "pr_of", "resolve_agent"], "cursor_cloud_agents.core.pr.resolve"),
     **dict.fromkeys(["PrWatch", "WatchCannotGoOn", "keep_watching"], "cursor_cloud_agents.core.pr.watching"),

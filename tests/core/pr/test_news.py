@@ -47,3 +47,19 @@ def test_a_follower_of_named_agents_tells_only_their_watches() -> None:
 def test_the_log_keeps_the_last_twenty_events_numbered() -> None:
     record = told(fresh_watch(AGENT, "o/r#7", "u", max_fixes=3, resolve_conflicts=False), *(["checks_waiting"] * 25))
     assert len(record.log) == 20 and record.told_count == 25 and record.log[-1]["seq"] == 25
+
+
+def test_a_watch_is_listed_with_its_pr_fixes_of_its_cap_and_last_event() -> None:
+    """What `cursor_supervise` and `fleet` show of each agent's PR watch."""
+    from cursor_cloud_agents.core import describe_watch
+
+    record = told(fresh_watch(AGENT, "o/r#7", "u", max_fixes=3, resolve_conflicts=False), "fix_sent")
+    assert describe_watch(record) == {
+        "agent_id": AGENT,
+        "pr": "o/r#7",
+        "fixes_sent": 0,
+        "max_fixes": 3,
+        "escalated": False,
+        "last_event": "fix_sent",
+        "commit": "c",
+    }

@@ -112,6 +112,26 @@ def watches(reading: Reading) -> list[WatchRecord]:
     return [record for record in found if record is not None]
 
 
+def describe_watch(record: WatchRecord) -> dict[str, Any]:
+    """A watch as `cursor_supervise` and `fleet` list it: its PR, fixes sent of the cap, the last event."""
+    last = record.log[-1] if record.log else {}
+    return {
+        "agent_id": record.agent_id,
+        "pr": record.pr,
+        "fixes_sent": record.fixes,
+        "max_fixes": record.max_fixes,
+        "escalated": record.escalated,
+        "last_event": last.get("event"),
+        "commit": (str(last.get("commit") or "")[:12]) or None,
+    }
+
+
+async def watches_kept(store: Store, now: float) -> list[WatchRecord]:
+    """Every watch of the store still going."""
+    with store_failures():
+        return watches(await store.read(now))
+
+
 async def load_watch(store: Store, agent_id: str, now: float) -> WatchRecord | None:
     """The watch of `agent_id` kept in the store, if one is going."""
     with store_failures():

@@ -18,6 +18,7 @@ from cursor_cloud_agents.server.views.prwatch import WatchView
 
 catalogue = Catalogue()
 
+
 def _bounded(value: str) -> str:
     if len(value) > MAX_CHARS:
         raise ValueError(f"at most {MAX_CHARS} characters: an agent id (bc-<uuid>) or a PR URL")
