@@ -236,6 +236,12 @@ def _babysit(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
     return partial(babysit, target=args.agent, watching=watching, env=env)
 
 
+def _tidy(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.tidy import tidy
+
+    return partial(tidy, dry_run=args.dry_run, confirmed=args.yes, idle_days=args.idle_days, env=env)
+
+
 def _on_terminal(bind: Callable[[argparse.Namespace], Command]) -> Run:
     """The row of a terminal command: its coroutine, bound by `bind`, run on this process's terminal."""
 
@@ -287,5 +293,6 @@ COMMANDS: dict[str, Run] = {
     "status": _on_terminal(_status),
     "pr": _on_terminal_with(_pr, own_pr=True),
     "babysit": _on_terminal_with(_babysit, own_pr=True),
+    "tidy": _on_terminal_with(_tidy),
 }
 """Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""

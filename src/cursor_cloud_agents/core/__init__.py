@@ -103,6 +103,7 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.slots import SLOT_PAGE, TooManyAgents, read_listing
     from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES, CoreState
     from cursor_cloud_agents.core.store import Store, StoreUnusable
+    from cursor_cloud_agents.core.tidy import Tidy, TidyPlan, archive_saved, plan_tidy
     from cursor_cloud_agents.core.untrusted import CLIP_CHARS, clean, clean_data, clip, strip_hidden
     from cursor_cloud_agents.core.waiting import Pacer, with_progress
     from cursor_cloud_agents.core.watch import (
@@ -168,6 +169,8 @@ __all__ = [
     "SetResult",
     "Store",
     "StoreUnusable",
+    "Tidy",
+    "TidyPlan",
     "TooManyAgents",
     "ToolFailure",
     "ToolState",
@@ -176,6 +179,7 @@ __all__ = [
     "WatchRecord",
     "Watched",
     "apply_change",
+    "archive_saved",
     "attempts_question",
     "branch_problem",
     "busy",
@@ -223,6 +227,7 @@ __all__ = [
     "not_configured",
     "placements",
     "plan_set",
+    "plan_tidy",
     "pr_of",
     "price_hint",
     "prompt_image",
@@ -363,6 +368,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["SLOT_PAGE", "TooManyAgents", "read_listing"], "cursor_cloud_agents.core.slots"),
     **dict.fromkeys(["ACTIVITY_ENTRIES", "CoreState"], "cursor_cloud_agents.core.state"),
     **dict.fromkeys(["Store", "StoreUnusable"], "cursor_cloud_agents.core.store"),
+    **dict.fromkeys(["Tidy", "TidyPlan", "archive_saved", "plan_tidy"], "cursor_cloud_agents.core.tidy"),
     **dict.fromkeys(
         ["CLIP_CHARS", "clean", "clean_data", "clip", "strip_hidden"], "cursor_cloud_agents.core.untrusted"
     ),

@@ -70,6 +70,7 @@ _HELP: dict[str, tuple[str, str]] = {
     ),
     "status": ("one line for a status bar: agents running, ended unread, cents today, new agents", "--json"),
     "pr": ("an agent's pull request: checks on its head, reviews, mergeable, fixes sent", "your-org/your-repo#7"),
+    "tidy": ("archive agents whose PR merged or closed, or idle for days, their work saved first", "--dry-run"),
     "babysit": (
         "watch an agent's PR until it merges: a fix sent when CI fails or a trusted reviewer asks",
         f"{_EXAMPLE_AGENT} --max-fixes 3 --json",
@@ -374,6 +375,19 @@ def _pull_requests(commands: Subparsers, shared: argparse.ArgumentParser) -> Non
     )
 
 
+def _tidy(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(commands, shared, "tidy")
+    parser.add_argument("--dry-run", action="store_true", help="show what would be archived, archive nothing")
+    parser.add_argument("--yes", action="store_true", help="archive without asking for confirmation")
+    parser.add_argument(
+        "--idle-days",
+        type=_positive(float),
+        default=7.0,
+        metavar="D",
+        help="an agent whose last run ended more than D days ago is picked (default 7)",
+    )
+
+
 def _count(value: str) -> int:
     try:
         number = int(value)
@@ -404,5 +418,6 @@ def add_commands(commands: Subparsers) -> None:
         _changes,
         _status,
         _pull_requests,
+        _tidy,
     ):
         add(commands, shared)
