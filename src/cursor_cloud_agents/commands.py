@@ -130,7 +130,9 @@ def _fleet(args: argparse.Namespace) -> Command:
 def _run(args: argparse.Namespace) -> Command:
     from cursor_cloud_agents.terminal import paid
 
-    order = paid.Order(args.prompt, args.repo, args.ref, args.model, tuple(args.images), args.yes)
+    order = paid.Order(
+        args.prompt, args.repo, args.ref, args.model, tuple(args.images), args.yes, max_minutes=args.max_minutes
+    )
     if args.models is not None:
         from cursor_cloud_agents.terminal import attempts
 

@@ -34,6 +34,7 @@ if _typing.TYPE_CHECKING:
         refuse_set_before_asking,
     )
     from cursor_cloud_agents.core.cache import Cache
+    from cursor_cloud_agents.core.ceiling import cancel_past_ceiling
     from cursor_cloud_agents.core.changes import (
         MAX_DIFF_BYTES,
         AgentBranch,
@@ -184,6 +185,7 @@ __all__ = [
     "branch_problem",
     "busy",
     "cache_dir_for",
+    "cancel_past_ceiling",
     "checked_group_id",
     "clean",
     "clean_data",
@@ -293,6 +295,7 @@ _HOMES: dict[str, str] = {
         "cursor_cloud_agents.core.attempts",
     ),
     **dict.fromkeys(["Cache"], "cursor_cloud_agents.core.cache"),
+    **dict.fromkeys(["cancel_past_ceiling"], "cursor_cloud_agents.core.ceiling"),
     **dict.fromkeys(
         [
             "MAX_DIFF_BYTES",

@@ -242,6 +242,12 @@ def _run_command(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
         "--image", action="append", default=[], help="attach an image file (up to 5)", metavar="PATH", dest="images"
     )
     parser.add_argument("--yes", action="store_true", help="start without asking for confirmation")
+    parser.add_argument(
+        "--max-minutes",
+        type=_positive(float),
+        metavar="M",
+        help="cancel the run once it is M minutes old (waits for it meanwhile; exit 124 when cancelled)",
+    )
     then = parser.add_mutually_exclusive_group()
     then.add_argument("--wait", action="store_true", help="show a progress line until the run ends")
     then.add_argument("--watch", action="store_true", help="follow the run live until it ends")
