@@ -93,6 +93,8 @@ def _simulate(args: argparse.Namespace, _: Root) -> int:
             f"Cursor API simulator ({scenario if replay is None else f'replay of {replay}'}) at {base_url}"
             "  (Ctrl-C to stop)\n"
             f"export CURSOR_API_BASE_URL={base_url} CURSOR_API_KEY={SIMULATED_API_KEY}\n"
+            f"GitHub stand-in (the simulated agents' PRs, for pr and babysit): "
+            f"export GITHUB_API_URL={base_url}/github GH_TOKEN=simulated\n"
         )
         if remote is not None:
             # The agents' branches are real commits in a bare repository standing in for GitHub.

@@ -116,8 +116,8 @@ def bound(argv: list[str], env: dict[str, str], github: GitHubStandIn, notified:
     assert isinstance(made, partial)
     made = cast("partial[Awaitable[int]]", made)
 
-    def open_github(settings: Settings, token: Secret, now: Any) -> GitHubReader:
-        return GitHubReader(settings.github_api_url, token, transport=github.transport(), now=now)
+    def open_github(url: str, token: Secret, now: Any) -> GitHubReader:
+        return GitHubReader(url, token, transport=github.transport(), now=now)
 
     notifier = Notifier(which=lambda _name: None, bell=lambda: notified.append("bell"))
     keywords: dict[str, Any] = made.keywords | {"github": open_github, "notifier": notifier}

@@ -104,8 +104,8 @@ def term_for(clock: FakeClock, fleet: Fleet, state_dir: Path, written: list[str]
 def github_of(clock: FakeClock) -> Any:
     github = GitHubStandIn(clock, Head("1" * 40), merged=True, state="closed")
 
-    def open_github(settings: Settings, token: Secret, now: Any) -> GitHubReader:
-        return GitHubReader(settings.github_api_url, token, transport=github.transport(), now=now)
+    def open_github(url: str, token: Secret, now: Any) -> GitHubReader:
+        return GitHubReader(url, token, transport=github.transport(), now=now)
 
     return open_github
 

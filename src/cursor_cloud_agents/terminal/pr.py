@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent
-from cursor_cloud_agents.config import Secret, Settings
+from cursor_cloud_agents.config import Secret
 from cursor_cloud_agents.core import (
     CoreState,
     Event,
@@ -53,11 +53,13 @@ HOLDER = f"babysit-{uuid.uuid4().hex[:12]}"
 WATCH_STOPPED = 3
 """`babysit`'s exit when the watch cannot go on (the PR or the agent can no longer be read)."""
 
-OpenGitHub = Callable[[Settings, Secret, Callable[[], float]], GitHubReader]
+OpenGitHub = Callable[[str, Secret, Callable[[], float]], GitHubReader]
+SIMULATED_TOKEN = Secret("simulated-github-token")
+"""What a simulated session sends its GitHub stand-in (which checks none)."""
 
 
-def open_github(settings: Settings, token: Secret, now: Callable[[], float]) -> GitHubReader:
-    return GitHubReader(settings.github_api_url, token, now=now)
+def open_github(url: str, token: Secret, now: Callable[[], float]) -> GitHubReader:
+    return GitHubReader(url, token, now=now)
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,8 @@ class Watching:
 
 
 def _token(term: Term, env: Mapping[str, str]) -> Secret:
+    if term.settings.simulated:
+        return SIMULATED_TOKEN  # the simulator's GitHub stand-in, beside its API
     try:
         token = github_token(term.settings, env)
     except GitHubAccessMissing as missing:
@@ -95,7 +99,7 @@ async def pr(term: Term, *, target: str, env: Mapping[str, str], github: OpenGit
     token = _token(term, env)
     async with term.open_session() as session:
         agent, ref = await _agent_and_pr(session, target)
-        reader = github(term.settings, token, session.now)
+        reader = github(session.github_url or term.settings.github_api_url, token, session.now)
         try:
             pull = await reader.pull(ref)
             checks = await reader.checks(ref, pull.head_sha) if pull.head_sha else []
@@ -157,7 +161,7 @@ async def babysit(
     async with term.open_session() as session:
         state = command_state(term, session)
         agent, ref = await _agent_and_pr(session, target)
-        reader = github(term.settings, token, session.now)
+        reader = github(session.github_url or term.settings.github_api_url, token, session.now)
         try:
             return await _watch(
                 term,

@@ -103,7 +103,9 @@ async def tidy(
     _refuse_early(term, dry_run=dry_run, confirmed=confirmed)
     token = _token(term, env)
     async with term.open_session() as session:
-        reader = None if token is None else github(term.settings, token, session.now)
+        reader = (
+            None if token is None else github(session.github_url or term.settings.github_api_url, token, session.now)
+        )
         try:
             plan = await plan_tidy(session.api, reader, session.now(), idle_days * 86_400)
         finally:
