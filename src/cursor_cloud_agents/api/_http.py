@@ -174,9 +174,7 @@ class HttpSession:
         server_name: str | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> HttpAnswer:
-        """Send one request and read its whole answer, all within `timeout` seconds.
-
-        `headers` are this request's own besides the session's (GitHub's `If-None-Match`).
+        """Send one request (with `headers` besides the session's) and read its whole answer, within `timeout` seconds.
 
         `server_name`, when given, is the host the URL's address was resolved from: the connection goes
         to the address in the URL (vetted by the caller, never resolved again) while the Host header and

@@ -32,13 +32,13 @@ AgentOrPr = Annotated[str, Field(description="Agent id or PR URL."), AfterValida
 @catalogue.tool(title="Watch a PR", access=Access.WRITE, idempotent=True)
 async def cursor_watch_pr(
     state: ServerState,
-    agent: AgentOrPr,
-    action: Literal["start", "stop", "read"],
+    agent_id: AgentOrPr,
+    action: Literal["start", "stop", "read"] = "read",
     max_fixes: Annotated[int, Field(ge=0, le=10)] = 3,
 ) -> WatchView:
     """Watch an agent's PR to merge, sending at most max_fixes paid fixes (CI, reviewers)."""
     if action == "start":
-        return WatchView.of(await start_watch(state, agent, max_fixes))
+        return WatchView.of(await start_watch(state, agent_id, max_fixes))
     if action == "stop":
-        return WatchView.of(await stop_watch(state, agent))
-    return WatchView.of(await read_watch(state, agent))
+        return WatchView.of(await stop_watch(state, agent_id))
+    return WatchView.of(await read_watch(state, agent_id))
