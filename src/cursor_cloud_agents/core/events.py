@@ -34,6 +34,7 @@ from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, read_liveness
 from cursor_cloud_agents.core.pr.news import WatchNews
 from cursor_cloud_agents.core.queue import QueueNews, keep_going
 from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core.store import StoreUnusable
 from cursor_cloud_agents.core.timing import EVENTS_LOOK_SECONDS, STUCK_LOOK_SECONDS, WATCH_RECONNECT_SECONDS, CallTime
 from cursor_cloud_agents.core.untrusted import clean, clip
 from cursor_cloud_agents.core.watch import each_in_flight
@@ -138,7 +139,7 @@ class FleetFollower:
 
         agents = await self.agents()
         await _each(agents, read)
-        for event in self.watch_news.fresh(await self.state.store.read(self.state.clock.now()), self.target.agent_ids):
+        for event in await self._watch_events():
             await self.emit(event)  # a PR watch's events (core/pr), whichever process looked at it
         for agent in agents:
             run = runs.get(agent.id)
@@ -148,6 +149,13 @@ class FleetFollower:
                     self.listened.add(run.id)
                     group.start_soon(self._listen, ears, agent.id, run.id)
         self.looked = True
+
+    async def _watch_events(self) -> list[Event]:
+        try:
+            reading = await self.state.store.read(self.state.clock.now())
+        except StoreUnusable:
+            return []  # the store's trouble is said by what pays; following goes on
+        return self.watch_news.fresh(reading, self.target.agent_ids)
 
     async def _listen(self, ears: EndEars, agent_id: str, run_id: str) -> None:
         """Listen to one run's stream; once that ends (told, broken, given up) the next look may listen again."""

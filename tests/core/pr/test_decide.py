@@ -141,3 +141,12 @@ def test_a_conflict_is_told_once_and_fixed_only_when_asked_g_13() -> None:
     assert decide(told.record, seen(checks=(PASSED,), mergeable=False)).events == []
     asked = decide(started(resolve_conflicts=True), seen(checks=(PASSED,), mergeable=False))
     assert asked.send is not None and asked.send.key == f"conflict:{S1}" and "Merge the base" in asked.send.prompt
+
+
+def test_a_fix_waiting_for_another_run_is_dropped_when_that_run_pushed_a_new_head_g_07() -> None:
+    """The person's own follow-up fixed it meanwhile: the fix decided for S1 is never sent for S2."""
+    busy = decide(started(), seen(checks=(FAILED,), run="run-theirs", active=True))
+    assert busy.record.pending is not None and busy.record.fixes == 1
+    moved = decide(busy.record, seen(S2, (PASSED,), run="run-theirs", active=False))
+    assert moved.send is None and moved.record.pending is None and moved.record.fixes == 0
+    assert [(event["event"], event["reason"]) for event in moved.events] == [("fix_skipped", "head_moved")]

@@ -80,6 +80,11 @@ def decide(record: WatchRecord, seen: PrSeen) -> Decision:
         return Decision(replace(record, ended=ended, pending=None), [*events, event(record, ended, commit)])
     record, told = _new_comments(record, seen.comments, commit)
     events += told
+    if record.pending is not None and _stale(record.pending, commit):
+        # Decided for a head that is no longer the PR's (a run the watch waited for pushed another): never sent.
+        dropped = event(record, "fix_skipped", commit, reason="head_moved", trigger=record.pending.key.split(":")[0])
+        record = replace(record, pending=None, fixes=record.fixes - 1)
+        events.append(dropped)
     if record.pending is not None:
         return _route(record, seen, record.pending, events)  # decided before: the same prompt, never a second one
     state = verdict(seen.checks)
@@ -98,6 +103,11 @@ def decide(record: WatchRecord, seen: PrSeen) -> Decision:
         record, fixes=record.fixes + 1, handled=record.handled | {trigger.key}, asks=_left(record, trigger)
     )
     return _route(record, seen, trigger, events)
+
+
+def _stale(fix: Pending, head: str) -> bool:
+    """A fix about a commit (its checks, its conflict) once the PR's head is another one."""
+    return not fix.key.startswith("comments:") and fix.commit != head
 
 
 def _new_comments(
