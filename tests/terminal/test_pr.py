@@ -210,3 +210,24 @@ async def test_a_pr_that_can_no_longer_be_read_ends_the_watch_with_its_own_exit_
     term = term_for(ENV, clock, cursor, [])
     code = await execute(term, bound(ARGV, ENV, github, []))
     assert code == WATCH_STOPPED and "cannot go on" in term.err.export_text()
+
+
+async def test_pr_shows_the_heads_checks_mergeability_comments_and_fixes_sent_without_sending_anything() -> None:
+    clock = FakeClock()
+    cursor, github = stand_ins(clock)
+    written: list[str] = []
+    term = term_for(ENV, clock, cursor, written)
+    args = cli._parser().parse_args(["pr", "your-org/your-repo#7", "--json"])  # pyright: ignore[reportPrivateUsage]
+    made = commands._pr(args, ENV)  # pyright: ignore[reportPrivateUsage]
+    assert isinstance(made, partial)
+    made = cast("partial[Awaitable[int]]", made)
+
+    def open_github(url: str, token: Secret, now: Any) -> GitHubReader:
+        return GitHubReader(url, token, transport=github.transport(), now=now)
+
+    keywords: dict[str, Any] = made.keywords | {"github": open_github}
+    assert await execute(term, partial(made.func, *made.args, **keywords)) == OK
+    shown = json.loads(written[-1])
+    assert shown["agent_id"] == AGENT and shown["commit"] == S1 and shown["checks"] == "failing"
+    assert shown["failed"] == ["test"] and shown["comments"] == 1 and shown["fixes_sent"] == 0
+    assert cursor.posts == []
