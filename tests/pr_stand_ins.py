@@ -63,6 +63,8 @@ class CursorStandIn:
     """Each follow-up POST: when, and its prompt."""
     requests: int = 0
     agents_on_pr: list[str] = field(default_factory=lambda: [AGENT])
+    on_current_branch: bool | None = False
+    """The agent's `workOnCurrentBranch` (None: left out, as a record that does not prove a follow-up safe)."""
     headers_seen: set[str] = field(default_factory=set[str])
     """Every Authorization header Cursor received."""
 
@@ -89,7 +91,8 @@ class CursorStandIn:
         return body
 
     def agent_json(self, agent_id: str = AGENT) -> dict[str, Any]:
-        return {
+        branch = {} if self.on_current_branch is None else {"workOnCurrentBranch": self.on_current_branch}
+        return branch | {
             "id": agent_id,
             "name": "Fix the login test",
             "status": "ACTIVE",

@@ -141,3 +141,13 @@ async def test_a_rate_limit_is_waited_out_for_the_time_github_names_g_15() -> No
     ended = await keep_watching(watch, emit, 1.0, say=said.append)
     assert ended == "merged" and clock.now() - started >= 120 and "rate limit" in said[0]
     assert [event["event"] for event in told] == ["watching", "merged"]
+
+
+async def test_an_agent_whose_record_does_not_prove_a_follow_up_safe_gets_none_g_17() -> None:
+    """As every follow-up (core/continuation.py): no workOnCurrentBranch=false, no fix; given back, not retried."""
+    clock = FakeClock()
+    cursor, github = CursorStandIn(clock, on_current_branch=None), GitHubStandIn(clock, failing(S1))
+    watch = a_watch(rig(clock, cursor, github, {"CURSOR_MCP_STATE_DIR": "memory"}), github)
+    events = await watch.tick() + await watch.tick()
+    refused = [(event["reason"], event["code"]) for event in events if event["event"] == "fix_skipped"]
+    assert refused == [("refused", "CONTINUATION_REFUSED")] and cursor.posts == [] and watch.record.fixes == 0

@@ -23,6 +23,7 @@ from cursor_cloud_agents.api import (
     Prompt,
 )
 from cursor_cloud_agents.core import queue
+from cursor_cloud_agents.core.continuation import refuse_continuation
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.followups import follow_up_within_limits
 from cursor_cloud_agents.core.pr.decide import Event, JudgedComment, PrSeen, decide, event
@@ -151,6 +152,7 @@ class PrWatch:
         request = CreateRunRequest(prompt=Prompt(text=fix.prompt))
         try:
             agent = await self.state.api.get_agent(self.record.agent_id)
+            refuse_continuation(agent)  # as every follow-up: archived, or a record that does not prove it safe
             if fix.via == "queue" and seen.run_id is not None:
                 act = await queue.enqueue(self.state, agent, request, seen.run_id)
                 await self._keep(replace(self.record, pending=None, queued=(*self.record.queued, act.id)))
