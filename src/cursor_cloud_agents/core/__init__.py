@@ -95,7 +95,7 @@ if _typing.TYPE_CHECKING:
         watches,
         watches_kept,
     )
-    from cursor_cloud_agents.core.pr.resolve import names_a_pr, pr_of, resolve_agent
+    from cursor_cloud_agents.core.pr.resolve import agent_and_pr, names_a_pr, pr_of, resolve_agent
     from cursor_cloud_agents.core.pr.watching import PrWatch, WatchCannotGoOn, keep_watching
     from cursor_cloud_agents.core.reading import AgentRead
     from cursor_cloud_agents.core.scan import ScanPage
@@ -179,6 +179,7 @@ __all__ = [
     "WatchCannotGoOn",
     "WatchRecord",
     "Watched",
+    "agent_and_pr",
     "apply_change",
     "archive_saved",
     "attempts_question",
@@ -333,7 +334,7 @@ _HOMES: dict[str, str] = {
         ["WatchRecord", "describe_watch", "fresh_watch", "load_watch", "save_watch", "watches", "watches_kept"],
         "cursor_cloud_agents.core.pr.record",
     ),
-    **dict.fromkeys(["names_a_pr", "pr_of", "resolve_agent"], "cursor_cloud_agents.core.pr.resolve"),
+    **dict.fromkeys(["agent_and_pr", "names_a_pr", "pr_of", "resolve_agent"], "cursor_cloud_agents.core.pr.resolve"),
     **dict.fromkeys(["PrWatch", "WatchCannotGoOn", "keep_watching"], "cursor_cloud_agents.core.pr.watching"),
     **dict.fromkeys(["Follower"], "cursor_cloud_agents.core.follow"),
     **dict.fromkeys(["busy", "follow_up_within_limits"], "cursor_cloud_agents.core.followups"),

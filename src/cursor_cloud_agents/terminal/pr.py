@@ -26,11 +26,10 @@ from cursor_cloud_agents.core import (
     PrWatch,
     WatchCannotGoOn,
     WatchRecord,
+    agent_and_pr,
     fresh_watch,
     keep_watching,
     load_watch,
-    pr_of,
-    resolve_agent,
     save_watch,
     stamped,
     verdict,
@@ -83,12 +82,7 @@ def _token(term: Term, env: Mapping[str, str]) -> Secret:
 
 
 async def _agent_and_pr(session: Session, target: str) -> tuple[Agent, PullRef]:
-    agent = await session.api.get_agent(await resolve_agent(session.api, target))
-    run_prs: list[str] = []
-    if agent.latest_run_id is not None:
-        run = await session.api.get_run(agent.id, agent.latest_run_id)
-        run_prs = [branch.pr_url for branch in (run.git.branches if run.git else []) if branch.pr_url]
-    ref = pr_of(agent, run_prs)
+    agent, ref = await agent_and_pr(session.api, target)
     if ref is None:
         raise UsageError(f"{agent.id} has no pull request yet (none in its record or its runs' branches)")
     return agent, ref

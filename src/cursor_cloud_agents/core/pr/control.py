@@ -12,7 +12,7 @@ from dataclasses import replace
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.pr.record import WatchRecord, fresh_watch, load_watch, save_watch, with_told
-from cursor_cloud_agents.core.pr.resolve import pr_of, resolve_agent
+from cursor_cloud_agents.core.pr.resolve import agent_and_pr, resolve_agent
 from cursor_cloud_agents.core.state import CoreState
 
 
@@ -28,12 +28,7 @@ async def start_watch(state: CoreState, target: str, max_fixes: int) -> WatchRec
             "The server has no GitHub token: set GH_TOKEN (or GITHUB_TOKEN) in its environment to a token that can "
             "read the repository's pull requests and checks. Nothing was started.",
         )
-    agent = await state.api.get_agent(await resolve_agent(state.api, target))
-    run_prs: list[str] = []
-    if agent.latest_run_id is not None:
-        run = await state.api.get_run(agent.id, agent.latest_run_id)
-        run_prs = [branch.pr_url for branch in (run.git.branches if run.git else []) if branch.pr_url]
-    ref = pr_of(agent, run_prs)
+    agent, ref = await agent_and_pr(state.api, target)
     if ref is None:
         raise ToolFailure(Code.NOT_FOUND, f"{agent.id} has no pull request yet; start the watch once it has one.")
     now = state.clock.now()

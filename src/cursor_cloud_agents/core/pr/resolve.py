@@ -60,3 +60,13 @@ def pr_of(agent: Agent, run_prs: list[str]) -> PullRef | None:
         if ref is not None:
             return ref
     return None
+
+
+async def agent_and_pr(api: CursorClient, target: str) -> tuple[Agent, PullRef | None]:
+    """The agent `target` names (an id or its PR) and its PR (None when it has none yet)."""
+    agent = await api.get_agent(await resolve_agent(api, target))
+    run_prs: list[str] = []
+    if agent.latest_run_id is not None:
+        run = await api.get_run(agent.id, agent.latest_run_id)
+        run_prs = [branch.pr_url for branch in (run.git.branches if run.git else []) if branch.pr_url]
+    return agent, pr_of(agent, run_prs)
