@@ -66,6 +66,7 @@ class CursorStandIn:
     on_current_branch: bool | None = False
     """The agent's `workOnCurrentBranch` (None: left out, as a record that does not prove a follow-up safe)."""
     headers_seen: set[str] = field(default_factory=set[str])
+    cancels: list[str] = field(default_factory=list[str])
     """Every Authorization header Cursor received."""
 
     def __post_init__(self) -> None:
@@ -115,6 +116,11 @@ class CursorStandIn:
             return json_answer(200, self.agent_json())
         if request.method == "GET" and path.startswith(f"/v1/agents/{AGENT}/runs/"):
             return json_answer(200, self.run_json(path.rsplit("/", 1)[1]))
+        if request.method == "POST" and path.startswith(f"/v1/agents/{AGENT}/runs/") and path.endswith("/cancel"):
+            run_id = path.split("/")[-2]
+            self.cancels.append(run_id)
+            self.runs[run_id] = (self.runs[run_id][0], "CANCELLED")
+            return json_answer(200, {"id": run_id})
         if request.method == "POST" and path == f"/v1/agents/{AGENT}/runs":
             latest = self.run_json(self.order[-1])
             if latest["status"] not in ("FINISHED", "ERROR", "CANCELLED", "EXPIRED"):

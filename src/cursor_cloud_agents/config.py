@@ -513,6 +513,12 @@ class Settings:
         "Longest run of the check command, in seconds (then it and what it started are killed; a tool call also "
         "ends at CURSOR_MCP_MAX_CALL_SECONDS).",
     )
+    max_run_minutes: float | None = setting(
+        "CURSOR_MCP_MAX_RUN_MINUTES",
+        _optional_number_reader(low=1, high=10_080),
+        "A time ceiling for the runs of the agents this machine created: the MCP server cancels a run older than "
+        "this many minutes (said on stderr). Unset: none.",
+    )
     github_api_url: str = setting(
         "GITHUB_API_URL",
         VariableReader(lambda env, _: _github_api_url(env), lambda: "https://api.github.com", "https://api.github.com"),

@@ -34,7 +34,7 @@ if _typing.TYPE_CHECKING:
         refuse_set_before_asking,
     )
     from cursor_cloud_agents.core.cache import Cache
-    from cursor_cloud_agents.core.ceiling import cancel_past_ceiling
+    from cursor_cloud_agents.core.ceiling import cancel_past_ceiling, keep_ceilings, sweep_ceilings
     from cursor_cloud_agents.core.changes import (
         MAX_DIFF_BYTES,
         AgentBranch,
@@ -218,6 +218,7 @@ __all__ = [
     "is_stale",
     "journal",
     "keep",
+    "keep_ceilings",
     "keep_watches",
     "keep_watching",
     "limits_use_line",
@@ -257,6 +258,7 @@ __all__ = [
     "stop_watch",
     "store_failures",
     "strip_hidden",
+    "sweep_ceilings",
     "texts",
     "toplevel",
     "use_of",
@@ -296,7 +298,7 @@ _HOMES: dict[str, str] = {
         "cursor_cloud_agents.core.attempts",
     ),
     **dict.fromkeys(["Cache"], "cursor_cloud_agents.core.cache"),
-    **dict.fromkeys(["cancel_past_ceiling"], "cursor_cloud_agents.core.ceiling"),
+    **dict.fromkeys(["cancel_past_ceiling", "keep_ceilings", "sweep_ceilings"], "cursor_cloud_agents.core.ceiling"),
     **dict.fromkeys(
         [
             "MAX_DIFF_BYTES",
