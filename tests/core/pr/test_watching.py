@@ -12,7 +12,7 @@ import pytest
 from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.core import CoreState, PrWatch, WatchRecord, fresh_watch, keep_watching, load_watch
 from cursor_cloud_agents.core.pr.decide import Event
-from cursor_cloud_agents.core.timing import Clock
+from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, Clock
 from cursor_cloud_agents.github import GitHubReader, PullRef
 from cursor_cloud_agents.redact import Redactor
 from tests.pr_stand_ins import AGENT, PR_URL, CursorStandIn, FakeClock, GitHubStandIn, Head, check_run, comment
@@ -151,3 +151,29 @@ async def test_an_agent_whose_record_does_not_prove_a_follow_up_safe_gets_none_g
     events = await watch.tick() + await watch.tick()
     refused = [(event["reason"], event["code"]) for event in events if event["event"] == "fix_skipped"]
     assert refused == [("refused", "CONTINUATION_REFUSED")] and cursor.posts == [] and watch.record.fixes == 0
+
+
+async def test_a_fix_whose_post_failed_waits_out_the_creation_window_then_goes_once_g_12() -> None:
+    """A 503 to the POST may have made a run (MUTATION_OUTCOME_UNKNOWN): the same fix stays decided, is not sent
+    while Cursor may still be making it (FOLLOWUP_IN_FLIGHT), then goes once the agent shows no new run."""
+    clock = FakeClock()
+    cursor, github = CursorStandIn(clock), GitHubStandIn(clock, failing(S1))
+    answered = cursor.handle
+    down = {"posts": 1}
+
+    def refusing_the_first_post(request: httpx2.Request) -> httpx2.Response:
+        if request.method == "POST" and down["posts"]:
+            down["posts"] -= 1
+            return httpx2.Response(503, json={"error": {"code": "unavailable", "message": "try later"}})
+        return answered(request)
+
+    cursor.handle = refusing_the_first_post  # type: ignore[method-assign]  # Cursor answers 503 once
+    watch = a_watch(rig(clock, cursor, github, {"CURSOR_MCP_STATE_DIR": "memory"}), github)
+    first = await watch.tick()
+    assert [event.get("reason") for event in first if event["event"] == "fix_skipped"] == ["outcome_unknown"]
+    await clock.sleep(1)
+    held = await watch.tick()
+    assert [event.get("code") for event in held] == ["FOLLOWUP_IN_FLIGHT"] and cursor.posts == []
+    await clock.sleep(API_CREATION_SECONDS)
+    sent = await watch.tick()
+    assert [event["event"] for event in sent] == ["fix_sent"] and len(cursor.posts) == 1 and watch.record.fixes == 1

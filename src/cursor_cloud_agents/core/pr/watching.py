@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
 from cursor_cloud_agents.api import (
+    APIConnectionError,
+    APIStatusError,
     AuthenticationError,
     CreateRunRequest,
     CursorError,
@@ -21,6 +23,7 @@ from cursor_cloud_agents.api import (
     NotFoundError,
     PermissionDeniedError,
     Prompt,
+    UsageLimitExceededError,
 )
 from cursor_cloud_agents.core import queue
 from cursor_cloud_agents.core.continuation import refuse_continuation
@@ -164,7 +167,11 @@ class PrWatch:
         except (ToolFailure, CursorError) as refused:
             failure = refused if isinstance(refused, ToolFailure) else None
             code = failure.code if failure is not None else type(refused).__name__
-            if code in RETRY_LATER or (failure is not None and "already queued" in failure.message):
+            if (
+                _passing(refused)
+                or code in RETRY_LATER
+                or (failure is not None and "already queued" in failure.message)
+            ):
                 return event(self.record, "fix_skipped", fix.commit, reason="retry_later", trigger=trigger, code=code)
             # Refused, nothing sent (the spend limit, the agent archived): the fix is given back, not tried again.
             await self._keep(replace(self.record, pending=None, fixes=self.record.fixes - 1))
@@ -216,6 +223,15 @@ async def keep_watching(
         if watch.record.ended is not None:
             return watch.record.ended
         await clock.sleep(pause)
+
+
+def _passing(exc: ToolFailure | CursorError) -> bool:
+    """A failure that says nothing about this fix (no answer, a 5xx, a rate limit that passes): tried again."""
+    if isinstance(exc, UsageLimitExceededError):
+        return False  # waiting will not help: the account's included usage is spent
+    if isinstance(exc, APIStatusError):
+        return exc.status_code >= 500 or exc.status_code == 429
+    return isinstance(exc, APIConnectionError)
 
 
 def lasting(exc: GitHubError | CursorError) -> bool:
