@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
-FRONTS = ["cursor_cloud_agents.api", "cursor_cloud_agents.core", "cursor_cloud_agents.server"]
+FRONTS = [
+    "cursor_cloud_agents.api",
+    "cursor_cloud_agents.core",
+    "cursor_cloud_agents.github",
+    "cursor_cloud_agents.server",
+]
 
 
 def typed_imports(package: str) -> dict[str, str]:

@@ -9,6 +9,7 @@
 - the faces (`server`, `terminal`, `verify`, `sdk`) use the core through its front (`core/__init__.py`, its
   `__all__`), besides `core.call` (the protocol a face implements) and `core.timing` (every time and budget);
 - `simulator` never imports `api`, `core` or `server`;
+- `github` (the PR watch's reader of GitHub) never imports `mcp`, `core`, `server`, `terminal` or `simulator`;
 - only `config` (and `cli` and `launch`, which hand `os.environ` to it) touch `os.environ` or `os.getenv`.
 """
 
@@ -28,6 +29,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "core": ("mcp", "mcp_types", f"{ROOT}.server", f"{ROOT}.terminal", f"{ROOT}.simulator", "httpx"),
     "server": ("httpx2", "httpx", f"{ROOT}.simulator", f"{ROOT}.terminal"),
     "simulator": (f"{ROOT}.api", f"{ROOT}.core", f"{ROOT}.server", "httpx"),
+    # GitHub's reader reuses the API client's HTTP layer (`api/_http.py`), and knows nothing of the rest.
+    "github": ("mcp", "mcp_types", f"{ROOT}.core", f"{ROOT}.server", f"{ROOT}.terminal", f"{ROOT}.simulator", "httpx"),
     "terminal": ("mcp", "mcp_types", f"{ROOT}.server", "httpx"),
     "sdk": (
         "mcp",
@@ -134,6 +137,8 @@ def test_module_respects_the_layering_rules(path: Path) -> None:
         ("server/tools/runs.py", "from cursor_cloud_agents.core.runs.liveness import fold_liveness"),
         ("terminal/board.py", "import cursor_cloud_agents.core.store"),
         ("verify/spend.py", "from cursor_cloud_agents.core.spend.paid import create_within_limits"),
+        ("github/reader.py", "import httpx2"),
+        ("github/reader.py", "from cursor_cloud_agents.core import ToolFailure"),
     ],
 )
 def test_the_layering_check_catches_a_broken_rule(relative: str, source: str) -> None:

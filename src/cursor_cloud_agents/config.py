@@ -360,6 +360,45 @@ def _state_dir(env: Mapping[str, str]) -> Path | None:
     return base.expanduser() / "cursor-cloud-agents"
 
 
+def _github_api_url(env: Mapping[str, str]) -> str:
+    value = _present(env, "GITHUB_API_URL") or "https://api.github.com"
+    plain = ConfigError("GITHUB_API_URL must be a plain URL such as https://api.github.com")
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname or ""
+        _ = parts.port
+    except ValueError:
+        raise plain from None
+    if not _PRINTABLE.match(value) or parts.username or parts.password or parts.query or parts.fragment or not host:
+        raise plain
+    if parts.scheme != "https" and not (parts.scheme == "http" and is_loopback_host(host)):
+        raise ConfigError("GITHUB_API_URL must use https (http is accepted only for a loopback host)")
+    return value.rstrip("/")
+
+
+def _github_token(env: Mapping[str, str], name: str) -> Secret | None:
+    # It travels in a header, as the Cursor key does: a pasted prefix or a line break is refused, never quoted.
+    value = _present(env, name)
+    if value is None:
+        return None
+    if not _PRINTABLE.match(value):
+        raise ConfigError(f"{name} holds spaces, control or non-ASCII characters: set the token alone")
+    return Secret(value)
+
+
+_LOGIN = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$")
+
+
+def _logins(env: Mapping[str, str], name: str) -> frozenset[str]:
+    value = _present(env, name)
+    if value is None:
+        return frozenset()
+    logins = [part.strip() for part in value.split(",") if part.strip()]
+    if not all(_LOGIN.match(login) for login in logins):
+        raise ConfigError(f"{name} must list GitHub logins separated by commas (letters, digits, -)")
+    return frozenset(login.lower() for login in logins)
+
+
 ASK_ACTS = ("delete", "cancel", "replace", "create")
 """The acts `CURSOR_MCP_ASK` can name, each the `act` of one question (`core/consent.py`)."""
 
@@ -577,6 +616,35 @@ class Settings:
         "`auto` runs the check in a bubblewrap sandbox where `bwrap` works (no network, everything read-only but "
         "its own folder), `require` refuses a check without it, `off` never uses it (docs/safety.md).",
     )
+    max_run_minutes: float | None = setting(
+        "CURSOR_MCP_MAX_RUN_MINUTES",
+        _optional_number_reader(low=1, high=10_080),
+        "A time ceiling for the runs of the agents this machine created: the MCP server cancels a run older than "
+        "this many minutes (said on stderr). Unset: none.",
+    )
+    github_api_url: str = setting(
+        "GITHUB_API_URL",
+        VariableReader(lambda env, _: _github_api_url(env), lambda: "https://api.github.com", "https://api.github.com"),
+        "GitHub's REST API, read by `pr` and `babysit` (the variable GitHub's own runners set; https, or http on "
+        "a loopback host).",
+    )
+    gh_token: Secret | None = setting(
+        "GH_TOKEN",
+        VariableReader(_github_token, lambda: None, "(none)"),
+        "A GitHub token that can read the agents' pull requests (`pr`, `babysit`); else `GITHUB_TOKEN`, else "
+        "`gh auth token`. Never the Cursor key, never sent to Cursor.",
+    )
+    github_token: Secret | None = setting(
+        "GITHUB_TOKEN",
+        VariableReader(_github_token, lambda: None, "(none)"),
+        "The GitHub token used when `GH_TOKEN` is not set.",
+    )
+    trusted_reviewers: frozenset[str] = setting(
+        "CURSOR_MCP_TRUSTED_REVIEWERS",
+        VariableReader(_logins, frozenset, "(none)"),
+        "GitHub logins whose PR comments `babysit` sends to the agent besides those with write access "
+        "(comma-separated); a bot is never trusted.",
+    )
 
     claude_plugin: bool = False
     """Whether Claude Code started this server as a plugin's: it sets `CLAUDE_PLUGIN_ROOT` in a plugin server's
@@ -601,6 +669,7 @@ class Settings:
     def secrets(self) -> list[str]:
         """Every secret value known at start-up: the key and the forwarded values (for the redactor)."""
         values = [secret.reveal() for secret in self.forward_env.values()]
+        values += [token.reveal() for token in (self.gh_token, self.github_token) if token is not None]
         if self.api_key is not None:
             values.append(self.api_key.reveal())
         return values

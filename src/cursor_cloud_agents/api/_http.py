@@ -172,8 +172,9 @@ class HttpSession:
         timeout: float,
         max_bytes: int,
         server_name: str | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> HttpAnswer:
-        """Send one request and read its whole answer, all within `timeout` seconds.
+        """Send one request (with `headers` besides the session's) and read its whole answer, within `timeout` seconds.
 
         `server_name`, when given, is the host the URL's address was resolved from: the connection goes
         to the address in the URL (vetted by the caller, never resolved again) while the Host header and
@@ -195,6 +196,7 @@ class HttpSession:
                         timeout=left,
                         max_bytes=max_bytes,
                         server_name=server_name,
+                        headers=headers,
                     )
         except SlotWaitTimeout:
             raise no_slot() from None
@@ -232,14 +234,18 @@ class HttpSession:
         timeout: float,
         max_bytes: int,
         server_name: str | None,
+        headers: Mapping[str, str] | None = None,
     ) -> HttpAnswer:
+        options = _naming(url, server_name)
+        if headers:
+            options["headers"] = dict(headers) | options.get("headers", {})
         async with self._client.stream(
             method,
             url,
             params=dict(params) if params else None,
             json=json,
             timeout=_timeout(timeout),
-            **_naming(url, server_name),
+            **options,
         ) as response:
             headers = _headers_of(response)
             request_id = request_id_of(headers)

@@ -105,6 +105,7 @@ class CursorClient(ClosedOnExit):
         if not 0 < silence_scale <= 1:
             raise ValueError(f"silence_scale is a share of real time, above 0 and at most 1: not {silence_scale}")
         self._api_key = api_key
+        self._base_url = base_url.rstrip("/")
         self._silence_scale = silence_scale
         self._clock = clock or time.monotonic
         self._wall_clock = wall_clock or time.time
@@ -131,6 +132,11 @@ class CursorClient(ClosedOnExit):
             resolver=artifact_resolver,
         )
         self._repositories = RepositoriesCache(clock=self._clock, ttl=REPOSITORIES_CACHE_SECONDS)
+
+    @property
+    def base_url(self) -> str:
+        """The API's base URL (a simulated session's GitHub stand-in is served beside it)."""
+        return self._base_url
 
     async def __aenter__(self) -> Self:
         return self

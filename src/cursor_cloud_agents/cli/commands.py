@@ -106,6 +106,8 @@ def _simulate(args: argparse.Namespace, _: Root) -> int:
             f"Cursor API simulator ({scenario if replay is None else f'replay of {replay}'}) at {base_url}"
             "  (Ctrl-C to stop)\n"
             f"export CURSOR_API_BASE_URL={base_url} CURSOR_API_KEY={SIMULATED_API_KEY}\n"
+            f"GitHub stand-in (the simulated agents' PRs, for pr and babysit): "
+            f"export GITHUB_API_URL={base_url}/github GH_TOKEN=simulated\n"
         )
         if remote is not None:
             # The agents' branches are real commits in a bare repository standing in for GitHub.
@@ -143,7 +145,9 @@ def _fleet(args: argparse.Namespace) -> Command:
 def _run(args: argparse.Namespace) -> Command:
     from cursor_cloud_agents.terminal import paid
 
-    order = paid.Order(args.prompt, args.repo, args.ref, args.model, tuple(args.images), args.yes)
+    order = paid.Order(
+        args.prompt, args.repo, args.ref, args.model, tuple(args.images), args.yes, max_minutes=args.max_minutes
+    )
     if args.models is not None:
         from cursor_cloud_agents.terminal import attempts
 
@@ -247,24 +251,47 @@ def _status(_: argparse.Namespace) -> Command:
     return status
 
 
+def _pr(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.pr import pr
+
+    return partial(pr, target=args.agent, env=env)
+
+
+def _babysit(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.pr import Watching, babysit
+
+    watching = Watching(args.max_fixes, args.interval, args.resolve_conflicts)
+    return partial(babysit, target=args.agent, watching=watching, env=env)
+
+
+def _tidy(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
+    from cursor_cloud_agents.terminal.tidy import tidy
+
+    return partial(tidy, dry_run=args.dry_run, confirmed=args.yes, idle_days=args.idle_days, env=env)
+
+
 def _on_terminal(bind: Callable[[argparse.Namespace], Command]) -> Run:
     """The row of a terminal command: its coroutine, bound by `bind`, run on this process's terminal."""
 
     def run(args: argparse.Namespace, root: Root) -> int:
         from cursor_cloud_agents.terminal.dispatch import run_command  # rich and the commands load only here
+        from cursor_cloud_agents.terminal.targets import resolving  # an agent named by its PR: resolved first
 
-        return run_command(args, root.env, root.open_client, bind(args))
+        return run_command(args, root.env, root.open_client, resolving(args, bind))
 
     return run
 
 
-def _on_terminal_with(bind: Callable[[argparse.Namespace, Mapping[str, str]], Command]) -> Run:
-    """The row of a terminal command whose coroutine also needs the environment (git's, for `checkout`)."""
+def _on_terminal_with(bind: Callable[[argparse.Namespace, Mapping[str, str]], Command], *, own_pr: bool = False) -> Run:
+    """The row of a terminal command whose coroutine also needs the environment (git's, for `checkout`);
+    `own_pr`: the command resolves a PR itself (`pr`, `babysit`: after checking GitHub access, before any request)."""
 
     def run(args: argparse.Namespace, root: Root) -> int:
         from cursor_cloud_agents.terminal.dispatch import run_command
+        from cursor_cloud_agents.terminal.targets import resolving
 
-        return run_command(args, root.env, root.open_client, bind(args, root.env))
+        command = bind(args, root.env) if own_pr else resolving(args, lambda parsed: bind(parsed, root.env))
+        return run_command(args, root.env, root.open_client, command)
 
     return run
 
@@ -294,5 +321,8 @@ COMMANDS: dict[str, Run] = {
     "diff": _on_terminal_with(_diff),
     "apply": _on_terminal_with(_apply),
     "status": _on_terminal(_status),
+    "pr": _on_terminal_with(_pr, own_pr=True),
+    "babysit": _on_terminal_with(_babysit, own_pr=True),
+    "tidy": _on_terminal_with(_tidy),
 }
 """Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""

@@ -47,6 +47,20 @@ if _typing.TYPE_CHECKING:
     )
     from cursor_cloud_agents.core.cache import Cache
     from cursor_cloud_agents.core.failures import Code, ToolFailure, from_api_error
+    from cursor_cloud_agents.core.pr.control import read_watch, start_watch, stop_watch
+    from cursor_cloud_agents.core.pr.decide import verdict
+    from cursor_cloud_agents.core.pr.keeper import keep_watches
+    from cursor_cloud_agents.core.pr.record import (
+        WatchRecord,
+        describe_watch,
+        fresh_watch,
+        load_watch,
+        save_watch,
+        watches,
+        watches_kept,
+    )
+    from cursor_cloud_agents.core.pr.resolve import agent_and_pr, names_a_pr, pr_of, resolve_agent
+    from cursor_cloud_agents.core.pr.watching import PrWatch, WatchCannotGoOn, keep_watching
     from cursor_cloud_agents.core.request import creation, images, models, texts
     from cursor_cloud_agents.core.request.creation import RepoInput
     from cursor_cloud_agents.core.request.images import MAX_IMAGES, Recognised, images_of, prompt_image
@@ -96,6 +110,7 @@ if _typing.TYPE_CHECKING:
     )
     from cursor_cloud_agents.core.runs import scan, seen
     from cursor_cloud_agents.core.runs.activity import ActivityCache, ActivitySummary, Replays, ToolState, event_time
+    from cursor_cloud_agents.core.runs.ceiling import cancel_past_ceiling, keep_ceilings, sweep_ceilings
     from cursor_cloud_agents.core.runs.elapsed import end_line
     from cursor_cloud_agents.core.runs.fleet import Fleet, Query, Row
     from cursor_cloud_agents.core.runs.fleet_events import Event, Followed, follow_events, stamped
@@ -104,6 +119,7 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.runs.reading import AgentRead
     from cursor_cloud_agents.core.runs.scan import ScanPage
     from cursor_cloud_agents.core.runs.seen import mark_seen
+    from cursor_cloud_agents.core.runs.tidy import Tidy, TidyPlan, archive_saved, plan_tidy
     from cursor_cloud_agents.core.runs.waiting import Pacer, with_progress
     from cursor_cloud_agents.core.runs.watch import (
         IN_FLIGHT,
@@ -132,6 +148,32 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.untrusted import CLIP_CHARS, clean, clean_data, clip, strip_hidden
 
 __all__ = [
+    "PrWatch",
+    "Tidy",
+    "TidyPlan",
+    "WatchCannotGoOn",
+    "WatchRecord",
+    "agent_and_pr",
+    "archive_saved",
+    "cancel_past_ceiling",
+    "describe_watch",
+    "fresh_watch",
+    "keep_ceilings",
+    "keep_watches",
+    "keep_watching",
+    "load_watch",
+    "names_a_pr",
+    "plan_tidy",
+    "pr_of",
+    "read_watch",
+    "resolve_agent",
+    "save_watch",
+    "start_watch",
+    "stop_watch",
+    "sweep_ceilings",
+    "verdict",
+    "watches",
+    "watches_kept",
     "DiffPage",
     "Plan",
     "carry_out",
@@ -275,6 +317,19 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["creation", "images", "models", "texts"], "cursor_cloud_agents.core.request"),
     **dict.fromkeys(["scan", "seen"], "cursor_cloud_agents.core.runs"),
     **dict.fromkeys(["consent", "journal", "queue"], "cursor_cloud_agents.core.spend"),
+    **dict.fromkeys(
+        ["cancel_past_ceiling", "keep_ceilings", "sweep_ceilings"], "cursor_cloud_agents.core.runs.ceiling"
+    ),
+    **dict.fromkeys(["read_watch", "start_watch", "stop_watch"], "cursor_cloud_agents.core.pr.control"),
+    **dict.fromkeys(["verdict"], "cursor_cloud_agents.core.pr.decide"),
+    **dict.fromkeys(["keep_watches"], "cursor_cloud_agents.core.pr.keeper"),
+    **dict.fromkeys(
+        ["WatchRecord", "describe_watch", "fresh_watch", "load_watch", "save_watch", "watches", "watches_kept"],
+        "cursor_cloud_agents.core.pr.record",
+    ),
+    **dict.fromkeys(["agent_and_pr", "names_a_pr", "pr_of", "resolve_agent"], "cursor_cloud_agents.core.pr.resolve"),
+    **dict.fromkeys(["PrWatch", "WatchCannotGoOn", "keep_watching"], "cursor_cloud_agents.core.pr.watching"),
+    **dict.fromkeys(["Tidy", "TidyPlan", "archive_saved", "plan_tidy"], "cursor_cloud_agents.core.runs.tidy"),
     **dict.fromkeys(["checkout", "refs", "reviewed"], "cursor_cloud_agents.core.review"),
     **dict.fromkeys(
         ["ActivityCache", "ActivitySummary", "Replays", "ToolState", "event_time"],

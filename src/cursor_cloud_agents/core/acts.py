@@ -19,9 +19,9 @@ from typing import Any, Literal, cast
 from cursor_cloud_agents.core.timing import FUTURE_SLACK_SECONDS, GROUP_KEPT_SECONDS, KEPT_SECONDS
 from cursor_cloud_agents.guards.regularfile import json_value
 
-Kind = Literal["create", "followup", "task", "seen", "queued"]
+Kind = Literal["create", "followup", "task", "seen", "queued", "watch"]
 State = Literal["queued", "sent", "done", "failed"]
-KINDS: frozenset[str] = frozenset(("create", "followup", "task", "seen", "queued"))
+KINDS: frozenset[str] = frozenset(("create", "followup", "task", "seen", "queued", "watch"))
 STATES: frozenset[str] = frozenset(("queued", "sent", "done", "failed"))
 
 

@@ -91,6 +91,7 @@ KEPT_SECONDS = {
     "followup": CREATION_WINDOW_SECONDS,
     "task": CREATION_WINDOW_SECONDS,
     "seen": 7 * 24 * 3600.0,
+    "watch": 30 * 24 * 3600.0,
 }
 """How long a rewrite of the store keeps each kind of act: as long as a rule reads it (the creation count
 reads a day, with an hour of margin for clocks; an ended run the user was shown stays shown for a week)."""

@@ -296,13 +296,15 @@ def build_server(settings: Settings, redactor: Redactor, open_client: ClientFact
             # A task of its own: the client's context (the embedded simulator's task group) is entered and
             # left by one task, open from the first call until the server's task group ends.
             from cursor_cloud_agents.api import Deadline
-            from cursor_cloud_agents.core import queue
+            from cursor_cloud_agents.core import keep_ceilings, keep_watches, queue
             from cursor_cloud_agents.core.timing import CallTime
 
             async with open_client() as client, anyio.create_task_group() as queued:
                 kit.state.client = client
                 # Follow-ups queued for busy agents are sent by whichever of our processes is alive.
                 queued.start_soon(queue.keep_going, kit.state, CallTime(Deadline(math.inf), kit.state.clock))
+                queued.start_soon(keep_watches, kit.state)  # PR watches of the store (docs/pr-loop.md), likewise
+                queued.start_soon(keep_ceilings, kit.state)  # CURSOR_MCP_MAX_RUN_MINUTES, when set
                 task_status.started()
                 try:
                     await anyio.sleep_forever()

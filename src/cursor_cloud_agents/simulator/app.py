@@ -15,12 +15,13 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .asgi import read_body, replay_body
 from .errors import ApiError
 from .faults import SCOPE_KEY, Fault, Faults, RequestRecord
+from .github import github_routes
 from .routes import Api, json_response
 from .streamfaults import stream_fault_send
 from .wire import dumps
@@ -71,7 +72,9 @@ def build_app(world: World, faults: Faults | None = None) -> Starlette:
     """The simulated API as a Starlette app, with fault injection and request logging."""
     api = Api(world)
     handlers = {ApiError: _api_error, HTTPException: _http_error}
-    app = Starlette(routes=_routes(api), exception_handlers=handlers)
+    # GitHub's stand-in (the PRs of the simulated agents) under /github: GITHUB_API_URL=<base URL>/github.
+    routes = [*_routes(api), Mount("/github", routes=github_routes(world))]
+    app = Starlette(routes=routes, exception_handlers=handlers)
     app.add_middleware(FaultMiddleware, faults=faults or Faults(), world=world)
     return app
 

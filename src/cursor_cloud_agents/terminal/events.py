@@ -5,7 +5,8 @@ line is one event of `core.events` (a run started or ended, became stuck, opened
 sent), stamped with its time, written and flushed at once. Without ids or `--name`, the key's active fleet
 is followed. `--until any|all` ends the command (exit 0) once a run (every run followed) ended; otherwise it
 runs until interrupted. A dropped connection is said on stderr and followed again; the queue of follow-ups
-is kept while it runs. `--notify` adds a desktop notification per ended run.
+is kept while it runs. `--notify` adds a desktop notification per ended run, and per PR watch escalated, merged
+or closed (docs/pr-loop.md).
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ async def events(
             term.out.file.flush()  # a line reader wakes on each line: never leave one in a buffer
             if notify and event["event"] == "ended":
                 await notifier.ended(str(event["run_id"]), f"{event.get('message', 'ended')} · {event['agent_id']}")
+            if notify and event["event"] in ("escalated", "merged", "closed") and "pr" in event:
+                key = f"{event['event']}-{event['agent_id']}-{event.get('seq')}"
+                await notifier.ended(key, f"{event['pr']} {event['event']} · {event['agent_id']}")
 
         term.come_back = "The runs go on. Follow them again with the same command."
         await follow_events(state, Followed(tuple(agent_ids), name), emit, time, until=until, say=term.notice)

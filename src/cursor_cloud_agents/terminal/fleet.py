@@ -17,7 +17,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from cursor_cloud_agents.core import AttemptPlace, Store, placements
+from cursor_cloud_agents.core import AttemptPlace, Store, describe_watch, placements, watches_kept
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.board import Board, BoardRow, attention
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -108,11 +108,16 @@ async def fleet(term: Term, *, interval: float) -> int:
             return OK
         await board.refresh(whole=True)
         placed = await placements(store, board.clock.now())
+        watched = [describe_watch(record) for record in await watches_kept(store, board.clock.now())]
     if term.json:
         rows = by_group(board.shown(), placed)
-        term.emit({"listed": board.listed, "agents": [_document(row, placed) for row in rows]})
+        term.emit({"listed": board.listed, "agents": [_document(row, placed) for row in rows], "watches": watched})
     else:
         term.out.print(draw(board, placed=placed))
+        for row in watched:  # the PR watches going (docs/pr-loop.md)
+            escalated = " · escalated" if row["escalated"] else ""
+            line = f"PR {row['pr']} of {row['agent_id']}: {row['fixes_sent']}/{row['max_fixes']} fixes{escalated}"
+            term.out.print(agent_text(line + f" · last: {row['last_event'] or 'watching'}", "dim"))
     return OK
 
 

@@ -70,14 +70,28 @@ _HELP: dict[str, tuple[str, str]] = {
         _EXAMPLE_AGENT,
     ),
     "status": ("one line for a status bar: agents running, ended unread, cents today, new agents", "--json"),
+    "pr": ("an agent's pull request: checks on its head, reviews, mergeable, fixes sent", "your-org/your-repo#7"),
+    "tidy": ("archive agents whose PR merged or closed, or idle for days, their work saved first", "--dry-run"),
+    "babysit": (
+        "watch an agent's PR until it merges: a fix sent when CI fails or a trusted reviewer asks",
+        f"{_EXAMPLE_AGENT} --max-fixes 3 --json",
+    ),
 }
 
 
 def _agent(value: str) -> str:
+    """An agent id, or the agent's PR (`https://github.com/o/r/pull/7`, `o/r#7`): `terminal/targets.py` resolves it."""
+    from cursor_cloud_agents.github.refs import pull_ref  # light: no HTTP stack
+
+    if pull_ref(value) is not None:
+        return value.strip()
     try:
         return ids.agent_id(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not an agent id (bc-<uuid>; `agents` lists them)") from None
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not an agent id (bc-<uuid>; `agents` lists them) nor its PR (https://github.com/o/r/pull/7 "
+            "or o/r#7)"
+        ) from None
 
 
 def _commit(value: str) -> str:
@@ -94,6 +108,10 @@ def _run(value: str) -> str:
 
 
 def _target(value: str) -> tuple[str, str | None]:
+    from cursor_cloud_agents.github.refs import pull_ref
+
+    if pull_ref(value) is not None:
+        return value.strip(), None  # a PR names its agent's latest run
     agent, _, run = value.partition(":")
     return _agent(agent), (_run(run) if run else None)
 
@@ -231,6 +249,12 @@ def _run_command(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
         "--image", action="append", default=[], help="attach an image file (up to 5)", metavar="PATH", dest="images"
     )
     parser.add_argument("--yes", action="store_true", help="start without asking for confirmation")
+    parser.add_argument(
+        "--max-minutes",
+        type=_positive(float),
+        metavar="M",
+        help="cancel the run once it is M minutes old (waits for it meanwhile; exit 124 when cancelled)",
+    )
     then = parser.add_mutually_exclusive_group()
     then.add_argument("--wait", action="store_true", help="show a progress line until the run ends")
     then.add_argument("--watch", action="store_true", help="follow the run live until it ends")
@@ -347,6 +371,57 @@ def _status(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     _add(commands, shared, "status")
 
 
+def _pull_requests(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    agent_help = "the agent (bc-<uuid>) or its PR (https://github.com/o/r/pull/7 or o/r#7)"
+    _add(commands, shared, "pr").add_argument("agent", type=_agent, help=agent_help)
+    babysit = _add(commands, shared, "babysit")
+    babysit.epilog = (babysit.epilog or "") + (
+        "\n\nStarting it is your consent to up to --max-fixes paid follow-ups to the agent (within your limits).\n"
+        "GitHub access: GH_TOKEN, else GITHUB_TOKEN, else `gh auth token`.\n"
+        "exit: 0 the PR was merged or closed; 2 no GitHub access or a usage error (nothing sent); "
+        "3 the watch cannot go on (the PR or the agent can no longer be read); 130 interrupted"
+    )
+    babysit.add_argument("agent", type=_agent, help=agent_help)
+    babysit.add_argument(
+        "--max-fixes", type=_count, default=3, metavar="N", help="follow-ups sent at most, then escalated (default 3)"
+    )
+    babysit.add_argument(
+        "--interval",
+        type=_positive(float),
+        default=60.0,
+        metavar="SECONDS",
+        help="seconds between looks at the PR (default 60)",
+    )
+    babysit.add_argument(
+        "--resolve-conflicts",
+        action="store_true",
+        help="on a merge conflict, ask the agent to merge the base and resolve it (default: only report it)",
+    )
+
+
+def _tidy(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
+    parser = _add(commands, shared, "tidy")
+    parser.add_argument("--dry-run", action="store_true", help="show what would be archived, archive nothing")
+    parser.add_argument("--yes", action="store_true", help="archive without asking for confirmation")
+    parser.add_argument(
+        "--idle-days",
+        type=_positive(float),
+        default=7.0,
+        metavar="D",
+        help="an agent whose last run ended more than D days ago is picked (default 7)",
+    )
+
+
+def _count(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if not 0 <= number <= 50:
+        raise argparse.ArgumentTypeError(f"{value!r} must be between 0 and 50")
+    return number
+
+
 COMMANDS = tuple(_HELP)
 
 
@@ -366,5 +441,7 @@ def add_commands(commands: Subparsers) -> None:
         _checkout,
         _changes,
         _status,
+        _pull_requests,
+        _tidy,
     ):
         add(commands, shared)

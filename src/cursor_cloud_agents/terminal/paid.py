@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+import anyio
 from rich.text import Text
 
 from cursor_cloud_agents.api import (
@@ -39,6 +40,7 @@ from cursor_cloud_agents.core import (
     MAX_IMAGES,
     Act,
     CoreState,
+    cancel_past_ceiling,
     continuation_problem,
     create_within_limits,
     creation,
@@ -50,7 +52,8 @@ from cursor_cloud_agents.core import queue as follow_up_queue
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.terminal.ask import heard, is_yes
 from cursor_cloud_agents.terminal.clean import agent_text
-from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
+from cursor_cloud_agents.terminal.exits import OK, REFUSED, TIMED_OUT, UsageError
+from cursor_cloud_agents.terminal.notify import Notifier
 from cursor_cloud_agents.terminal.progress import wait_for_end
 from cursor_cloud_agents.terminal.term import Session, Term
 from cursor_cloud_agents.terminal.watch import follow_run
@@ -71,6 +74,8 @@ class Order:
     confirmed: bool
     models: tuple[str, ...] = ()
     """`--models A,B,C`: one agent per model on the same task (terminal/attempts.py)."""
+    max_minutes: float | None = None
+    """`--max-minutes`: the run is cancelled once it is this old (the command waits for it meanwhile)."""
 
 
 def prompt_images(paths: tuple[str, ...]) -> list[PromptImage] | None:
@@ -191,7 +196,30 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
         agent = created if resumed else created.agent
         run_id = agent.latest_run_id if resumed else created.run.id
         _started(term, agent, run_id, resumed=resumed)
+        if order.max_minutes is not None and run_id is not None:
+            return await _within_ceiling(term, session, agent.id, run_id, order.max_minutes, then or "wait")
         return await _then(term, session, agent.id, run_id, then)
+
+
+async def _within_ceiling(term: Term, session: Session, agent_id: str, run_id: str, minutes: float, then: Then) -> int:
+    """`_then`, with the run cancelled once it is `minutes` old (core.cancel_past_ceiling): said, notified, 124."""
+    cut: list[bool] = []
+
+    async def watchdog() -> None:
+        if await cancel_past_ceiling(session.api, agent_id, run_id, minutes * 60, session.now, session.sleep):
+            cut.append(True)
+            event = {"event": "cancelled_at_ceiling", "agent_id": agent_id, "run_id": run_id, "max_minutes": minutes}
+            if term.json:
+                term.emit(event)
+            term.notice(f"run {run_id} outlived --max-minutes {minutes:g} and was cancelled", style="yellow")
+            await Notifier().ended(run_id, f"cancelled after {minutes:g} min (--max-minutes) · {agent_id}")
+
+    code = OK
+    async with anyio.create_task_group() as group:
+        group.start_soon(watchdog)
+        code = await _then(term, session, agent_id, run_id, then)
+        group.cancel_scope.cancel()
+    return TIMED_OUT if cut else code
 
 
 async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool, queue: bool = False) -> int:

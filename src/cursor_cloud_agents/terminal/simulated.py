@@ -29,5 +29,10 @@ async def simulated_session(scenario: str, speed: float) -> AsyncGenerator[Sessi
     folder = simulator_folder()
     async with simulated_client(scenario=scenario, clock=clock, folder=folder) as api:
         yield Session(
-            api, now=clock.now, sleep=sleep, git_config=stand_in_git_config(folder), git_cache=folder / "cache"
+            api,
+            now=clock.now,
+            sleep=sleep,
+            git_config=stand_in_git_config(folder),
+            git_cache=folder / "cache",
+            github_url=f"{api.base_url}/github",  # the simulator's GitHub stand-in (docs/pr-loop.md §8)
         )

@@ -39,6 +39,8 @@ class Session:
     """Git settings for this session's git only (simulated: the stand-in remote's)."""
     git_cache: Path | None = None
     """Where this session caches repositories (None: under CURSOR_MCP_STATE_DIR)."""
+    github_url: str | None = None
+    """GitHub's stand-in beside a simulated API (None: `GITHUB_API_URL`)."""
 
 
 OpenSession = Callable[[], AbstractAsyncContextManager[Session]]

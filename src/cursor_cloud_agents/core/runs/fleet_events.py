@@ -8,7 +8,9 @@ fleet (every agent with a run going). What is told, each once:
 - `stuck`: a running run went quiet for longer than the stuck threshold (`core.liveness`, the one rule);
 - `pr_opened`: a PR appeared on a run's branches;
 - `followup_sent` (and `followup_held`, `followup_expired`, `followup_refused`): a queued follow-up moved
-  (`core.queue`, which the follower keeps while it runs).
+  (`core.queue`, which the follower keeps while it runs);
+- a PR watch's events (`fix_sent`, `escalated`, `merged`...: docs/pr-loop.md), read from the watch's record in
+  the store, whichever process looked at the PR.
 
 The state is in memory: after a dropped connection the next look compares with what was known before, so
 an end that happened meanwhile is told once, late, never lost. Agent-written text (names, branches) is
@@ -25,6 +27,7 @@ import anyio
 
 from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Run
 from cursor_cloud_agents.api.times import epoch, iso
+from cursor_cloud_agents.core.pr.news import WatchNews
 from cursor_cloud_agents.core.runs.activity import Replays
 from cursor_cloud_agents.core.runs.elapsed import end_line, run_seconds
 from cursor_cloud_agents.core.runs.ends import EndEars
@@ -32,6 +35,7 @@ from cursor_cloud_agents.core.runs.liveness import STALE_AFTER_MINUTES, read_liv
 from cursor_cloud_agents.core.runs.watch import each_in_flight
 from cursor_cloud_agents.core.spend.queue import QueueNews, keep_going
 from cursor_cloud_agents.core.state import CoreState
+from cursor_cloud_agents.core.store import StoreUnusable
 from cursor_cloud_agents.core.timing import EVENTS_LOOK_SECONDS, STUCK_LOOK_SECONDS, WATCH_RECONNECT_SECONDS, CallTime
 from cursor_cloud_agents.core.untrusted import clean, clip
 
@@ -103,6 +107,7 @@ class FleetFollower:
     """Looks failed in a row."""
     looked: bool = False
     """Whether a first look was made: an agent or run found after it is new (`started`)."""
+    watch_news: WatchNews = field(default_factory=WatchNews)
 
     @property
     def api(self) -> CursorClient:
@@ -134,6 +139,8 @@ class FleetFollower:
 
         agents = await self.agents()
         await _each(agents, read)
+        for event in await self._watch_events():
+            await self.emit(event)  # a PR watch's events (core/pr), whichever process looked at it
         for agent in agents:
             run = runs.get(agent.id)
             if run is not None:
@@ -142,6 +149,13 @@ class FleetFollower:
                     self.listened.add(run.id)
                     group.start_soon(self._listen, ears, agent.id, run.id)
         self.looked = True
+
+    async def _watch_events(self) -> list[Event]:
+        try:
+            reading = await self.state.store.read(self.state.clock.now())
+        except StoreUnusable:
+            return []  # the store's trouble is said by what pays; following goes on
+        return self.watch_news.fresh(reading, self.target.agent_ids)
 
     async def _listen(self, ears: EndEars, agent_id: str, run_id: str) -> None:
         """Listen to one run's stream; once that ends (told, broken, given up) the next look may listen again."""

@@ -45,6 +45,7 @@ from cursor_cloud_agents.server.pipeline.arguments import Judged
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue, ToolSpec
 from cursor_cloud_agents.server.pipeline.gates import gate, hard_stop
 from cursor_cloud_agents.server.pipeline.heartbeat import beating
+from cursor_cloud_agents.server.pipeline.prtargets import judged_with_stand_in, pr_named, with_agent_of
 from cursor_cloud_agents.server.pipeline.results import Results, Success, with_images
 from cursor_cloud_agents.server.pipeline.toolcall import Report, ToolCall
 from cursor_cloud_agents.server.protocol import schemacache
@@ -127,8 +128,9 @@ class Toolkit:
         call: ToolCall | None = None
         failure: ToolFailure | None = None
         try:
+            pr = pr_named(spec, dict(raw or {}))  # an agent named by its PR: resolved once the call may run
             try:
-                judged = self._admit(spec, dict(raw or {}), peer)
+                judged = self._admit(spec, judged_with_stand_in(dict(raw or {})) if pr else dict(raw or {}), peer)
             except ToolFailure as refused:
                 failure = refused
                 return self.results.of_failure(refused), False
@@ -140,7 +142,7 @@ class Toolkit:
                 call.claude_plugin = self.state.settings.claude_plugin
                 call.client = client
                 async with beating(call.silence, call.progress):
-                    outcome = await self._invoke(spec, judged, call)
+                    outcome = await self._invoke(spec, judged, call, pr)
             if outcome is None:  # the hard stop cut the call
                 outcome = hard_stop(spec, budget).with_ids(call.ids if call is not None else {})
             if isinstance(outcome, InputRequiredResult):
@@ -195,12 +197,13 @@ class Toolkit:
         }
 
     async def _invoke(
-        self, spec: ToolSpec, judged: Judged, call: ToolCall
+        self, spec: ToolSpec, judged: Judged, call: ToolCall, pr: str | None = None
     ) -> Success | ToolFailure | InputRequiredResult:
         """The tool's answer (with what was clamped), the failure for anything expected to go wrong, or the
         question the client must answer first."""
         try:
-            return Success(await spec.fn(**self._provided(spec, call), **judged.values), judged.clamped)
+            values = await with_agent_of(self.state, judged.values, pr)
+            return Success(await spec.fn(**self._provided(spec, call), **values), judged.clamped)
         except Exception as raised:  # the one top-level guard
             exc = _single(raised)
             if isinstance(exc, InputNeeded):

@@ -15,7 +15,8 @@ _ESSENTIAL = (
     "MUTATION_OUTCOME_UNKNOWN never resend: check cursor_get_agent. "
 )
 _DETAIL = (
-    "Keep agent_id and run_id; cursor_archive_agent when done. To wait on several runs, cursor_wait answers as "
+    "Keep agent_id and run_id (agent_id also takes the agent's PR URL); cursor_archive_agent when done. "
+    "To wait on several runs, cursor_wait answers as "
     "each ends (with MCP Tasks it can run to the end); a shell can run `cursor-cloud-agents wait AGENT:RUN` in the "
     "background: when it exits (0 all finished, 1 one did not, 124 timed out) read its output, whose first line "
     "says which runs ended how. cursor_list_models picks a model; cursor_get_usage tells the cost. FINISHED only "

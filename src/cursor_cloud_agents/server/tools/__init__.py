@@ -9,6 +9,7 @@ from cursor_cloud_agents.server.tools import (
     choices,
     followup,
     outputs,
+    prwatch,
     run_events,
     runs,
     supervise,
@@ -29,5 +30,6 @@ CATALOGUE = Catalogue(
     outputs.catalogue,
     changes.catalogue,
     supervise.catalogue,
+    prwatch.catalogue,
 )
 """Every tool of the server, in the order `tools/list` shows them."""

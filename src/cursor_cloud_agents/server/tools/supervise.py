@@ -14,13 +14,22 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from cursor_cloud_agents.core import STALE_AFTER_MINUTES, Fleet, Query, placements, queue, with_progress
+from cursor_cloud_agents.core import (
+    STALE_AFTER_MINUTES,
+    Fleet,
+    Query,
+    describe_watch,
+    placements,
+    queue,
+    watches_kept,
+    with_progress,
+)
 from cursor_cloud_agents.core.timing import SUPERVISE_ACTIVITY_SECONDS, SUPERVISE_SECONDS
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue
 from cursor_cloud_agents.server.pipeline.params import NameFilter, PageCursor, PrUrl
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.state import ServerState
-from cursor_cloud_agents.server.views.fleet import FleetView, QueuedRow, queued_row
+from cursor_cloud_agents.server.views.fleet import FleetView, QueuedRow, WatchRow, queued_row
 
 StatusFilter = Literal["active", "all"]
 StaleMinutes = Annotated[
@@ -81,4 +90,5 @@ async def cursor_supervise(
 
     view = answer(state.answers.rows_in_answer(len(fleet.rows), answer))
     queued = [QueuedRow(**queued_row(act)) for act in await queue.listed(state)]
-    return view.model_copy(update={"queued": queued or None, "dropped_queue_id": dropped})
+    watching = [WatchRow(**describe_watch(record)) for record in await watches_kept(state.store, state.clock.now())]
+    return view.model_copy(update={"queued": queued or None, "dropped_queue_id": dropped, "watches": watching or None})

@@ -150,6 +150,18 @@ def queued_row(act: Act) -> dict[str, Any]:
     return row | {"queued_at": iso(row["queued_at"]), "expires_at": iso(row["expires_at"])}
 
 
+class WatchRow(View):
+    """A PR watch going (docs/pr-loop.md): its PR, the fixes sent of its cap, its last event."""
+
+    agent_id: str
+    pr: str
+    fixes_sent: int
+    max_fixes: int
+    escalated: bool
+    last_event: str | None
+    commit: str | None
+
+
 class FleetView(View):
     """The answer of `cursor_supervise`: `scanned` counts the agents read, kept or not."""
 
@@ -163,6 +175,8 @@ class FleetView(View):
     queued: list[QueuedRow] | None = None
     """Follow-ups queued for busy agents, waiting for their run to end."""
     dropped_queue_id: str | None = None
+    watches: list[WatchRow] | None = None
+    """PR watches going: each agent's PR state as its watch last saw it."""
     """The rows given, when the cap made them fewer than asked: next_cursor resumes right after the last."""
 
     @classmethod
