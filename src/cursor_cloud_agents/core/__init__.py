@@ -76,6 +76,7 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.ledger import use_of
     from cursor_cloud_agents.core.liveness import STALE_AFTER_MINUTES, count_stuck, fold_liveness, is_stale
     from cursor_cloud_agents.core.models import REASONING_PARAMS
+    from cursor_cloud_agents.core.origins import acts_directory
     from cursor_cloud_agents.core.paid import (
         create_within_limits,
         limits_use_line,
@@ -158,6 +159,7 @@ __all__ = [
     "ToolState",
     "Until",
     "Watched",
+    "acts_directory",
     "apply_change",
     "attempts_question",
     "branch_problem",
@@ -311,6 +313,7 @@ _HOMES: dict[str, str] = {
         ["STALE_AFTER_MINUTES", "count_stuck", "fold_liveness", "is_stale"], "cursor_cloud_agents.core.liveness"
     ),
     **dict.fromkeys(["REASONING_PARAMS"], "cursor_cloud_agents.core.models"),
+    **dict.fromkeys(["acts_directory"], "cursor_cloud_agents.core.origins"),
     **dict.fromkeys(
         ["create_within_limits", "limits_use_line", "refuse_before_asking", "store_failures"],
         "cursor_cloud_agents.core.paid",
