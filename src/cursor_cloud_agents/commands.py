@@ -77,7 +77,11 @@ def _verify(args: argparse.Namespace, root: Root) -> int:
     return anyio.run(run_verify, root.env, options, root.open_client, io)
 
 
-def _simulate(args: argparse.Namespace, _: Root) -> int:
+def _simulate(args: argparse.Namespace, root: Root) -> int:
+    if args.stop:
+        from cursor_cloud_agents.terminal.lasting import stop_command
+
+        return stop_command(Settings.from_env(root.env).state_dir, sys.stdout.write)
     from cursor_cloud_agents.embedded import simulator_folder, stand_in_remote_folder
     from cursor_cloud_agents.simulator import SIMULATED_API_KEY, StandInRemote, run_simulator
 

@@ -13,7 +13,6 @@ import sys
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
-from functools import partial
 
 import anyio
 from rich.console import Console
@@ -29,12 +28,7 @@ ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 Command = Callable[[Term], Awaitable[int]]
 
 
-def _opener(settings: Settings, args: argparse.Namespace, open_client: ClientFactory) -> OpenSession:
-    if args.simulated:
-        from cursor_cloud_agents.terminal.simulated import simulated_session
-
-        return partial(simulated_session, args.scenario, args.speed)
-
+def _opener(settings: Settings, open_client: ClientFactory) -> OpenSession:
     @asynccontextmanager
     async def real() -> AsyncGenerator[Session, None]:
         async with open_client(settings) as api:
@@ -57,9 +51,15 @@ def _settings(env: Mapping[str, str], simulated: bool) -> Settings:
 def build_term(args: argparse.Namespace, env: Mapping[str, str], open_client: ClientFactory) -> Term:
     """The `Term` of this process: stdout and stderr, the settings from `env`, and how to open the API."""
     settings = _settings(env, args.simulated)
+    if args.simulated:
+        from cursor_cloud_agents.terminal.simulated import simulated_opener  # the lasting world, or one of its own
+
+        settings, opener = simulated_opener(settings, args.scenario, args.speed)
+    else:
+        opener = _opener(settings, open_client)
     return Term(
         settings=settings,
-        open_session=_opener(settings, args, open_client),
+        open_session=opener,
         out=Console(highlight=False, soft_wrap=not sys.stdout.isatty()),  # piped: whole lines, never re-wrapped
         err=Console(stderr=True, highlight=False),
         write=sys.stdout.write,

@@ -150,9 +150,13 @@ def _shared() -> argparse.ArgumentParser:
     shared.add_argument(
         "--simulated", action="store_true", help="run against an embedded simulator: nothing real, nothing billed"
     )
-    shared.add_argument("--scenario", default="demo", choices=SCENARIOS, help="simulated world to start from")
     shared.add_argument(
-        "--speed", type=_positive(float), default=1.0, help="how many times faster than real time simulated runs move"
+        "--scenario", choices=SCENARIOS, help="simulated world to start from (default: demo, or the running one's)"
+    )
+    shared.add_argument(
+        "--speed",
+        type=_positive(float),
+        help="how many times faster than real time simulated runs move (default: 1, or the running world's)",
     )
     return shared
 

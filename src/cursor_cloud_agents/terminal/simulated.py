@@ -1,7 +1,10 @@
-"""`--simulated`: an in-process simulator of the API, for trying every command without a key or a bill.
+"""`--simulated`: a simulator of the API, for trying every command without a key or a bill.
 
-Opened as the server's simulated mode opens it (`embedded.simulated_client`), with the scenario and
-speed of `simulate`. The session's clock is the simulated world's, so ages, idle times and elapsed
+With a state directory, every `--simulated` command reaches the person's lasting world (`lasting.py`): one
+background simulator, started by the first command and reused by the next, so that an agent started by
+`run` is there for `watch`, `diff`, `checkout` and `apply`. Without one (`CURSOR_MCP_STATE_DIR=memory`) the
+world is served inside the command, as the server's simulated mode opens it (`embedded.simulated_client`), with
+the scenario and speed of `simulate`, and ends with it. The session's clock is the simulated world's, so ages, idle times and elapsed
 times agree with the simulated runs even at `--speed 20`. Its runs push their branches to the stand-in
 remote in the simulator's folder (`embedded.simulator_folder`), the one `simulate` prints.
 """
@@ -10,9 +13,56 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
+from functools import partial
 
+from dataclasses import replace
+from pathlib import Path
+
+import anyio
+
+from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.embedded import simulated_client, simulator_folder, stand_in_git_config
-from cursor_cloud_agents.terminal.term import Session
+from cursor_cloud_agents.terminal import lasting
+from cursor_cloud_agents.terminal.exits import UsageError
+from cursor_cloud_agents.terminal.term import OpenSession, Session
+
+DEFAULT_SCENARIO = "demo"
+DEFAULT_SPEED = 1.0
+
+
+def simulated_opener(settings: Settings, scenario: str | None, speed: float | None) -> tuple[Settings, OpenSession]:
+    """The settings and session of a `--simulated` command: the lasting world's (its base URL, so that its
+    counts are its origin's, core/origins.py), or, without a state directory, a world of this command only.
+
+    Raises:
+        UsageError: the lasting world cannot be started, or the running one is not the one asked.
+    """
+    if settings.state_dir is None:
+        return settings, partial(simulated_session, scenario or DEFAULT_SCENARIO, speed or DEFAULT_SPEED)
+    try:
+        world = lasting.reach(settings.state_dir, scenario, speed)
+    except (lasting.WorldProblem, OSError) as problem:
+        raise UsageError(str(problem)) from None
+    return replace(settings, base_url=world.base_url), partial(lasting_session, world)
+
+
+@asynccontextmanager
+async def lasting_session(world: lasting.WorldRecord) -> AsyncGenerator[Session, None]:
+    """A session against the person's lasting world, on its clock."""
+    from cursor_cloud_agents.api import CursorClient
+
+    async def sleep(seconds: float) -> None:
+        await anyio.sleep(max(0.0, seconds) / world.speed)
+
+    folder = simulator_folder()
+    async with CursorClient(world.base_url, world.key, allow_loopback_artifacts=True, wall_clock=world.now) as api:
+        yield Session(
+            api,
+            now=world.now,
+            sleep=sleep,
+            git_config=stand_in_git_config(folder),
+            git_cache=Path(folder) / "cache",
+        )
 
 
 @asynccontextmanager

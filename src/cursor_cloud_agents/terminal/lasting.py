@@ -1,0 +1,302 @@
+"""The simulated world that lasts: one background simulator per person, reached by every `--simulated` command.
+
+`run --simulated` starts an agent; `watch`, `diff`, `checkout`, `apply` of that agent are separate commands, so
+the world must outlive each of them. The first `--simulated` command starts the world as a background
+process of this person (`python -m cursor_cloud_agents.terminal.lasting`, in its own session, so Ctrl-C at
+the command leaves it); the process serves a scenario on 127.0.0.1 and writes where it listens into the state
+directory (`simulated-world.json`, mode 0600): its pid, base URL, a key of its own, scenario, speed and the
+wall time its clock started. Every later `--simulated` command reads that record and reuses the world only
+after checking, in order: the record is a regular file of this user; the pid is alive, a process of this user,
+and runs this module; and the world answers `GET /v1/me` with the record's key (a key minted per world, so
+another program that took the port is never mistaken for it). Anything else: the record is stale, and a new
+world is started. A lock file orders two commands starting a world at once (one world, not two).
+
+Why a process rather than the world's state saved in the state directory and reloaded by each command: a
+world is alive between commands (runs move on their clock, streams, a follow-up queued after a run), and the
+simulator's state (agents, runs, timelines, its stand-in remote's pushes) is not a format of ours to keep
+compatible; a process holds it as it is, and costs nothing when idle. It ends by `simulate --stop`, or by
+itself after `IDLE_SECONDS` without a request.
+
+The counts of its creations are its origin's (core/origins.py): never the real API's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from cursor_cloud_agents.net import is_loopback_host
+from cursor_cloud_agents.regularfile import open_regular
+
+RECORD_NAME = "simulated-world.json"
+LOCK_NAME = "simulated-world.lock"
+LOG_NAME = "simulated-world.log"
+START_SECONDS = 30.0
+"""The longest a command waits for a new world to listen (it usually takes well under a second)."""
+ANSWER_SECONDS = 3.0
+"""The longest the liveness check waits for the world's answer to `GET /v1/me`."""
+STOP_SECONDS = 5.0
+IDLE_SECONDS = 8 * 3600.0
+"""A world that received no request for this long ends by itself: a forgotten one does not live for ever."""
+IDLE_CHECK_SECONDS = 60.0
+MODULE = "cursor_cloud_agents.terminal.lasting"
+RECORD_MAX_BYTES = 4096
+
+
+class WorldProblem(Exception):
+    """The lasting world cannot be reached or started; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class WorldRecord:
+    """Where a lasting world listens, and what it was started with."""
+
+    pid: int
+    base_url: str
+    key: str
+    scenario: str
+    speed: float
+    started: float
+    """The wall time at which its clock started (its clock reads this, plus real time elapsed times `speed`)."""
+
+    def now(self) -> float:
+        """The world's time now, as its own clock reads it."""
+        return self.started + (time.time() - self.started) * self.speed
+
+    def described(self) -> str:
+        return f"pid {self.pid} at {self.base_url}, --scenario {self.scenario} --speed {self.speed:g}"
+
+
+def reach(state_dir: Path, scenario: str | None, speed: float | None) -> WorldRecord:
+    """The person's lasting world, started if none is alive; `scenario` and `speed` (None: whatever it has) must
+    match a running world's.
+
+    Raises:
+        WorldProblem: it cannot be started, or the running one differs from what was asked.
+    """
+    state_dir.mkdir(parents=True, exist_ok=True)
+    with _locked(state_dir):
+        world = alive(state_dir)
+        if world is None:
+            return _start(state_dir, scenario or "demo", speed or 1.0)
+    differs = [
+        f"--{name} {asked:g}" if isinstance(asked, float) else f"--{name} {asked}"
+        for name, asked, has in (("scenario", scenario, world.scenario), ("speed", speed, world.speed))
+        if asked is not None and asked != has
+    ]
+    if differs:
+        raise WorldProblem(
+            f"the simulated world running ({world.described()}) is not the one asked ({' '.join(differs)}): "
+            "`cursor-cloud-agents simulate --stop` ends it (its agents with it), and the next --simulated command "
+            "starts the one asked; or leave the option out to use it"
+        )
+    return world
+
+
+def alive(state_dir: Path) -> WorldRecord | None:
+    """The recorded world, if it is this person's, alive and answering with its key; else None."""
+    world = _read(state_dir / RECORD_NAME)
+    if world is None or not _ours(world.pid):
+        return None
+    return world if _answers(world) else None
+
+
+def stop(state_dir: Path) -> WorldRecord | None:
+    """End the person's lasting world (the one recorded, once checked to be ours); None when none was running."""
+    with _locked(state_dir):
+        world = _read(state_dir / RECORD_NAME)
+        if world is None or not _ours(world.pid):
+            _forget(state_dir, None)
+            return None
+        os.kill(world.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_SECONDS
+        while _ours(world.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if _ours(world.pid):
+            os.kill(world.pid, signal.SIGKILL)
+        _forget(state_dir, None)
+        return world
+
+
+def stop_command(state_dir: Path | None, write: Callable[[str], object]) -> int:
+    """`simulate --stop`: end the person's lasting world and say which, or that none was running."""
+    if state_dir is None:
+        write("no lasting simulated world: CURSOR_MCP_STATE_DIR=memory keeps each --simulated world in its command\n")
+        return 0
+    world = stop(state_dir) if state_dir.is_dir() else None
+    write(
+        f"stopped the simulated world ({world.described()}); the next --simulated command starts a new one\n"
+        if world is not None
+        else "no simulated world was running\n"
+    )
+    return 0
+
+
+def _start(state_dir: Path, scenario: str, speed: float) -> WorldRecord:
+    _forget(state_dir, None)
+    log = state_dir / LOG_NAME
+    with log.open("wb") as errors:
+        os.chmod(log, 0o600)
+        child = subprocess.Popen(
+            [sys.executable, "-m", MODULE, str(state_dir), scenario, repr(speed)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+            start_new_session=True,  # Ctrl-C at the command that started it does not reach it
+            close_fds=True,
+        )
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        world = _read(state_dir / RECORD_NAME)
+        if world is not None and world.pid == child.pid:
+            return world
+        if child.poll() is not None:
+            break
+        time.sleep(0.02)
+    if child.poll() is None:
+        child.terminate()
+    tail = log.read_text(errors="replace")[-400:].strip()
+    raise WorldProblem(f"the simulated world could not be started ({tail or 'it said nothing'}; log: {log})")
+
+
+@contextlib.contextmanager
+def _locked(state_dir: Path) -> Iterator[None]:
+    descriptor = open_regular(state_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def _read(path: Path) -> WorldRecord | None:
+    """The record at `path` if it is a regular file of this user holding a loopback world; else None."""
+    try:
+        descriptor = open_regular(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if os.fstat(descriptor).st_uid != os.getuid():
+            return None
+        data = json.loads(os.read(descriptor, RECORD_MAX_BYTES))
+        world = WorldRecord(
+            int(data["pid"]),
+            str(data["base_url"]),
+            str(data["key"]),
+            str(data["scenario"]),
+            float(data["speed"]),
+            float(data["started"]),
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    finally:
+        os.close(descriptor)
+    host = world.base_url.removeprefix("http://").rsplit(":", 1)[0]
+    return world if world.base_url.startswith("http://") and is_loopback_host(host) and world.speed > 0 else None
+
+
+def _ours(pid: int) -> bool:
+    """Whether `pid` is alive, a process of this user, and a lasting world (not a pid reused since)."""
+    if pid <= 1:
+        return False
+    proc = Path(f"/proc/{pid}")
+    try:
+        if proc.stat().st_uid != os.getuid():
+            return False
+        return MODULE.encode() in (proc / "cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def _answers(world: WorldRecord) -> bool:
+    request = urllib.request.Request(f"{world.base_url}/v1/me", headers={"Authorization": f"Bearer {world.key}"})
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never through a proxy
+    try:
+        with opener.open(request, timeout=ANSWER_SECONDS) as answer:
+            return answer.status == 200
+    except (OSError, urllib.error.URLError, ValueError):
+        return False
+
+
+def _forget(state_dir: Path, pid: int | None) -> None:
+    """Remove the record (only if it is `pid`'s, when given: a world ending never removes its successor's)."""
+    path = state_dir / RECORD_NAME
+    if pid is not None:
+        world = _read(path)
+        if world is None or world.pid != pid:
+            return
+    path.unlink(missing_ok=True)
+
+
+def _write(state_dir: Path, world: WorldRecord) -> None:
+    aside = state_dir / f".{RECORD_NAME}.{os.getpid()}.tmp"
+    descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        os.write(descriptor, json.dumps(asdict(world)).encode())
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+    os.replace(aside, state_dir / RECORD_NAME)
+
+
+async def _serve(state_dir: Path, scenario: str, speed: float) -> None:
+    """The world's process: serve `scenario` on loopback, record where, until SIGTERM or idle too long."""
+    import anyio
+
+    from cursor_cloud_agents.embedded import simulator_folder, stand_in_remote_folder
+    from cursor_cloud_agents.simulator import RealClock, StandInRemote, build_scenario, serve
+
+    started = time.time()
+    world = build_scenario(scenario, RealClock(speed, start=started))
+    world.remote = StandInRemote(stand_in_remote_folder(simulator_folder()))
+    key = f"sim-key-{secrets.token_hex(16)}"
+    world.add_api_key(key, "Lasting world key")
+    world.push_ended()
+    async with serve(world) as sim, anyio.create_task_group() as group:
+        _write(state_dir, WorldRecord(os.getpid(), sim.base_url, key, scenario, speed, started))
+
+        async def idle_watch() -> None:
+            quiet_since = time.monotonic()
+            while time.monotonic() - quiet_since < IDLE_SECONDS:
+                await anyio.sleep(IDLE_CHECK_SECONDS)
+                if sim.requests:
+                    sim.requests.clear()  # only how recently one came matters here
+                    quiet_since = time.monotonic()
+            group.cancel_scope.cancel()
+
+        group.start_soon(idle_watch)
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
+            async for _ in signals:
+                break
+        group.cancel_scope.cancel()
+    _forget(state_dir, os.getpid())
+
+
+def main(argv: list[str]) -> int:
+    """`python -m cursor_cloud_agents.terminal.lasting STATE_DIR SCENARIO SPEED`: the world's process."""
+    import anyio
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    state_dir, scenario, speed = Path(argv[0]), argv[1], float(argv[2])
+    try:
+        anyio.run(_serve, state_dir, scenario, speed)
+    finally:
+        _forget(state_dir, os.getpid())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

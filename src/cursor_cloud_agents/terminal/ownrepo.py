@@ -1,0 +1,89 @@
+"""`run` inside the person's repository: its `origin` is the default `--repo`, and a simulated run starts from
+the person's own commits.
+
+The default: the `origin` remote of the repository the command is typed in, in the form the API takes
+(`git@github.com:OWNER/REPO.git` becomes `https://github.com/OWNER/REPO`, `core.creation.https_form`); an
+origin the API would refuse (a local path, a URL with credentials) is no default, and the agent starts
+without a repository as before.
+
+Simulated, the agents push their branches to the stand-in remote (`simulator.StandInRemote`), which knows
+nothing of the person's repository: a branch built on its seed project could be diffed, but never applied
+onto the person's work. So before a simulated creation of the person's own repository (the one whose
+`origin` is the agent's repository), its commit is pushed into the stand-in remote as the starting ref the
+simulator uses (`--ref`, else `main`): the agent's branch then grows from the person's HEAD, and `diff`,
+`checkout --check` and `apply` work on the first try. The push runs with hooks off (a pre-push hook of the
+person's is theirs to run, not ours) and touches the stand-in only.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Mapping
+from pathlib import Path
+
+from cursor_cloud_agents.api import RepoSpec
+from cursor_cloud_agents.core import ToolFailure, creation, git_environment, repository_key
+
+GIT_SECONDS = 30.0
+_FULL_SHA = re.compile(r"[0-9a-fA-F]{40}")
+
+
+def _git(here: Path, env: Mapping[str, str], *args: str) -> str | None:
+    """Git's answer in `here`, or None when it fails (no git, not a repository, no such setting)."""
+    try:
+        done = subprocess.run(
+            ["git", "-c", "core.hooksPath=/dev/null", *args],
+            cwd=here,
+            env=dict(env),
+            capture_output=True,
+            text=True,
+            timeout=GIT_SECONDS,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def origin_repository(here: Path, env: Mapping[str, str]) -> str | None:
+    """The repository URL of the `origin` remote of the repository `here` is in, as the API takes it; None when
+    there is none, or when the API would refuse it."""
+    url = _git(here, git_environment(env, interactive=False), "config", "--get", "remote.origin.url")
+    if not url:
+        return None
+    try:
+        return creation.repository_url(creation.https_form(url))
+    except ToolFailure:
+        return None
+
+
+def seed_stand_in(here: Path, repos: list[RepoSpec], env: Mapping[str, str], remote_folder: Path) -> list[str]:
+    """Push the person's commit into the stand-in remote of `remote_folder` for each repository of `repos` that
+    is the `origin` of the repository `here` is in; the refs pushed (none when it is not the person's own)."""
+    from cursor_cloud_agents.simulator import StandInRemote
+
+    git_env = git_environment(env, interactive=False)
+    origin = _git(here, git_env, "config", "--get", "remote.origin.url")
+    if not origin:
+        return []
+    pushed: list[str] = []
+    for repo in repos:
+        if repository_key(creation.https_form(origin)) != repository_key(repo.url):
+            continue
+        bare = StandInRemote(remote_folder).ensure(repo.url)
+        source, target = _refs(here, git_env, repo.starting_ref)
+        if source is not None and _git(here, git_env, "push", "--quiet", "--force", str(bare), f"{source}:{target}") is not None:
+            pushed.append(target)
+    return pushed
+
+
+def _refs(here: Path, env: Mapping[str, str], ref: str | None) -> tuple[str | None, str]:
+    """What of the person's to push, and where in the stand-in: HEAD as `main` (the simulator's starting ref
+    without `--ref`), the local branch `--ref` names, or the commit a full SHA names."""
+    if ref is None:
+        return "HEAD", "refs/heads/main"
+    if _FULL_SHA.fullmatch(ref):
+        return ref, f"refs/seeded/{ref}"
+    local = _git(here, env, "rev-parse", "--verify", "--quiet", f"refs/heads/{ref}^{{commit}}")
+    return (f"refs/heads/{ref}" if local else None), f"refs/heads/{ref}"
