@@ -30,10 +30,8 @@ async def test_creations_one_after_another_are_refused_once_their_estimates_reac
 ) -> None:
     """K-30 (issue 46 acceptance): spend limit 100 cents, no cost reported yet: four creations go out (each held
     at 25 cents), the fifth answers LIMIT_REACHED saying why, and no POST leaves for it, not after 25."""
-    replies = []
     async with harness_factory(state_dir=tmp_path, max_spend_cents=100) as h:
-        for index in range(6):
-            replies.append(await h.call("cursor_create_agent", {"prompt": f"Task {index}"}))
+        replies = [await h.call("cursor_create_agent", {"prompt": f"Task {index}"}) for index in range(6)]
         sent = posts(h)
     assert [reply.is_error for reply in replies] == [False] * 4 + [True] * 2
     refused = replies[4]

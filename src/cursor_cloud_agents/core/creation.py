@@ -85,7 +85,9 @@ def starting_ref(ref: str) -> str:
     return ref
 
 
-_SSH_FORM = re.compile(r"^(?:ssh://)?git@(?P<host>[A-Za-z0-9.-]+)[:/](?P<path>[A-Za-z0-9._-]+/[A-Za-z0-9._/-]+?)(?:\.git)?/?$")
+_SSH_FORM = re.compile(
+    r"^(?:ssh://)?git@(?P<host>[A-Za-z0-9.-]+)[:/](?P<path>[A-Za-z0-9._-]+/[A-Za-z0-9._/-]+?)(?:\.git)?/?$"
+)
 
 
 def https_form(url: str) -> str:

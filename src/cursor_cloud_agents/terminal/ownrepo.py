@@ -73,7 +73,9 @@ def seed_stand_in(here: Path, repos: list[RepoSpec], env: Mapping[str, str], rem
             continue
         bare = StandInRemote(remote_folder).ensure(repo.url)
         source, target = _refs(here, git_env, repo.starting_ref)
-        if source is not None and _git(here, git_env, "push", "--quiet", "--force", str(bare), f"{source}:{target}") is not None:
+        if source is None:
+            continue
+        if _git(here, git_env, "push", "--quiet", "--force", str(bare), f"{source}:{target}") is not None:
             pushed.append(target)
     return pushed
 

@@ -4,18 +4,17 @@ With a state directory, every `--simulated` command reaches the person's lasting
 background simulator, started by the first command and reused by the next, so that an agent started by
 `run` is there for `watch`, `diff`, `checkout` and `apply`. Without one (`CURSOR_MCP_STATE_DIR=memory`) the
 world is served inside the command, as the server's simulated mode opens it (`embedded.simulated_client`), with
-the scenario and speed of `simulate`, and ends with it. The session's clock is the simulated world's, so ages, idle times and elapsed
-times agree with the simulated runs even at `--speed 20`. Its runs push their branches to the stand-in
-remote in the simulator's folder (`embedded.simulator_folder`), the one `simulate` prints.
+the scenario and speed of `simulate`, and ends with it. The session's clock is the simulated world's, so ages,
+idle times and elapsed times agree with the simulated runs even at `--speed 20`. Its runs push their branches
+to the stand-in remote in the simulator's folder (`embedded.simulator_folder`), the one `simulate` prints.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
-from functools import partial
-
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import anyio
