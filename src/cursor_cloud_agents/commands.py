@@ -131,10 +131,13 @@ def _fleet(args: argparse.Namespace) -> Command:
     return partial(fleet, interval=args.interval)
 
 
-def _run(args: argparse.Namespace) -> Command:
+def _run(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
     from cursor_cloud_agents.terminal import paid
+    from cursor_cloud_agents.terminal.ownrepo import Here
 
-    order = paid.Order(args.prompt, args.repo, args.ref, args.model, tuple(args.images), args.yes)
+    here = Here(Path.cwd(), env)
+    repo = here.default_repository(args.repo)  # inside a repository: its origin
+    order = paid.Order(args.prompt, repo, args.ref, args.model, tuple(args.images), args.yes, here=here)
     if args.models is not None:
         from cursor_cloud_agents.terminal import attempts
 
@@ -258,7 +261,7 @@ COMMANDS: dict[str, Run] = {
     "agents": _on_terminal(_agents),
     "watch": _on_terminal(_watch),
     "fleet": _on_terminal(_fleet),
-    "run": _on_terminal(_run),
+    "run": _on_terminal_with(_run),
     "followup": _on_terminal(_followup),
     "compare": _on_terminal(_compare),
     "keep": _on_terminal(_keep),

@@ -33,6 +33,7 @@ from cursor_cloud_agents.core import (
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
+from cursor_cloud_agents.terminal.ownrepo import prepare_simulated
 from cursor_cloud_agents.terminal.paid import (
     Order,
     command_state,
@@ -74,6 +75,7 @@ async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], wai
     refuse_unconfirmed(term, order.confirmed, f"Starting {len(models)} agents")
     async with term.open_session() as session:
         state = command_state(term, session)
+        await prepare_simulated(term.settings.simulated, order.here, repos)
         plan = await plan_set(state, shared, [AttemptModel(model) for model in models], None)
         await refuse_set_before_asking(state, plan)  # said before the person is asked: a yes would be wasted
         with store_failures():

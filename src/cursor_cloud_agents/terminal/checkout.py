@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import anyio
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, GitBranch, Run
-from cursor_cloud_agents.core import Git, GitError, branch_problem, repository_key, run_check, toplevel
+from cursor_cloud_agents.core import Git, GitError, branch_problem, git_environment, repository_key, run_check, toplevel
 from cursor_cloud_agents.core import remotes as remotes_of
 from cursor_cloud_agents.terminal.changes import check_document, print_check
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -225,6 +225,8 @@ async def checkout(
         agent = await session.api.get_agent(agent_id)
         run = None if agent.latest_run_id is None else await session.api.get_run(agent_id, agent.latest_run_id)
         read_at = session.now()
+    if session.git_config:  # simulated: the agent's remote is the stand-in, whatever the person's origin says
+        git = replace(git, env=git_environment(git.env, interactive=term.interactive, config=session.git_config))
     source = _source(agent, run, remotes, where.remote)
     folder = None if where.in_place else cwd / where.worktree if where.worktree else _default_folder(top, source.branch)
     await _names_free(git, source, folder)

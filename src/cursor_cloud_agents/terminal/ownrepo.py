@@ -20,12 +20,39 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+
+import anyio
 
 from cursor_cloud_agents.api import RepoSpec
 from cursor_cloud_agents.core import ToolFailure, creation, git_environment, repository_key
 
 GIT_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Here:
+    """Where `run` was typed: the folder, and the environment its git runs with."""
+
+    folder: Path
+    env: Mapping[str, str]
+
+    def default_repository(self, given: str | None) -> str | None:
+        """`--repo` as given, else this repository's `origin` (when the API takes it)."""
+        return given if given is not None else origin_repository(self.folder, self.env)
+
+
+async def prepare_simulated(simulated: bool, here: Here | None, repos: list[RepoSpec] | None) -> None:
+    """Simulated, the person's own repository among `repos` is seeded into the stand-in remote (`seed_stand_in`)."""
+    if not simulated or here is None or not repos:
+        return
+    from cursor_cloud_agents.embedded import simulator_folder, stand_in_remote_folder
+
+    remote = stand_in_remote_folder(simulator_folder())
+    await anyio.to_thread.run_sync(seed_stand_in, here.folder, repos, here.env, remote)
+
+
 _FULL_SHA = re.compile(r"[0-9a-fA-F]{40}")
 
 

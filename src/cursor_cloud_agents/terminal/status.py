@@ -42,7 +42,7 @@ from cursor_cloud_agents.terminal.term import Session, Term
 
 async def read_snapshot(term: Term, session: Session, previous: Snapshot | None) -> Snapshot:
     """The line's figures read now: the agents running, the runs ended unread, the cents, the creations."""
-    settings = term.settings
+    settings = session.settings_for(term.settings)
     core = CoreState(settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
     now = session.now()
     try:

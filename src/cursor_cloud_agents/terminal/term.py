@@ -14,7 +14,7 @@ import json
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -39,6 +39,13 @@ class Session:
     """Git settings for this session's git only (simulated: the stand-in remote's)."""
     git_cache: Path | None = None
     """Where this session caches repositories (None: under CURSOR_MCP_STATE_DIR)."""
+    base_url: str | None = None
+    """The API origin this session's paid acts are counted under, when not the settings' (the lasting simulated
+    world's own, `lasting.py`: its counts are never the real API's, core/origins.py)."""
+
+    def settings_for(self, settings: Settings) -> Settings:
+        """`settings` as this session's acts are counted under (its own origin, when it has one)."""
+        return settings if self.base_url is None else replace(settings, base_url=self.base_url)
 
 
 OpenSession = Callable[[], AbstractAsyncContextManager[Session]]
