@@ -158,9 +158,17 @@ def _keep(args: argparse.Namespace) -> Command:
 
 
 def _followup(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal import paid
+    from cursor_cloud_agents.terminal import paid, queued
 
-    return partial(paid.followup, agent_id=args.agent, prompt=args.prompt, confirmed=args.yes, queue=args.queue)
+    if args.drop:
+        return partial(queued.drop_followup, agent_id=args.agent, prompt=args.prompt)
+    return partial(paid.followup, agent_id=args.agent, prompt=args.prompt or "", confirmed=args.yes, queue=args.queue)
+
+
+def _models(_: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal.models import models
+
+    return models
 
 
 def _cancel(args: argparse.Namespace) -> Command:
@@ -275,5 +283,6 @@ COMMANDS: dict[str, Run] = {
     "diff": _on_terminal_with(_diff),
     "apply": _on_terminal_with(_apply),
     "status": _on_terminal(_status),
+    "models": _on_terminal(_models),
 }
 """Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""

@@ -22,6 +22,7 @@ from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core import ToolFailure
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.terminal.exits import INTERRUPTED, USAGE, UsageError, exit_code, failure_of
+from cursor_cloud_agents.terminal.pipes import PipeConsole, unwrapped
 from cursor_cloud_agents.terminal.term import OpenSession, Session, Term, say
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
@@ -60,8 +61,8 @@ def build_term(args: argparse.Namespace, env: Mapping[str, str], open_client: Cl
     return Term(
         settings=settings,
         open_session=opener,
-        out=Console(highlight=False, soft_wrap=not sys.stdout.isatty()),  # piped: whole lines, never re-wrapped
-        err=Console(stderr=True, highlight=False),
+        out=PipeConsole(highlight=False, soft_wrap=not sys.stdout.isatty()),  # piped: whole lines, never re-wrapped
+        err=PipeConsole(stderr=True, highlight=False),
         write=sys.stdout.write,
         json=args.json,
         interactive=sys.stdin.isatty(),
@@ -91,6 +92,8 @@ def run_command(args: argparse.Namespace, env: Mapping[str, str], open_client: C
         return USAGE
     try:
         return anyio.run(execute, term, command)
+    except BaseExceptionGroup as group:  # a closed pipe met inside a task group: 141, as anywhere else
+        raise unwrapped(group) from None
     except KeyboardInterrupt:
         term.notice("Interrupted." + (f" {term.come_back}" if term.come_back else ""), style="yellow")
         return INTERRUPTED

@@ -34,7 +34,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -173,7 +173,7 @@ def _start(state_dir: Path, scenario: str, speed: float) -> WorldRecord:
 
 
 @contextlib.contextmanager
-def _locked(state_dir: Path) -> Iterator[None]:
+def _locked(state_dir: Path) -> Generator[None]:
     descriptor = open_regular(state_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
