@@ -3,6 +3,8 @@ agent id, or an unambiguous prefix of the id (with or without `bc-`), so that no
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cursor_cloud_agents.api import ids
 from cursor_cloud_agents.terminal.exits import UsageError
 
@@ -10,7 +12,7 @@ MIN_PREFIX = 4
 """The shortest id prefix taken: shorter ones match by accident."""
 
 
-def attempt_agent(given: str, attempts: list[tuple[int, str | None]]) -> str:
+def attempt_agent(given: str, attempts: Sequence[tuple[int, str | None]]) -> str:
     """The agent id of the attempt `given` names among `attempts` (number, agent id); a UsageError that lists what
     it could be when it names none or several."""
     text = given.strip().lower()
