@@ -55,7 +55,7 @@ def build_term(args: argparse.Namespace, env: Mapping[str, str], open_client: Cl
     if args.simulated:
         from cursor_cloud_agents.terminal.simulated import simulated_opener  # the lasting world, or one of its own
 
-        opener = simulated_opener(settings, args.scenario, args.speed)
+        opener = simulated_opener(settings, args.scenario, args.speed, env)
     else:
         opener = _opener(settings, open_client)
     return Term(

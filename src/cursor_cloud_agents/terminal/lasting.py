@@ -34,7 +34,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -80,9 +80,9 @@ class WorldRecord:
         return f"pid {self.pid} at {self.base_url}, --scenario {self.scenario} --speed {self.speed:g}"
 
 
-def reach(state_dir: Path, scenario: str | None, speed: float | None) -> WorldRecord:
+def reach(state_dir: Path, scenario: str | None, speed: float | None, env: Mapping[str, str]) -> WorldRecord:
     """The person's lasting world, started if none is alive; `scenario` and `speed` (None: whatever it has) must
-    match a running world's.
+    match a running world's; a new one runs with `env` (the command's environment) less every `CURSOR_*` variable.
 
     Raises:
         WorldProblem: it cannot be started, or the running one differs from what was asked.
@@ -91,7 +91,7 @@ def reach(state_dir: Path, scenario: str | None, speed: float | None) -> WorldRe
     with _locked(state_dir):
         world = alive(state_dir)
         if world is None:
-            return _start(state_dir, scenario or "demo", speed or 1.0)
+            return _start(state_dir, scenario or "demo", speed or 1.0, env)
     differs = [
         f"--{name} {asked:g}" if isinstance(asked, float) else f"--{name} {asked}"
         for name, asked, has in (("scenario", scenario, world.scenario), ("speed", speed, world.speed))
@@ -145,7 +145,7 @@ def stop_command(state_dir: Path | None, write: Callable[[str], object]) -> int:
     return 0
 
 
-def _start(state_dir: Path, scenario: str, speed: float) -> WorldRecord:
+def _start(state_dir: Path, scenario: str, speed: float, env: Mapping[str, str]) -> WorldRecord:
     _forget(state_dir, None)
     log = state_dir / LOG_NAME
     with log.open("wb") as errors:
@@ -157,6 +157,7 @@ def _start(state_dir: Path, scenario: str, speed: float) -> WorldRecord:
             stderr=errors,
             start_new_session=True,  # Ctrl-C at the command that started it does not reach it
             close_fds=True,
+            env={name: value for name, value in env.items() if not name.startswith("CURSOR_")},  # never a key
         )
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:

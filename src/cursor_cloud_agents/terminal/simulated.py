@@ -14,7 +14,7 @@ runs even at `--speed 20`. Its runs push their branches to the stand-in remote i
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Mapping
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -31,16 +31,20 @@ DEFAULT_SCENARIO = "demo"
 DEFAULT_SPEED = 1.0
 
 
-def simulated_opener(settings: Settings, scenario: str | None, speed: float | None) -> OpenSession:
+def simulated_opener(
+    settings: Settings, scenario: str | None, speed: float | None, env: Mapping[str, str]
+) -> OpenSession:
     """How a `--simulated` command opens its session: the lasting world (reached when the command first opens
     the API, so a command refused before that starts nothing), or, without a state directory, a world of its own."""
     if settings.state_dir is None:
         return partial(simulated_session, scenario or DEFAULT_SCENARIO, speed or DEFAULT_SPEED)
-    return partial(lasting_session, settings.state_dir, scenario, speed)
+    return partial(lasting_session, settings.state_dir, scenario, speed, env)
 
 
 @asynccontextmanager
-async def lasting_session(state_dir: Path, scenario: str | None, speed: float | None) -> AsyncGenerator[Session, None]:
+async def lasting_session(
+    state_dir: Path, scenario: str | None, speed: float | None, env: Mapping[str, str]
+) -> AsyncGenerator[Session, None]:
     """A session against the person's lasting world (started if none is alive), on its clock.
 
     Raises:
@@ -49,7 +53,7 @@ async def lasting_session(state_dir: Path, scenario: str | None, speed: float | 
     from cursor_cloud_agents.api import CursorClient
 
     try:
-        world = await anyio.to_thread.run_sync(lasting.reach, state_dir, scenario, speed)
+        world = await anyio.to_thread.run_sync(lasting.reach, state_dir, scenario, speed, env)
     except (lasting.WorldProblem, OSError) as problem:
         raise UsageError(f"{problem} (CURSOR_MCP_STATE_DIR=memory gives each command a world of its own)") from None
 
