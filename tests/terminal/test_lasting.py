@@ -109,18 +109,24 @@ def running(pid: int) -> bool:
     return "\nState:\tZ" not in status
 
 
-def test_a_world_asked_with_another_speed_is_refused_with_what_to_do_k_02(tmp_path: Path) -> None:
-    """K-02: a world running at one speed is reused by a command without --speed, and a command asking another
-    is refused (exit 2) naming the running world and `simulate --stop`, instead of silently ending its agents."""
+def test_another_speed_changes_the_running_world_and_another_scenario_is_refused_k_02(tmp_path: Path) -> None:
+    """K-02: a world running at one speed is reused by a command without --speed; a command asking another speed
+    changes its pace from then on (its agents are still there); one asking another scenario is refused (exit 2)
+    naming the running world and `simulate --stop`, instead of silently ending its agents."""
     env = person_env(tmp_path)
     try:
         first = cca(tmp_path, env, "agents", "--simulated", "--speed", "50", "--json")
         again = cca(tmp_path, env, "agents", "--simulated", "--json")
-        other = cca(tmp_path, env, "agents", "--simulated", "--speed", "5")
+        faster = cca(tmp_path, env, "agents", "--simulated", "--speed", "500", "--json")
+        world = lasting.alive(tmp_path / "state")
+        other = cca(tmp_path, env, "agents", "--simulated", "--scenario", "fleet")
     finally:
         cca(tmp_path, env, "simulate", "--stop")
-    assert first.returncode == 0 and again.returncode == 0, (first.stderr, again.stderr)
-    assert other.returncode == 2 and "--speed 5" in other.stderr and "simulate --stop" in other.stderr
+    assert (first.returncode, again.returncode, faster.returncode) == (0, 0, 0), (first.stderr, faster.stderr)
+    agents = [json.loads(done.stdout)["agents"] for done in (first, faster)]
+    assert [a["agent_id"] for a in agents[0]] == [a["agent_id"] for a in agents[1]]
+    assert world is not None and world.speed == 500
+    assert other.returncode == 2 and "--scenario fleet" in other.stderr and "simulate --stop" in other.stderr
 
 
 def test_a_record_of_another_process_is_never_trusted_nor_signalled_k_03(tmp_path: Path) -> None:
@@ -135,6 +141,7 @@ def test_a_record_of_another_process_is_never_trusted_nor_signalled_k_03(tmp_pat
         "scenario": "demo",
         "speed": 1.0,
         "started": 0.0,
+        "world_at": 0.0,
     }
     (state / lasting.RECORD_NAME).write_text(json.dumps(record))
     assert lasting.alive(state) is None

@@ -4,12 +4,15 @@
 the world must outlive each of them. The first `--simulated` command starts the world as a background
 process of this person (`python -m cursor_cloud_agents.terminal.lasting`, in its own session, so Ctrl-C at
 the command leaves it); the process serves a scenario on 127.0.0.1 and writes where it listens into the state
-directory (`simulated-world.json`, mode 0600): its pid, base URL, a key of its own, scenario, speed and the
-wall time its clock started. Every later `--simulated` command reads that record and reuses the world only
+directory (`simulated-world.json`, mode 0600): its pid, base URL, a key of its own, scenario, and its clock
+(speed, and the world's time at a wall time). Every later `--simulated` command reads that record and reuses the world only
 after checking, in order: the record is a regular file of this user; the pid is alive, a process of this user,
 and runs this module; and the world answers `GET /v1/me` with the record's key (a key minted per world, so
 another program that took the port is never mistaken for it). Anything else: the record is stale, and a new
-world is started. A lock file orders two commands starting a world at once (one world, not two).
+world is started. A lock file orders two commands starting a world at once (one world, not two). A command
+asking another `--speed` changes the running world's pace from then on (SIGUSR1, the speed in a file beside
+the record; its agents go on); one asking another `--scenario` is refused, naming `simulate --stop`, since a
+world is never replaced with its agents silently.
 
 Why a process rather than the world's state saved in the state directory and reloaded by each command: a
 world is alive between commands (runs move on their clock, streams, a follow-up queued after a run), and the
@@ -38,12 +41,16 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import anyio
+
 from cursor_cloud_agents.net import is_loopback_host
 from cursor_cloud_agents.regularfile import open_regular
 
 RECORD_NAME = "simulated-world.json"
 LOCK_NAME = "simulated-world.lock"
 LOG_NAME = "simulated-world.log"
+SPEED_NAME = "simulated-world.speed"
+"""The speed a command asks the running world for (read by the world on SIGUSR1)."""
 START_SECONDS = 30.0
 """The longest a command waits for a new world to listen (it usually takes well under a second)."""
 ANSWER_SECONDS = 3.0
@@ -70,11 +77,13 @@ class WorldRecord:
     scenario: str
     speed: float
     started: float
-    """The wall time at which its clock started (its clock reads this, plus real time elapsed times `speed`)."""
+    """The wall time its clock last took its pace (started, or its speed changed)."""
+    world_at: float
+    """The world's time then: its clock reads this plus the real time since `started` times `speed`."""
 
     def now(self) -> float:
         """The world's time now, as its own clock reads it."""
-        return self.started + (time.time() - self.started) * self.speed
+        return self.world_at + (time.time() - self.started) * self.speed
 
     def described(self) -> str:
         return f"pid {self.pid} at {self.base_url}, --scenario {self.scenario} --speed {self.speed:g}"
@@ -92,18 +101,35 @@ def reach(state_dir: Path, scenario: str | None, speed: float | None, env: Mappi
         world = alive(state_dir)
         if world is None:
             return _start(state_dir, scenario or "demo", speed or 1.0, env)
-    differs = [
-        f"--{name} {asked:g}" if isinstance(asked, float) else f"--{name} {asked}"
-        for name, asked, has in (("scenario", scenario, world.scenario), ("speed", speed, world.speed))
-        if asked is not None and asked != has
-    ]
-    if differs:
-        raise WorldProblem(
-            f"the simulated world running ({world.described()}) is not the one asked ({' '.join(differs)}): "
-            "`cursor-cloud-agents simulate --stop` ends it (its agents with it), and the next --simulated command "
-            "starts the one asked; or leave the option out to use it"
-        )
-    return world
+        if scenario is not None and scenario != world.scenario:
+            raise WorldProblem(
+                f"the simulated world running ({world.described()}) is not the one asked (--scenario {scenario}): "
+                "`cursor-cloud-agents simulate --stop` ends it (its agents with it), and the next --simulated "
+                "command starts the one asked; or leave --scenario out to use it"
+            )
+        if speed is not None and speed != world.speed:
+            return _change_speed(state_dir, world, speed)
+        return world
+
+
+def _change_speed(state_dir: Path, world: WorldRecord, speed: float) -> WorldRecord:
+    """Ask the running world to move `speed` times faster from now on (its agents and their times go on), and
+    wait for its record to say so."""
+    aside = state_dir / f".{SPEED_NAME}.{os.getpid()}.tmp"
+    descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        os.write(descriptor, repr(speed).encode())
+    finally:
+        os.close(descriptor)
+    os.replace(aside, state_dir / SPEED_NAME)
+    os.kill(world.pid, signal.SIGUSR1)
+    deadline = time.monotonic() + STOP_SECONDS
+    while time.monotonic() < deadline:
+        changed = _read(state_dir / RECORD_NAME)
+        if changed is not None and changed.pid == world.pid and changed.speed == speed:
+            return changed
+        time.sleep(0.02)
+    raise WorldProblem(f"the simulated world ({world.described()}) did not take --speed {speed:g}; try again")
 
 
 def alive(state_dir: Path) -> WorldRecord | None:
@@ -200,6 +226,7 @@ def _read(path: Path) -> WorldRecord | None:
             str(data["scenario"]),
             float(data["speed"]),
             float(data["started"]),
+            float(data["world_at"]),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -253,21 +280,62 @@ def _write(state_dir: Path, world: WorldRecord) -> None:
     os.replace(aside, state_dir / RECORD_NAME)
 
 
+class LastingClock:
+    """The world's clock: real time, `speed` times faster, whose speed a command may change while it runs (time
+    stays continuous; a wait under way wakes to measure again at the new pace)."""
+
+    def __init__(self, speed: float) -> None:
+        self.speed = speed
+        self.started = time.time()
+        self.world_at = self.started
+        self._mono = time.monotonic()
+        self._changed: anyio.Event | None = None
+
+    def now(self) -> float:
+        return self.world_at + (time.monotonic() - self._mono) * self.speed
+
+    async def wait(self, deadline: float) -> None:
+        remaining = (deadline - self.now()) / self.speed
+        if remaining <= 0:
+            return
+        if self._changed is None:
+            self._changed = anyio.Event()  # made here: an anyio event needs a running event loop
+        with anyio.move_on_after(remaining):
+            await self._changed.wait()
+
+    def set_speed(self, speed: float) -> None:
+        self.world_at, self.started, self._mono = self.now(), time.time(), time.monotonic()
+        self.speed = speed
+        changed, self._changed = self._changed, None
+        if changed is not None:
+            changed.set()
+
+
+def _asked_speed(state_dir: Path) -> float | None:
+    try:
+        speed = float((state_dir / SPEED_NAME).read_text()[:64])
+    except (OSError, ValueError):
+        return None
+    return speed if speed > 0 and speed < float("inf") else None
+
+
 async def _serve(state_dir: Path, scenario: str, speed: float) -> None:
-    """The world's process: serve `scenario` on loopback, record where, until SIGTERM or idle too long."""
-    import anyio
-
+    """The world's process: serve `scenario` on loopback, record where, until SIGTERM or idle too long; SIGUSR1
+    takes the speed a command asked for."""
     from cursor_cloud_agents.embedded import simulator_folder, stand_in_remote_folder
-    from cursor_cloud_agents.simulator import RealClock, StandInRemote, build_scenario, serve
+    from cursor_cloud_agents.simulator import StandInRemote, build_scenario, serve
 
-    started = time.time()
-    world = build_scenario(scenario, RealClock(speed, start=started))
+    clock = LastingClock(speed)
+    world = build_scenario(scenario, clock)
     world.remote = StandInRemote(stand_in_remote_folder(simulator_folder()))
     key = f"sim-key-{secrets.token_hex(16)}"
     world.add_api_key(key, "Lasting world key")
     world.push_ended()
     async with serve(world) as sim, anyio.create_task_group() as group:
-        _write(state_dir, WorldRecord(os.getpid(), sim.base_url, key, scenario, speed, started))
+
+        def record() -> None:
+            made = WorldRecord(os.getpid(), sim.base_url, key, scenario, clock.speed, clock.started, clock.world_at)
+            _write(state_dir, made)
 
         async def idle_watch() -> None:
             quiet_since = time.monotonic()
@@ -279,17 +347,21 @@ async def _serve(state_dir: Path, scenario: str, speed: float) -> None:
             group.cancel_scope.cancel()
 
         group.start_soon(idle_watch)
-        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as signals:
-            async for _ in signals:
-                break
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1) as signals:
+            record()  # once the signals are ours: a command may send SIGUSR1 as soon as it reads the record
+            async for received in signals:
+                if received != signal.SIGUSR1:
+                    break
+                asked = _asked_speed(state_dir)
+                if asked is not None:
+                    clock.set_speed(asked)
+                    record()
         group.cancel_scope.cancel()
     _forget(state_dir, os.getpid())
 
 
 def main(argv: list[str]) -> int:
     """`python -m cursor_cloud_agents.terminal.lasting STATE_DIR SCENARIO SPEED`: the world's process."""
-    import anyio
-
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     state_dir, scenario, speed = Path(argv[0]), argv[1], float(argv[2])
     try:
