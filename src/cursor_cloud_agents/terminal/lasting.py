@@ -5,9 +5,9 @@ the world must outlive each of them. The first `--simulated` command starts the 
 process of this person (`python -m cursor_cloud_agents.terminal.lasting`, in its own session, so Ctrl-C at
 the command leaves it); the process serves a scenario on 127.0.0.1 and writes where it listens into the state
 directory (`simulated-world.json`, mode 0600): its pid, base URL, a key of its own, scenario, and its clock
-(speed, and the world's time at a wall time). Every later `--simulated` command reads that record and reuses the world only
-after checking, in order: the record is a regular file of this user; the pid is alive, a process of this user,
-and runs this module; and the world answers `GET /v1/me` with the record's key (a key minted per world, so
+(speed, and the world's time at a wall time). Every later `--simulated` command reads that record and reuses the
+world only after checking, in order: the record is a regular file of this user; the pid is alive, a process of
+this user, and runs this module; and the world answers `GET /v1/me` with the record's key (a key minted per world, so
 another program that took the port is never mistaken for it). Anything else: the record is stale, and a new
 world is started. A lock file orders two commands starting a world at once (one world, not two). A command
 asking another `--speed` changes the running world's pace from then on (SIGUSR1, the speed in a file beside
