@@ -147,3 +147,23 @@ def test_a_record_of_another_process_is_never_trusted_nor_signalled_k_03(tmp_pat
     assert lasting.alive(state) is None
     assert lasting.stop(state) is None  # this test process is still here to assert it
     assert not (state / lasting.RECORD_NAME).exists()
+
+
+def test_a_world_whose_record_cannot_be_read_is_still_ended_never_left_behind_k_04(tmp_path: Path) -> None:
+    """K-04: a live world whose record is of another format (an older version's, a field missing) is not reused,
+    but `simulate --stop` still ends it (by the pid the record names, once checked to be this folder's world),
+    so no world is left running unseen for hours."""
+    env = person_env(tmp_path)
+    state = tmp_path / "state"
+    try:
+        started = cca(tmp_path, env, "agents", "--simulated", "--json")
+        world = lasting.alive(state)
+        assert started.returncode == 0 and world is not None, started.stderr
+        record = json.loads((state / lasting.RECORD_NAME).read_text())
+        del record["world_at"]
+        (state / lasting.RECORD_NAME).write_text(json.dumps(record))
+        assert lasting.alive(state) is None
+    finally:
+        stopped = cca(tmp_path, env, "simulate", "--stop")
+    assert stopped.returncode == 0 and f"stopped the simulated world (pid {world.pid})" in stopped.stdout
+    assert not running(world.pid)

@@ -135,26 +135,35 @@ def _change_speed(state_dir: Path, world: WorldRecord, speed: float) -> WorldRec
 def alive(state_dir: Path) -> WorldRecord | None:
     """The recorded world, if it is this person's, alive and answering with its key; else None."""
     world = _read(state_dir / RECORD_NAME)
-    if world is None or not _ours(world.pid):
+    if world is None or not _ours(world.pid, state_dir):
         return None
     return world if _answers(world) else None
 
 
-def stop(state_dir: Path) -> WorldRecord | None:
-    """End the person's lasting world (the one recorded, once checked to be ours); None when none was running."""
+def stop(state_dir: Path) -> str | None:
+    """End the person's lasting world (the one recorded, once checked to be ours, even if its record is of an
+    older format); what was stopped, or None when none was running."""
     with _locked(state_dir):
         world = _read(state_dir / RECORD_NAME)
-        if world is None or not _ours(world.pid):
-            _forget(state_dir, None)
-            return None
-        os.kill(world.pid, signal.SIGTERM)
-        deadline = time.monotonic() + STOP_SECONDS
-        while _ours(world.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if _ours(world.pid):
-            os.kill(world.pid, signal.SIGKILL)
+        pid = world.pid if world is not None else _recorded_pid(state_dir / RECORD_NAME)
+        ended = pid is not None and _end(pid, state_dir)
         _forget(state_dir, None)
-        return world
+    if not ended:
+        return None
+    return world.described() if world is not None else f"pid {pid}"
+
+
+def _end(pid: int, state_dir: Path) -> bool:
+    """End the lasting world `pid` of `state_dir` (TERM, then KILL after STOP_SECONDS); False when it is none."""
+    if not _ours(pid, state_dir):
+        return False
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_SECONDS
+    while _ours(pid, state_dir) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _ours(pid, state_dir):
+        os.kill(pid, signal.SIGKILL)
+    return True
 
 
 def stop_command(state_dir: Path | None, write: Callable[[str], object]) -> int:
@@ -162,16 +171,19 @@ def stop_command(state_dir: Path | None, write: Callable[[str], object]) -> int:
     if state_dir is None:
         write("no lasting simulated world: CURSOR_MCP_STATE_DIR=memory keeps each --simulated world in its command\n")
         return 0
-    world = stop(state_dir) if state_dir.is_dir() else None
+    stopped = stop(state_dir) if state_dir.is_dir() else None
     write(
-        f"stopped the simulated world ({world.described()}); the next --simulated command starts a new one\n"
-        if world is not None
+        f"stopped the simulated world ({stopped}); the next --simulated command starts a new one\n"
+        if stopped is not None
         else "no simulated world was running\n"
     )
     return 0
 
 
 def _start(state_dir: Path, scenario: str, speed: float, env: Mapping[str, str]) -> WorldRecord:
+    recorded = _recorded_pid(state_dir / RECORD_NAME)
+    if recorded is not None:
+        _end(recorded, state_dir)  # one that stopped answering, or of an older record: never left behind
     _forget(state_dir, None)
     log = state_dir / LOG_NAME
     with log.open("wb") as errors:
@@ -236,15 +248,34 @@ def _read(path: Path) -> WorldRecord | None:
     return world if world.base_url.startswith("http://") and is_loopback_host(host) and world.speed > 0 else None
 
 
-def _ours(pid: int) -> bool:
-    """Whether `pid` is alive, a process of this user, and a lasting world (not a pid reused since)."""
+def _recorded_pid(path: Path) -> int | None:
+    """The pid a record of this user names, whatever else it holds (an older format, a world gone quiet)."""
+    try:
+        descriptor = open_regular(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    try:
+        if os.fstat(descriptor).st_uid != os.getuid():
+            return None
+        pid = json.loads(os.read(descriptor, RECORD_MAX_BYTES)).get("pid")
+    except (OSError, ValueError, AttributeError):
+        return None
+    finally:
+        os.close(descriptor)
+    return pid if isinstance(pid, int) and not isinstance(pid, bool) else None
+
+
+def _ours(pid: int, state_dir: Path) -> bool:
+    """Whether `pid` is alive, a process of this user, and the lasting world of `state_dir` (not a pid reused
+    since, nor another folder's world)."""
     if pid <= 1:
         return False
     proc = Path(f"/proc/{pid}")
     try:
         if proc.stat().st_uid != os.getuid():
             return False
-        return MODULE.encode() in (proc / "cmdline").read_bytes()
+        arguments = (proc / "cmdline").read_bytes().split(b"\0")
+        return MODULE.encode() in arguments and os.fsencode(state_dir) in arguments
     except OSError:
         return False
 
