@@ -11,8 +11,9 @@ nothing of the person's repository: a branch built on its seed project could be 
 onto the person's work. So before a simulated creation of the person's own repository (the one whose
 `origin` is the agent's repository), its commit is pushed into the stand-in remote as the starting ref the
 simulator uses (`--ref`, else `main`): the agent's branch then grows from the person's HEAD, and `diff`,
-`checkout --check` and `apply` work on the first try. The push runs with hooks off (a pre-push hook of the
-person's is theirs to run, not ours) and touches the stand-in only.
+`checkout --check` and `apply` work on the first try. Nothing is copied: the stand-in reads the person's
+objects where they are (git's alternates) and only its ref is set, in an instant whatever the repository's
+size; no hook of the person's runs, and the person's repository is only read.
 """
 
 from __future__ import annotations
@@ -86,8 +87,8 @@ def origin_repository(here: Path, env: Mapping[str, str]) -> str | None:
 
 
 def seed_stand_in(here: Path, repos: list[RepoSpec], env: Mapping[str, str], remote_folder: Path) -> list[str]:
-    """Push the person's commit into the stand-in remote of `remote_folder` for each repository of `repos` that
-    is the `origin` of the repository `here` is in; the refs pushed (none when it is not the person's own)."""
+    """Set the person's commit as the starting ref in the stand-in remote of `remote_folder`, for each repository
+    of `repos` that is the `origin` of the repository `here` is in; the refs set (none when it is not theirs)."""
     from cursor_cloud_agents.simulator import StandInRemote
 
     git_env = git_environment(env, interactive=False)
@@ -100,11 +101,29 @@ def seed_stand_in(here: Path, repos: list[RepoSpec], env: Mapping[str, str], rem
             continue
         bare = StandInRemote(remote_folder).ensure(repo.url)
         source, target = _refs(here, git_env, repo.starting_ref)
-        if source is None:
-            continue
-        if _git(here, git_env, "push", "--quiet", "--force", str(bare), f"{source}:{target}") is not None:
-            pushed.append(target)
+        commit = None if source is None else _git(here, git_env, "rev-parse", "--verify", f"{source}^{{commit}}")
+        if commit and _borrow_objects(here, git_env, bare):
+            if _git(here, git_env, f"--git-dir={bare}", "update-ref", target, commit) is not None:
+                pushed.append(target)
     return pushed
+
+
+def _borrow_objects(here: Path, env: Mapping[str, str], bare: Path) -> bool:
+    """Let the stand-in read the person's objects where they are (git's alternates), instead of a push that would
+    copy a large repository's whole history into the simulator's folder: the ref is then set in an instant."""
+    common = _git(here, env, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    if not common:
+        return False
+    objects = str(Path(common) / "objects")
+    alternates = bare / "objects" / "info" / "alternates"
+    try:
+        known = alternates.read_text().splitlines() if alternates.exists() else []
+        if objects not in known:
+            alternates.parent.mkdir(parents=True, exist_ok=True)
+            alternates.write_text("".join(f"{line}\n" for line in [*known, objects]))
+    except OSError:
+        return False
+    return True
 
 
 def _refs(here: Path, env: Mapping[str, str], ref: str | None) -> tuple[str | None, str]:
