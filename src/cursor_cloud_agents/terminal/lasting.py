@@ -40,6 +40,7 @@ import urllib.request
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, cast
 
 import anyio
 
@@ -221,8 +222,8 @@ def _locked(state_dir: Path) -> Generator[None]:
         os.close(descriptor)
 
 
-def _read(path: Path) -> WorldRecord | None:
-    """The record at `path` if it is a regular file of this user holding a loopback world; else None."""
+def _record_data(path: Path) -> dict[str, Any] | None:
+    """What the record at `path` holds, if it is a regular file of this user holding a JSON object; else None."""
     try:
         descriptor = open_regular(path, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
@@ -230,7 +231,20 @@ def _read(path: Path) -> WorldRecord | None:
     try:
         if os.fstat(descriptor).st_uid != os.getuid():
             return None
-        data = json.loads(os.read(descriptor, RECORD_MAX_BYTES))
+        data: object = json.loads(os.read(descriptor, RECORD_MAX_BYTES))
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(descriptor)
+    return cast(dict[str, Any], data) if isinstance(data, dict) else None
+
+
+def _read(path: Path) -> WorldRecord | None:
+    """The record at `path` if it is a regular file of this user holding a loopback world; else None."""
+    data = _record_data(path)
+    if data is None:
+        return None
+    try:
         world = WorldRecord(
             int(data["pid"]),
             str(data["base_url"]),
@@ -240,28 +254,15 @@ def _read(path: Path) -> WorldRecord | None:
             float(data["started"]),
             float(data["world_at"]),
         )
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):  # none, or not this version's record
         return None
-    finally:
-        os.close(descriptor)
     host = world.base_url.removeprefix("http://").rsplit(":", 1)[0]
     return world if world.base_url.startswith("http://") and is_loopback_host(host) and world.speed > 0 else None
 
 
 def _recorded_pid(path: Path) -> int | None:
     """The pid a record of this user names, whatever else it holds (an older format, a world gone quiet)."""
-    try:
-        descriptor = open_regular(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:
-        return None
-    try:
-        if os.fstat(descriptor).st_uid != os.getuid():
-            return None
-        pid = json.loads(os.read(descriptor, RECORD_MAX_BYTES)).get("pid")
-    except (OSError, ValueError, AttributeError):
-        return None
-    finally:
-        os.close(descriptor)
+    pid = (_record_data(path) or {}).get("pid")
     return pid if isinstance(pid, int) and not isinstance(pid, bool) else None
 
 
