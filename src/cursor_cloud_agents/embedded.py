@@ -40,11 +40,20 @@ def stand_in_remote_folder(folder: Path) -> Path:
     return folder / "remote"
 
 
+SSH_HOSTS = ("github.com", "gitlab.com", "bitbucket.org")
+"""Hosts whose scp-like ssh spelling (`git@github.com:OWNER/REPO.git`, a person's `origin`) goes to the stand-in."""
+
+
 def stand_in_git_config(folder: Path) -> tuple[tuple[str, str], ...]:
-    """The git settings that send the agents' repository URLs to the stand-in remote of `folder`."""
+    """The git settings that send the agents' repository URLs to the stand-in remote of `folder`: https, and the
+    ssh spellings a person's own clone may use (`ssh://git@HOST/...`, `git@HOST:...`)."""
     from cursor_cloud_agents.simulator import StandInRemote
 
-    return (StandInRemote(stand_in_remote_folder(folder)).rewrite(),)
+    remote = StandInRemote(stand_in_remote_folder(folder))
+    https = remote.rewrite()
+    base = remote.folder.as_uri()
+    scp_like = tuple((f"url.{base}/{host}/.insteadOf", f"git@{host}:") for host in SSH_HOSTS)
+    return (https, (https[0], "ssh://git@"), *scp_like)
 
 
 @asynccontextmanager

@@ -169,3 +169,40 @@ def test_a_migration_tried_again_after_its_files_could_not_be_set_aside_counts_n
     (tmp_path / (OLD_LEDGER + MIGRATED_SUFFIX) / "x").unlink()
     (tmp_path / (OLD_LEDGER + MIGRATED_SUFFIX)).rmdir()
     assert count(tmp_path) == 2
+
+
+def old_ledger(path: Path, lines: int, newest: float) -> None:
+    with path.open("w") as file:
+        for index in range(lines):
+            file.write(f'{{"at": {newest - index}, "agent_id": "bc-00000000-0000-4000-8000-{index:012d}"}}\n')
+
+
+def test_an_old_ledger_of_expired_entries_is_streamed_in_bounded_memory_and_leaves_the_store_usable_k_33(
+    tmp_path: Path,
+) -> None:
+    """K-33: an old ledger of 4 MB of entries older than the window (the issue's was 40 MB) was held whole, copied
+    into the store entire, and refused every paid act once the store passed its size bound; now it is read one
+    line at a time, nothing expired is kept, and the peak stays far under the file's size."""
+    old_ledger(tmp_path / OLD_LEDGER, 60_000, NOW - 2 * 86400)
+    size = (tmp_path / OLD_LEDGER).stat().st_size
+    tracemalloc.start()
+    try:
+        found = within(30, lambda: anyio.run(Store(tmp_path).read, NOW))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not isinstance(found, Exception), found
+    assert size > 4 * 1024 * 1024 and peak < size / 4, (size, peak)
+    assert count(tmp_path) == 0
+
+
+def test_unreadable_old_lines_past_any_limit_are_counted_not_held_k_34(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """K-34: each unreadable ledger line is a creation made now; past one more than the highest creation limit
+    they change no verdict, so they are counted in the message and not held (a file of garbage stays bounded)."""
+    monkeypatch.setattr("cursor_cloud_agents.core.migration.MAX_UNREADABLE_KEPT", 3)
+    (tmp_path / OLD_LEDGER).write_text("garbage\n" * 10 + f'{{"at": {NOW - 60}}}\n')
+    with caplog.at_level(logging.WARNING):
+        assert count(tmp_path) == 4
+    assert "10 lines could not be read" in caplog.text

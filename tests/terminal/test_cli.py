@@ -27,7 +27,8 @@ raise SystemExit(code)
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", PROBE, *args],
-        env={"PATH": os.defpath} | (env or {}),
+        # Each --simulated command here is its own world (no lasting one started in the runner's state directory).
+        env={"PATH": os.defpath, "CURSOR_MCP_STATE_DIR": "memory"} | (env or {}),
         capture_output=True,
         text=True,
         timeout=60,

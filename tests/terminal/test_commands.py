@@ -109,7 +109,7 @@ async def test_an_invalid_repository_is_refused_before_any_request(rig_factory: 
     """Validate before any paid request: the server's repository check names what to change."""
     async with rig_factory() as rig:
         code = await execute(
-            rig.term, partial(paid.run, order=order(confirmed=True, repo="git@github.com:o/r"), then=None)
+            rig.term, partial(paid.run, order=order(confirmed=True, repo="ftp://github.com/o/r"), then=None)
         )
         assert rig.requests() == []
     assert code == USAGE and "https URL" in rig.errors()

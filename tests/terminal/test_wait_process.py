@@ -17,7 +17,8 @@ import time
 
 RUNNING_AGENT = "bc-7a024204-f7c1-4d87-8da5-e709d4713d60"
 """The demo world's running agent (a 10-minute run)."""
-ENV = {"PATH": os.defpath, "HOME": "/nonexistent", "COLUMNS": "160"}
+ENV = {"PATH": os.defpath, "HOME": "/nonexistent", "COLUMNS": "160", "CURSOR_MCP_STATE_DIR": "memory"}
+"""Each command its own fresh world (`CURSOR_MCP_STATE_DIR=memory`); the lasting one is tested in test_lasting.py."""
 
 
 def command(*args: str) -> list[str]:

@@ -12,8 +12,10 @@ import anyio
 import pytest
 
 from cursor_cloud_agents.api import ids
+from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core.acts import Act
 from cursor_cloud_agents.core.spend.ledger import take, use_of
+from cursor_cloud_agents.core.spend.origins import acts_directory
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, RunningSimulator
 from cursor_cloud_agents.verify.command import Io, Options, run_verify
@@ -53,10 +55,15 @@ def posts(sim: RunningSimulator) -> int:
     return sim.faults.count("POST", "/v1/agents")
 
 
-async def a_creation_made_earlier(state: Path, now: float, agent_id: str | None = None) -> None:
-    """Another creation of this machine today, as the store holds it."""
+def store_of(state: Path, sim: RunningSimulator) -> Store:
+    """The store of paid acts of the simulator's origin (a loopback one: its own, core/origins.py)."""
+    return Store(acts_directory(Settings(state_dir=state, base_url=sim.base_url)))
+
+
+async def a_creation_made_earlier(state: Path, sim: RunningSimulator, now: float, agent_id: str | None = None) -> None:
+    """Another creation of this machine today, as the store of the simulator's origin holds it."""
     act = Act(Act.new_id(), "create", now - 3600, "done", counted=True, agent_id=agent_id or ids.mint_agent_id())
-    await take(Store(state), act, 25)
+    await take(store_of(state, sim), act, 25)
 
 
 async def test_verify_spend_takes_its_place_in_the_creation_limit(tmp_path: Path) -> None:
@@ -64,7 +71,7 @@ async def test_verify_spend_takes_its_place_in_the_creation_limit(tmp_path: Path
     created outside every limit), and its lifecycle still runs to the delete."""
     async with simulator() as (sim, clock):
         code, said = await spend(sim, clock, tmp_path)
-        used, _ = use_of(await Store(tmp_path).read(clock.now()), clock.now())
+        used, _ = use_of(await store_of(tmp_path, sim).read(clock.now()), clock.now())
     printed = "".join(said)
     assert code == 0, printed
     assert used == 1
@@ -75,7 +82,7 @@ async def test_verify_spend_at_the_creation_limit_is_refused_before_asking_and_s
     """F-37: CURSOR_MCP_MAX_NEW_AGENTS=1 is used up by a creation made earlier today: --spend is SKIPPED with
     the limit's answer, the person is not asked, and no POST leaves."""
     async with simulator() as (sim, clock):
-        await a_creation_made_earlier(tmp_path, clock.now())
+        await a_creation_made_earlier(tmp_path, sim, clock.now())
         _, said = await spend(sim, clock, tmp_path, CURSOR_MCP_MAX_NEW_AGENTS="1")
         sent = posts(sim)
     printed = "".join(said)
@@ -90,7 +97,7 @@ async def test_verify_spend_at_the_spend_limit_is_refused_before_asking_and_send
     --spend is SKIPPED with the spend seen, the person is not asked, and no POST leaves."""
     async with simulator() as (sim, clock):
         charged = sim.world.add_agent("Charged earlier", created_ago=3600)
-        await a_creation_made_earlier(tmp_path, clock.now(), charged.id)
+        await a_creation_made_earlier(tmp_path, sim, clock.now(), charged.id)
         _, said = await spend(sim, clock, tmp_path, CURSOR_MCP_MAX_SPEND_CENTS="20")
         sent = posts(sim)
     printed = "".join(said)
@@ -103,7 +110,7 @@ async def test_verify_spend_at_the_spend_limit_is_refused_before_asking_and_send
 async def test_verify_spend_says_what_it_takes_of_each_limit_before_asking(tmp_path: Path) -> None:
     """F-39: before the question, the warning says the agent counts like any creation, with each limit's use."""
     async with simulator() as (sim, clock):
-        await a_creation_made_earlier(tmp_path, clock.now())
+        await a_creation_made_earlier(tmp_path, sim, clock.now())
         _, said = await spend(sim, clock, tmp_path, answer="no", CURSOR_MCP_MAX_SPEND_CENTS="500")
         sent = posts(sim)
     asked = next(index for index, line in enumerate(said) if line.startswith(QUESTION))
@@ -120,7 +127,7 @@ async def test_verify_spend_writes_its_busy_follow_up_in_the_store_of_paid_acts(
     made would be a recorded paid act (it was sent straight to the API, outside the store)."""
     async with simulator() as (sim, clock):
         code, said = await spend(sim, clock, tmp_path)
-        reading = await Store(tmp_path).read(clock.now())
+        reading = await store_of(tmp_path, sim).read(clock.now())
     printed = "".join(said)
     assert code == 0 and "OK      follow-up while busy" in printed, printed
     follow_ups = list(reading.of("followup"))

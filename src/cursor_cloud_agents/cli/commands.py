@@ -90,7 +90,11 @@ def _verify(args: argparse.Namespace, root: Root) -> int:
     return anyio.run(run_verify, root.env, options, root.open_client, io)
 
 
-def _simulate(args: argparse.Namespace, _: Root) -> int:
+def _simulate(args: argparse.Namespace, root: Root) -> int:
+    if args.stop:
+        from cursor_cloud_agents.terminal.lasting import stop_command
+
+        return stop_command(Settings.from_env(root.env).state_dir, sys.stdout.write)
     from cursor_cloud_agents.embedded import simulator_folder, stand_in_remote_folder
     from cursor_cloud_agents.simulator import SIMULATED_API_KEY, StandInRemote, run_simulator
 
@@ -142,11 +146,14 @@ def _fleet(args: argparse.Namespace) -> Command:
     return partial(fleet, interval=args.interval)
 
 
-def _run(args: argparse.Namespace) -> Command:
+def _run(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
     from cursor_cloud_agents.terminal import paid
+    from cursor_cloud_agents.terminal.ownrepo import Here
 
+    here = Here(Path.cwd(), env)
+    repo = here.default_repository(args.repo)  # inside a repository: its origin
     order = paid.Order(
-        args.prompt, args.repo, args.ref, args.model, tuple(args.images), args.yes, max_minutes=args.max_minutes
+        args.prompt, repo, args.ref, args.model, tuple(args.images), args.yes, here=here, max_minutes=args.max_minutes
     )
     if args.models is not None:
         from cursor_cloud_agents.terminal import attempts
@@ -168,9 +175,17 @@ def _keep(args: argparse.Namespace) -> Command:
 
 
 def _followup(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal import paid
+    from cursor_cloud_agents.terminal import paid, queued
 
-    return partial(paid.followup, agent_id=args.agent, prompt=args.prompt, confirmed=args.yes, queue=args.queue)
+    if args.drop:
+        return partial(queued.drop_followup, agent_id=args.agent, prompt=args.prompt)
+    return partial(paid.followup, agent_id=args.agent, prompt=args.prompt or "", confirmed=args.yes, queue=args.queue)
+
+
+def _models(_: argparse.Namespace) -> Command:
+    from cursor_cloud_agents.terminal.models import models
+
+    return models
 
 
 def _cancel(args: argparse.Namespace) -> Command:
@@ -307,7 +322,7 @@ COMMANDS: dict[str, Run] = {
     "agents": _on_terminal(_agents),
     "watch": _on_terminal(_watch),
     "fleet": _on_terminal(_fleet),
-    "run": _on_terminal(_run),
+    "run": _on_terminal_with(_run),
     "followup": _on_terminal(_followup),
     "compare": _on_terminal_with(_compare),
     "keep": _on_terminal(_keep),
@@ -324,5 +339,6 @@ COMMANDS: dict[str, Run] = {
     "pr": _on_terminal_with(_pr, own_pr=True),
     "babysit": _on_terminal_with(_babysit, own_pr=True),
     "tidy": _on_terminal_with(_tidy),
+    "models": _on_terminal(_models),
 }
 """Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""

@@ -19,6 +19,7 @@ from cursor_cloud_agents.api import CursorClient, CursorError, Me, deadline_afte
 from cursor_cloud_agents.config import ASK_ACTS, ConfigError, Settings
 from cursor_cloud_agents.core.failures import ToolFailure, from_api_error
 from cursor_cloud_agents.core.spend.ledger import use_of
+from cursor_cloud_agents.core.spend.origins import acts_directory
 from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import DOCTOR_CALL_SECONDS as CALL_SECONDS
 from cursor_cloud_agents.redact import Redactor
@@ -66,7 +67,7 @@ async def _state_line(settings: Settings, report: Diagnosis) -> None:
         with tempfile.NamedTemporaryFile(dir=folder):
             pass
         now = time.time()
-        used, _ = use_of(await Store(folder).read(now), now)
+        used, _ = use_of(await Store(acts_directory(settings)).read(now), now)
     except (OSError, StoreUnusable) as exc:
         why = exc.why if isinstance(exc, StoreUnusable) else f"{folder} is not writable ({type(exc).__name__})"
         report.line(

@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
         "serve the Cursor API simulator on 127.0.0.1 until interrupted",
         "cursor-cloud-agents simulate --scenario fleet --speed 20",
         "cursor-cloud-agents simulate --replay traces/",
+        "cursor-cloud-agents simulate --stop",
     )
     simulate.add_argument("--port", type=int, default=0, help="port to listen on (default: any free port)")
     simulate.add_argument(
@@ -92,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--speed", type=float, default=1.0, help="how many times faster than real time runs move")
     simulate.add_argument("--replay", type=Path, metavar="DIR", help="serve a trace recorded with --record instead")
+    simulate.add_argument("--stop", action="store_true", help="end the lasting world that --simulated commands share")
     _verify_parser(commands)
     add_terminal_commands(commands)
     return parser

@@ -135,6 +135,7 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.spend.continuation import continuation_problem, refuse_continuation
     from cursor_cloud_agents.core.spend.followups import busy, follow_up_within_limits
     from cursor_cloud_agents.core.spend.ledger import use_of
+    from cursor_cloud_agents.core.spend.origins import acts_directory
     from cursor_cloud_agents.core.spend.paid import (
         create_within_limits,
         limits_use_line,
@@ -148,6 +149,7 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.untrusted import CLIP_CHARS, clean, clean_data, clip, strip_hidden
 
 __all__ = [
+    "acts_directory",
     "PrWatch",
     "Tidy",
     "TidyPlan",
@@ -317,6 +319,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["creation", "images", "models", "texts"], "cursor_cloud_agents.core.request"),
     **dict.fromkeys(["scan", "seen"], "cursor_cloud_agents.core.runs"),
     **dict.fromkeys(["consent", "journal", "queue"], "cursor_cloud_agents.core.spend"),
+    **dict.fromkeys(["acts_directory"], "cursor_cloud_agents.core.spend.origins"),
     **dict.fromkeys(
         ["cancel_past_ceiling", "keep_ceilings", "sweep_ceilings"], "cursor_cloud_agents.core.runs.ceiling"
     ),

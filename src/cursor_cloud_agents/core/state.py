@@ -16,6 +16,7 @@ from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.review.changes import GitPlaces
 from cursor_cloud_agents.core.spend.limits import Limits
+from cursor_cloud_agents.core.spend.origins import acts_directory
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import ARTIFACT_TEXT_SECONDS, DIFF_TEXT_SECONDS, MODELS_SECONDS, Clock
 from cursor_cloud_agents.redact import Redactor
@@ -75,8 +76,8 @@ class CoreState:
     queue_bell: QueueBell = field(default_factory=QueueBell)
 
     def __post_init__(self) -> None:
-        # Simulated agents never enter the store of real ones: in simulated mode it stays in memory.
-        self.store = Store(None if self.settings.simulated else self.settings.state_dir)
+        # One store per API origin (core/origins.py): practice and simulated worlds never count against the real API.
+        self.store = Store(acts_directory(self.settings))
         self.deciding = anyio.Lock()
         self.limits = Limits(self.settings, self.store, self.clock)
         self.models = Cache(self.clock, 1, MODELS_SECONDS)

@@ -99,16 +99,19 @@ async def read_rows(session: Session, *, limit: int, name: str | None, archived:
 
 
 def table(rows: list[AgentLine], now: float) -> Table:
-    """The rows as a table; each agent's web URL on a second line under its name."""
+    """The rows as a table; each agent's id whole on a line under its name (what `watch`, `diff` and `keep` take,
+    never cut or folded, even at 80 columns), then its web URL."""
     grid = Table(show_edge=False, pad_edge=False, header_style="bold", caption=f"model: {MODEL_UNKNOWN}")
-    grid.add_column("agent", overflow="fold", min_width=24, ratio=3)
+    grid.add_column("agent", overflow="fold", min_width=render.ID_WIDTH, ratio=3)
     for column in ("run", "repo", "branch / PR"):
         grid.add_column(column, overflow="fold", ratio=1)
     for column in ("age", "idle"):
         grid.add_column(column, no_wrap=True)
     for row in rows:
         name = agent_text(row.agent.name or row.agent.id, "bold")
-        name.append("\n").append_text(agent_text(row.agent.url or row.agent.id, "dim"))
+        name.append("\n").append_text(agent_text(row.agent.id))
+        if row.agent.url:
+            name.append("\n").append_text(agent_text(row.agent.url, "dim"))
         run_status = render.status(None if row.run is None else row.run.status)
         if row.read_error:
             run_status = Text(f"unreadable ({row.read_error})", style="red")

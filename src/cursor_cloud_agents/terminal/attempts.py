@@ -36,6 +36,7 @@ from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.changes import places_for
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
+from cursor_cloud_agents.terminal.ownrepo import prepare_simulated
 from cursor_cloud_agents.terminal.paid import (
     Order,
     command_state,
@@ -45,6 +46,7 @@ from cursor_cloud_agents.terminal.paid import (
     refuse_unconfirmed,
     repos_line,
 )
+from cursor_cloud_agents.terminal.picking import attempt_agent
 from cursor_cloud_agents.terminal.term import Term
 
 
@@ -77,6 +79,7 @@ async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], wai
     refuse_unconfirmed(term, order.confirmed, f"Starting {len(models)} agents")
     async with term.open_session() as session:
         state = command_state(term, session)
+        await prepare_simulated(term.settings.simulated, order.here, repos)
         plan = await plan_set(state, shared, [AttemptModel(model) for model in models], None)
         await refuse_set_before_asking(state, plan)  # said before the person is asked: a yes would be wasted
         with store_failures():
@@ -154,7 +157,14 @@ def compare_table(comparison: Comparison) -> Table:
     """One row per attempt: model, agent, status, time, cost, change, the result's first line."""
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     for column in ("#", "model", "agent", "status", "time", "cost", "change", "result"):
-        table.add_column(column, justify="right" if column in ("#", "time", "cost") else "left")
+        whole = column == "agent"  # `keep` takes it: never cut nor folded, even at 80 columns
+        table.add_column(
+            column,
+            justify="right" if column in ("#", "time", "cost") else "left",
+            no_wrap=whole,
+            min_width=render.ID_WIDTH if whole else None,
+            overflow="fold",  # a model's id folds onto the next line, never cut to an ellipsis: `--models` takes it
+        )
     for row in comparison.rows:
         change = (
             f"{row.change.files} files +{row.change.additions} -{row.change.deletions}"
@@ -176,12 +186,14 @@ def compare_table(comparison: Comparison) -> Table:
 
 
 async def keep_attempt(term: Term, *, group: str, agent_id: str) -> int:
-    """Keep one attempt, archive the others (reversible), and say what was archived."""
+    """Keep one attempt (its number, id or id prefix: `picking.py`), archive the others (reversible), and say what
+    was archived."""
     wanted = _group(group)
     async with term.open_session() as session:
         state = command_state(term, session)
         with store_failures():
             found = await find_group(state.store, wanted, state.clock.now())
+        agent_id = attempt_agent(agent_id, [(attempt.index, attempt.agent_id) for attempt in found.attempts])
         kept = await keep(session.api, found, agent_id)
     if term.json:
         term.emit({"group_id": found.id} | asdict(kept))

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from rich.text import Text
 
 from cursor_cloud_agents.api import Agent, Run
-from cursor_cloud_agents.core import CheckResult, CheckRules, Git, repository_key, run_check
+from cursor_cloud_agents.core import CheckResult, CheckRules, Git, git_environment, repository_key, run_check
 from cursor_cloud_agents.core import checkout as core_checkout
 from cursor_cloud_agents.terminal.changes import check_document, print_check
 from cursor_cloud_agents.terminal.clean import agent_text
@@ -118,6 +119,8 @@ async def checkout(
         agent = await session.api.get_agent(agent_id)
         run = None if agent.latest_run_id is None else await session.api.get_run(agent_id, agent.latest_run_id)
         read_at = session.now()
+    if session.git_config:  # simulated: the agent's remote is the stand-in, whatever the person's origin says
+        git = replace(git, env=git_environment(git.env, interactive=term.interactive, config=session.git_config))
     branches, starts = _reported(agent, run)
     source = core_checkout.source_of(branches, starts, remotes, where.remote)
     folder = (

@@ -13,7 +13,6 @@ import sys
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
-from functools import partial
 
 import anyio
 from rich.console import Console
@@ -23,18 +22,14 @@ from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core import ToolFailure
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.terminal.exits import INTERRUPTED, USAGE, UsageError, exit_code, failure_of
+from cursor_cloud_agents.terminal.pipes import PipeConsole, unwrapped
 from cursor_cloud_agents.terminal.term import OpenSession, Session, Term, say
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 Command = Callable[[Term], Awaitable[int]]
 
 
-def _opener(settings: Settings, args: argparse.Namespace, open_client: ClientFactory) -> OpenSession:
-    if args.simulated:
-        from cursor_cloud_agents.terminal.simulated import simulated_session
-
-        return partial(simulated_session, args.scenario, args.speed)
-
+def _opener(settings: Settings, open_client: ClientFactory) -> OpenSession:
     @asynccontextmanager
     async def real() -> AsyncGenerator[Session, None]:
         async with open_client(settings) as api:
@@ -57,11 +52,17 @@ def _settings(env: Mapping[str, str], simulated: bool) -> Settings:
 def build_term(args: argparse.Namespace, env: Mapping[str, str], open_client: ClientFactory) -> Term:
     """The `Term` of this process: stdout and stderr, the settings from `env`, and how to open the API."""
     settings = _settings(env, args.simulated)
+    if args.simulated:
+        from cursor_cloud_agents.terminal.simulated import simulated_opener  # the lasting world, or one of its own
+
+        opener = simulated_opener(settings, args.scenario, args.speed, env)
+    else:
+        opener = _opener(settings, open_client)
     return Term(
         settings=settings,
-        open_session=_opener(settings, args, open_client),
-        out=Console(highlight=False, soft_wrap=not sys.stdout.isatty()),  # piped: whole lines, never re-wrapped
-        err=Console(stderr=True, highlight=False),
+        open_session=opener,
+        out=PipeConsole(highlight=False, soft_wrap=not sys.stdout.isatty()),  # piped: whole lines, never re-wrapped
+        err=PipeConsole(stderr=True, highlight=False),
         write=sys.stdout.write,
         json=args.json,
         interactive=sys.stdin.isatty(),
@@ -91,6 +92,8 @@ def run_command(args: argparse.Namespace, env: Mapping[str, str], open_client: C
         return USAGE
     try:
         return anyio.run(execute, term, command)
+    except BaseExceptionGroup as group:  # a closed pipe met inside a task group: 141, as anywhere else
+        raise unwrapped(group) from None
     except KeyboardInterrupt:
         term.notice("Interrupted." + (f" {term.come_back}" if term.come_back else ""), style="yellow")
         return INTERRUPTED

@@ -39,12 +39,13 @@ _HELP: dict[str, tuple[str, str]] = {
     ),
     "keep": (
         "keep one attempt of a group and archive the others (reversible)",
-        f"grp-{_EXAMPLE_AGENT[3:]} {_EXAMPLE_AGENT}",
+        f"grp-{_EXAMPLE_AGENT[3:]} 2",
     ),
     "followup": (
-        "send a follow-up prompt: a new paid run of the same agent",
+        "send a follow-up prompt: a new paid run of the same agent (--queue for a busy one, --drop to unqueue it)",
         f"{_EXAMPLE_AGENT} 'Also add tests' --yes",
     ),
+    "models": ("list the model ids --model and --models take, with their aliases", "--json"),
     "cancel": ("cancel a run (default: the agent's latest)", _EXAMPLE_AGENT),
     "archive": ("archive an agent (reversible in Cursor's web app)", _EXAMPLE_AGENT),
     "usage": ("tokens and cost of an agent, per run", f"{_EXAMPLE_AGENT} --json"),
@@ -116,6 +117,15 @@ def _target(value: str) -> tuple[str, str | None]:
     return _agent(agent), (_run(run) if run else None)
 
 
+def _wait_target(value: str) -> tuple[str, str | None]:
+    """`wait`'s: a run, an agent, or a group of attempts (as `cursor_wait` takes one)."""
+    from cursor_cloud_agents.core import GROUP_PATTERN
+
+    if GROUP_PATTERN.fullmatch(value.strip().lower()):
+        return value.strip().lower(), None
+    return _target(value)
+
+
 def _one_line(value: str) -> str:
     try:
         return texts.one_line(value, "the text", texts.QUERY_MAX_CHARS)
@@ -175,9 +185,13 @@ def _shared() -> argparse.ArgumentParser:
     shared.add_argument(
         "--simulated", action="store_true", help="run against an embedded simulator: nothing real, nothing billed"
     )
-    shared.add_argument("--scenario", default="demo", choices=SCENARIOS, help="simulated world to start from")
     shared.add_argument(
-        "--speed", type=_positive(float), default=1.0, help="how many times faster than real time simulated runs move"
+        "--scenario", choices=SCENARIOS, help="simulated world to start from (default: demo, or the running one's)"
+    )
+    shared.add_argument(
+        "--speed",
+        type=_positive(float),
+        help="how many times faster than real time simulated runs move (default: 1, or the running world's)",
     )
     return shared
 
@@ -263,9 +277,11 @@ def _run_command(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
 def _followup(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser = _add(commands, shared, "followup")
     parser.add_argument("agent", type=_agent, help="the agent (bc-<uuid>)")
-    parser.add_argument("prompt", type=_prompt, help="what the agent should do next")
+    parser.add_argument("prompt", type=_prompt, nargs="?", help="what the agent should do next")
     parser.add_argument("--yes", action="store_true", help="send without asking for confirmation")
-    parser.add_argument("--queue", action="store_true", help="if the agent is busy, send it right after its run ends")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--queue", action="store_true", help="if the agent is busy, send it right after its run ends")
+    what.add_argument("--drop", action="store_true", help="take the follow-up queued for the agent out of the queue")
 
 
 def _simple(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
@@ -283,7 +299,11 @@ def _simple(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
 def _wait(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     parser = _add(commands, shared, "wait")
     parser.add_argument(
-        "targets", type=_target, nargs="*", metavar="AGENT[:RUN]", help="a run, or an agent for its latest run"
+        "targets",
+        type=_wait_target,
+        nargs="*",
+        metavar="AGENT[:RUN]|GROUP",
+        help="a run, an agent for its latest run, or a group (grp-<uuid>) for its attempts",
     )
     parser.add_argument("--active", action="store_true", help="wait on every running agent of the key")
     until = parser.add_mutually_exclusive_group()
@@ -364,11 +384,14 @@ def _attempts(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     compare.add_argument("group", type=_group, help="the group (grp-<uuid>)")
     keep = _add(commands, shared, "keep")
     keep.add_argument("group", type=_group, help="the group (grp-<uuid>)")
-    keep.add_argument("agent", type=_agent, help="the attempt to keep (bc-<uuid>)")
+    keep.add_argument(
+        "agent", metavar="ATTEMPT", help="the attempt to keep: its number in `compare`, its agent id, or an id prefix"
+    )
 
 
 def _status(commands: Subparsers, shared: argparse.ArgumentParser) -> None:
     _add(commands, shared, "status")
+    _add(commands, shared, "models")
 
 
 def _pull_requests(commands: Subparsers, shared: argparse.ArgumentParser) -> None:

@@ -54,6 +54,7 @@ from cursor_cloud_agents.terminal.ask import heard, is_yes
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, TIMED_OUT, UsageError
 from cursor_cloud_agents.terminal.notify import Notifier
+from cursor_cloud_agents.terminal.ownrepo import Here, prepare_simulated
 from cursor_cloud_agents.terminal.progress import wait_for_end
 from cursor_cloud_agents.terminal.term import Session, Term
 from cursor_cloud_agents.terminal.watch import follow_run
@@ -76,6 +77,8 @@ class Order:
     """`--models A,B,C`: one agent per model on the same task (terminal/attempts.py)."""
     max_minutes: float | None = None
     """`--max-minutes`: the run is cancelled once it is this old (the command waits for it meanwhile)."""
+    here: Here | None = None
+    """Where `run` was typed: simulated, the person's own repository is seeded into the stand-in (ownrepo.py)."""
 
 
 def prompt_images(paths: tuple[str, ...]) -> list[PromptImage] | None:
@@ -99,7 +102,8 @@ def first_line(prompt: str) -> str:
 def command_state(term: Term, session: Session) -> CoreState:
     """The core's state for this command, as the server keeps its own: the store of paid acts (in memory in
     simulated mode, as the server keeps it), limits and model list, on the session's clock."""
-    return CoreState(term.settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
+    settings = session.settings_for(term.settings)
+    return CoreState(settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
 
 
 def refuse_unconfirmed(term: Term, confirmed: bool, what: str) -> None:
@@ -191,6 +195,7 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
                 "Start this paid agent?",
             )
 
+        await prepare_simulated(term.settings.simulated, order.here, request.repos)
         created = await create_within_limits(state, request, ask=ask)
         resumed = not isinstance(created, CreatedAgent)  # an earlier identical creation, found again
         agent = created if resumed else created.agent

@@ -23,6 +23,8 @@ STATUS_STYLES = {
     "EXPIRED": "yellow",
 }
 NONE = "—"
+ID_WIDTH = len("bc-00000000-0000-4000-8000-000000000000")
+"""An agent id's width: a column the person copies ids from is at least this wide, so an id is never cut."""
 
 
 def duration(seconds: float | None) -> str:

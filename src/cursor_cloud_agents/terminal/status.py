@@ -27,6 +27,7 @@ from cursor_cloud_agents.core import (
     Store,
     ToolFailure,
     TooManyAgents,
+    acts_directory,
     count_stuck,
     queue,
     read_listing,
@@ -41,7 +42,7 @@ from cursor_cloud_agents.terminal.term import Session, Term
 
 async def read_snapshot(term: Term, session: Session, previous: Snapshot | None) -> Snapshot:
     """The line's figures read now: the agents running, the runs ended unread, the cents, the creations."""
-    settings = term.settings
+    settings = session.settings_for(term.settings)
     core = CoreState(settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
     now = session.now()
     try:
@@ -123,7 +124,7 @@ async def shown_ended(term: Term, run_ids: list[str], now: float) -> None:
     state_dir = None if settings.simulated else settings.state_dir
     if state_dir is None or not run_ids:  # simulated runs are never counted against the real ones
         return
-    await seen.mark_seen(Store(state_dir), run_ids, now)
+    await seen.mark_seen(Store(acts_directory(settings)), run_ids, now)
     await anyio.to_thread.run_sync(statuscache.mark_shown, state_dir, run_ids)
 
 

@@ -14,7 +14,7 @@ import json
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -41,6 +41,13 @@ class Session:
     """Where this session caches repositories (None: under CURSOR_MCP_STATE_DIR)."""
     github_url: str | None = None
     """GitHub's stand-in beside a simulated API (None: `GITHUB_API_URL`)."""
+    base_url: str | None = None
+    """The API origin this session's paid acts are counted under, when not the settings' (the lasting simulated
+    world's own, `lasting.py`: its counts are never the real API's, core/origins.py)."""
+
+    def settings_for(self, settings: Settings) -> Settings:
+        """`settings` as this session's acts are counted under (its own origin, when it has one)."""
+        return settings if self.base_url is None else replace(settings, base_url=self.base_url)
 
 
 OpenSession = Callable[[], AbstractAsyncContextManager[Session]]

@@ -25,8 +25,10 @@ from cursor_cloud_agents.core import MAX_RUNS, Until, Watched, end_line, queue, 
 from cursor_cloud_agents.core.timing import CallTime, Clock
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, TIMED_OUT, UsageError
+from cursor_cloud_agents.terminal.grouptargets import expanded, is_group
 from cursor_cloud_agents.terminal.notify import Notifier
 from cursor_cloud_agents.terminal.paid import command_state
+from cursor_cloud_agents.terminal.queued import last_pass
 from cursor_cloud_agents.terminal.report import report_document, report_lines
 from cursor_cloud_agents.terminal.status import shown_ended
 from cursor_cloud_agents.terminal.term import Session, Term
@@ -101,6 +103,7 @@ async def _keeping_the_queue(term: Term, session: Session, waiting: Awaitable[bo
         group.start_soon(queue.keep_going, state, time)
         met = await waiting
         group.cancel_scope.cancel()
+    await last_pass(term, state)  # what the end just waited for made due, sent before the command ends
     return met
 
 
@@ -125,6 +128,9 @@ async def wait(
     While it waits, the follow-up queue is kept (`core.queue`); `notify`: one notification per ended run."""
     _checked(targets, active)
     async with term.open_session() as session:
+        if any(is_group(target.agent_id) for target in targets):  # `wait grp-…`: the group's attempts
+            pairs = await expanded(command_state(term, session), [(t.agent_id, t.run_id) for t in targets])
+            targets = [Target(agent_id, run_id) for agent_id, run_id in pairs]
         targets = list(targets) or await active_targets(session.api)
         if len(targets) > MAX_RUNS:
             raise UsageError(f"{len(targets)} agents are running; name at most {MAX_RUNS} of them to wait on")

@@ -97,22 +97,23 @@ async def test_spend_counts_late_arriving_cost_and_then_refuses_creations_and_fo
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
     """CURSOR_MCP_MAX_SPEND_CENTS: cost arrives after the run ends (eventually consistent). Until then the
-    agent counts as unknown (said so in the account), after it as charged; at the limit creations and
-    follow-ups answer LIMIT_REACHED with the spend seen, and reads keep working."""
-    async with harness_factory(state_dir=tmp_path, max_spend_cents=20) as h:
+    agent counts as unknown (said so in the account) and is held at its estimate (K-30: 25 cents while no cost is
+    known, under the limit of 30), after it as charged; at the limit creations and follow-ups answer
+    LIMIT_REACHED with the spend seen, and reads keep working."""
+    async with harness_factory(state_dir=tmp_path, max_spend_cents=30) as h:
         first = await create(h, "Task one")
         h.clock.advance(RUN_SECONDS)  # ended; its cost is not reported yet
         account = await h.call("cursor_get_account")
         spend = account.data["limits"][2]
-        second = await create(h, "Task two")  # 0 known cents: allowed
+        second = await create(h, "Task two")  # 0 known cents, one run at its estimate of 25: allowed
         h.clock.advance(USAGE_SECONDS)  # the cost arrived meanwhile; the usage read is a minute old
         refused = await h.call("cursor_create_agent", {"prompt": "Task three"})
         follow_up = await h.call("cursor_create_run", {"agent_id": first, "prompt": "More"})
         read = await h.call("cursor_get_agent", {"agent_id": second})
         sent = posts(h)
-    assert spend == {"variable": "CURSOR_MCP_MAX_SPEND_CENTS", "limit": 20, "used": 0, "window_hours": 24, "unknown": 1}
+    assert spend == {"variable": "CURSOR_MCP_MAX_SPEND_CENTS", "limit": 30, "used": 0, "window_hours": 24, "unknown": 1}
     assert refused.code == "LIMIT_REACHED" and refused.data["spent_cents"] == CHARGED_CENTS
-    assert "CURSOR_MCP_MAX_SPEND_CENTS=20" in refused.data["message"]
+    assert "CURSOR_MCP_MAX_SPEND_CENTS=30" in refused.data["message"]
     assert follow_up.code == "LIMIT_REACHED"
     assert not read.is_error
     assert sent == 2

@@ -138,11 +138,12 @@ async def test_a_run_that_ends_in_error_holds_its_queued_follow_up_with_a_note_f
 
 
 async def test_the_spend_limit_reached_before_sending_refuses_it_with_a_note_sl_68(tmp_path: Path) -> None:
-    """SL-68: under the limit when queued (the run's charge not known yet), over it when the run has ended and
-    its 25 cents arrived: nothing is sent, the follow-up leaves the queue refused, the note names the limit."""
-    world, agent = busy_world(cost=(25.0, 25.0))
+    """SL-68: under the limit of 30 when queued (the run's charge not known yet: held at the estimate of 25), over
+    it when the run has ended and its 35 cents arrived: nothing is sent, the follow-up leaves the queue refused,
+    the note names the limit."""
+    world, agent = busy_world(cost=(35.0, 35.0))
     clock = clock_of(world)
-    async with serve(world) as sim, process(sim, clock, tmp_path, max_spend_cents=20) as state:
+    async with serve(world) as sim, process(sim, clock, tmp_path, max_spend_cents=30) as state:
         # The agent was created through this machine: the spend limit counts it.
         await state.store.write(
             Act("made", "create", clock.now(), "done", counted=True, agent_id=agent.id), now=clock.now()

@@ -41,12 +41,13 @@ def usage_answers(h: Harness, agent_id: str, cost: str) -> None:
 async def test_a_negative_charge_is_unknown_and_never_lowers_the_spend_below_the_limit(
     harness_factory: OpenHarness, tmp_path: Path
 ) -> None:
-    """F-33: one agent charged 25 cents and one "charged" -100: the total is 25, not -75, so at a limit of 20
-    the next creation answers LIMIT_REACHED, saying one agent's cost is unknown; nothing is sent."""
+    """F-33: one agent charged 25 cents and one "charged" -100: the total is 25, not -75, and the unknown one is
+    held at the estimate (the known average, 25), so at a limit of 45 the next creation answers LIMIT_REACHED,
+    saying one agent's cost is unknown; nothing is sent."""
     world = World(ManualClock())
     world.queue_script(RunScript(cost_cents=(0.0, -100.0)))
     world.queue_script(RunScript(cost_cents=(25.0, 25.0)))
-    async with harness_factory(world, state_dir=tmp_path, max_spend_cents=20) as h:
+    async with harness_factory(world, state_dir=tmp_path, max_spend_cents=45) as h:
         await create(h, "Credited")
         await create(h, "Charged")
         h.clock.advance(ENDED_AND_COSTED)
@@ -65,8 +66,9 @@ async def test_absent_and_non_number_charges_are_unknown_and_the_answer_counts_t
 ) -> None:
     """F-34: agents whose usage carries no charge, a charge as a string, as `true`, or past a float's range are
     each unknown: the spend is the one real charge (5 cents), the account says 4 unknown, and a creation under
-    the limit of 10 is sent (the string "12" or the overflowing number read as numbers would refuse it)."""
-    async with harness_factory(state_dir=tmp_path, max_spend_cents=10) as h:
+    the limit of 110 (5 cents, and 4 runs at the known average of 5) is sent (the overflowing number read as a
+    number would refuse it, the string "12" would make the spend 17)."""
+    async with harness_factory(state_dir=tmp_path, max_spend_cents=110) as h:
         odd = [await create(h, f"Task {index}") for index in range(4)]
         known = await create(h, "Known")
         odd_costs = ('{"rawCostCents":3.0}', '{"chargedCents":"12"}', '{"chargedCents":true}', '{"chargedCents":1e400}')
@@ -88,7 +90,7 @@ async def test_a_cost_that_is_not_an_object_is_unknown_not_a_failed_check(
 ) -> None:
     """F-35: a usage answer whose `cost` is a bare number cannot be read as a charge: the agent is unknown, and
     the spend check still answers (the usage answer was refused whole before, so every creation failed)."""
-    async with harness_factory(state_dir=tmp_path, max_spend_cents=10) as h:
+    async with harness_factory(state_dir=tmp_path, max_spend_cents=30) as h:
         agent_id = await create(h, "Task")
         usage_answers(h, agent_id, "42")
         h.clock.advance(ENDED_AND_COSTED)

@@ -363,4 +363,5 @@ async def price_hint(state: CoreState) -> PriceHint:
     with store_failures():
         agents = len(agents_of(await state.store.read(now), now))
     known = agents - spend.unknown
-    return PriceHint(spend.cents / known if known > 0 else None, known)
+    # The spend limit holds each run not reported yet at this same price (core/spending.py).
+    return PriceHint(spend.estimate_cents if known > 0 else None, known)

@@ -86,6 +86,21 @@ def starting_ref(ref: str) -> str:
     return ref
 
 
+_SSH_FORM = re.compile(
+    r"^(?:ssh://)?git@(?P<host>[A-Za-z0-9.-]+)[:/](?P<path>[A-Za-z0-9._-]+/[A-Za-z0-9._/-]+?)(?:\.git)?/?$"
+)
+
+
+def https_form(url: str) -> str:
+    """`url` as the API takes it: an ssh spelling of a repository (`git@github.com:OWNER/REPO.git`,
+    `ssh://git@github.com/OWNER/REPO`, what `git remote -v` often shows) as `https://github.com/OWNER/REPO`; any
+    other text as it is (`repository_url` then judges it)."""
+    ssh = _SSH_FORM.match(url.strip())
+    if ssh is None or any(part in (".", "..") for part in ssh["path"].split("/")):
+        return url
+    return f"https://{ssh['host']}/{ssh['path']}"
+
+
 def repository_url(url: str) -> str:
     """`url` when it is an https URL of a repository on a forge host; VALIDATION otherwise (nothing sent)."""
     parts = urlsplit(url) if len(url) <= MAX_REPO_URL_CHARS and not _hidden(url) else None
@@ -129,7 +144,7 @@ def repos(repository: str | None, ref: str | None, repositories: Sequence[RepoIn
     given = [RepoInput(url=repository, starting_ref=ref)] if repository is not None else list(repositories or [])
     if len(given) > MAX_REPOS:
         raise _refuse(f"At most {MAX_REPOS} repositories.")
-    urls = [item.url.strip() for item in given]
+    urls = [https_form(item.url.strip()) for item in given]
     if any(not url for url in urls) or len(set(urls)) != len(urls):
         raise _refuse("Each repository needs a URL, listed once.")
     urls = [repository_url(url) for url in urls]

@@ -27,13 +27,14 @@ import anyio
 
 from cursor_cloud_agents.api import AgentSummary, CursorClient, CursorError, Run
 from cursor_cloud_agents.api.times import epoch, iso
+from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.pr.news import WatchNews
 from cursor_cloud_agents.core.runs.activity import Replays
 from cursor_cloud_agents.core.runs.elapsed import end_line, run_seconds
 from cursor_cloud_agents.core.runs.ends import EndEars
 from cursor_cloud_agents.core.runs.liveness import STALE_AFTER_MINUTES, read_liveness
 from cursor_cloud_agents.core.runs.watch import each_in_flight
-from cursor_cloud_agents.core.spend.queue import QueueNews, keep_going
+from cursor_cloud_agents.core.spend.queue import QueueNews, keep_going, send_due
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.store import StoreUnusable
 from cursor_cloud_agents.core.timing import EVENTS_LOOK_SECONDS, STUCK_LOOK_SECONDS, WATCH_RECONNECT_SECONDS, CallTime
@@ -301,4 +302,12 @@ async def follow_events(
             await ears.pause(time.pause, max(0.0, next_look - time.now()))
             await follower.heard(ears.take())
         group.cancel_scope.cancel()
+    if keep_queue and until is not None:
+        # The run that met `until` is the run a queued follow-up may wait for: the keeper cancelled above may not
+        # have looked yet, so one last pass sends what that end made due before the follower ends.
+        try:
+            for news in await send_due(state):
+                await follower.queue_news(news)
+        except (ToolFailure, CursorError, StoreUnusable) as failed:  # `until` was met: said, never the follower's end
+            say(f"the follow-up queue could not be kept: {failed}")
     return follower

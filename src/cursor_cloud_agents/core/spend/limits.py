@@ -7,15 +7,15 @@ Both checks run before anything is sent and refuse with what was seen and what t
   the limit the count is confirmed by the agents' latest runs before the answer is `CAPACITY`, with the
   oldest idle agents to archive. Cursor's own refusal of too many agents at once gets the same answer.
   A burst of creations reads the listing once: each creation is in the store before it is sent;
-- spend (`CURSOR_MCP_MAX_SPEND_CENTS`): the charged cents of the agents this machine's servers created
-  in the window (the ledger knows them), each agent's usage read at most once a minute. Cost arrives
-  late (it is eventually consistent): an agent whose cost is not known is counted as unknown and said
-  so, never as zero-and-fine, and never as a credit (a charge that is negative, not a number or absent).
+- spend (`CURSOR_MCP_MAX_SPEND_CENTS`): the charged cents of the paid runs this machine's processes sent
+  in the window (creations and follow-ups, from the store), each agent's usage read at most once a minute.
+  Cost arrives late (it is eventually consistent): a run whose cost is not reported yet counts at its
+  estimate, the preview's price (core/spending.py), never as zero-and-fine and never as a credit (a charge
+  that is negative, not a number or absent); a set of attempts is checked whole, as its runs one after another.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -37,6 +37,7 @@ from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.spend import ledger
 from cursor_cloud_agents.core.spend.slots import Listing, TooManyAgents, confirmed, count, covers, read_listing
+from cursor_cloud_agents.core.spend.spending import Spend, paid_runs, tally
 from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import SLOTS_SECONDS, USAGE_SECONDS, Clock
 
@@ -79,22 +80,6 @@ class Slots:
     @property
     def full(self) -> bool:
         return self.active >= self.limit
-
-
-@dataclass(frozen=True)
-class Spend:
-    """What the agents created in the window were charged, and how many of them have no known cost (not reported
-    yet, or a charge that is negative or not a number)."""
-
-    cents: float
-    unknown: int
-
-
-def _charged(usage: Usage | None) -> float | None:
-    """The agent's charged cents; None when not known: absent (not said yet), or not a charge at all (not a
-    finite number, or negative: a credit would lower the total below the limit the user set)."""
-    cents = None if usage is None or usage.cost is None else usage.cost.charged_cents
-    return cents if cents is not None and math.isfinite(cents) and cents >= 0 else None
 
 
 class Limits:
@@ -158,7 +143,7 @@ class Limits:
 
     async def check_room(self, api: CursorClient, places: int = 1) -> None:
         """Refuse as `before_create` would now: also to say so before the person is asked."""
-        await self.before_spending(api)
+        await self.before_spending(api, places)
         try:
             slots = await self.slots(api)
         except StoreUnusable as unusable:
@@ -187,23 +172,43 @@ class Limits:
         if checked is not None:
             self._refuse_when_full(self._slots(checked, reading), places)
 
-    async def before_spending(self, api: CursorClient) -> None:
-        """Refuse a paid call (creation or follow-up) once the spend limit is reached."""
+    async def before_spending(self, api: CursorClient, runs: int = 1) -> None:
+        """Refuse a paid call (a creation or follow-up; `runs` of them sent one after another, as a set of
+        attempts is) once the spend limit is reached, the runs not reported yet counted at their estimate
+        (core/spending.py): a burst is refused at the limit, not after it."""
         if self.max_cents is None:
             return
         spend = await self.spend(api)
-        if spend.cents >= self.max_cents:
-            unknown = f" ({spend.unknown} more have no known cost yet)" if spend.unknown else ""
-            raise ToolFailure(
-                failures.LIMIT_REACHED,
-                f"The agents created through this machine's servers in the last 24 hours "
-                f"were charged {spend.cents:.0f} cents{unknown}, the limit CURSOR_MCP_MAX_SPEND_CENTS="
-                f"{self.max_cents:.0f} set by the user; nothing was sent. Reading agents and results still works; "
-                "only the user can raise the limit.",
-                spent_cents=round(spend.cents, 2),
-                limit_cents=self.max_cents,
-                agents_without_cost=spend.unknown,
-            )
+        if spend.with_more(runs - 1) >= self.max_cents:
+            raise self._spend_reached(spend, runs)
+
+    def _spend_reached(self, spend: Spend, runs: int) -> ToolFailure:
+        assert self.max_cents is not None
+        unknown = f" ({spend.unknown} more have no known cost yet)" if spend.unknown else ""
+        estimated = (
+            f", and {spend.unreported} paid runs whose cost Cursor has not reported yet count at their estimate of "
+            f"{spend.estimate_cents:.0f} cents each (the price the preview shows; the real cost replaces it when "
+            f"it arrives): {spend.counted:.0f} cents counted"
+            if spend.unreported
+            else ""
+        )
+        asked = (
+            f"; {runs} runs were asked for at once, which would count {spend.with_more(runs):.0f}" if runs > 1 else ""
+        )
+        return ToolFailure(
+            failures.LIMIT_REACHED,
+            f"The agents created through this machine's servers in the last 24 hours "
+            f"were charged {spend.cents:.0f} cents{unknown}{estimated}{asked}, the limit CURSOR_MCP_MAX_SPEND_CENTS="
+            f"{self.max_cents:.0f} set by the user; nothing was sent. Reading agents and results still works; "
+            "only the user can raise the limit.",
+            spent_cents=round(spend.cents, 2),
+            limit_cents=self.max_cents,
+            agents_without_cost=spend.unknown,
+            counted_cents=round(spend.counted, 2) if spend.unreported else None,
+            unreported_runs=spend.unreported or None,
+            estimate_cents=round(spend.estimate_cents, 2) if spend.unreported else None,
+            asked=runs if runs > 1 else None,
+        )
 
     async def refused(self, api: CursorClient, refusal: ConcurrencyLimitError) -> ToolFailure:
         """Cursor's own refusal of one agent too many, as `CAPACITY` with the agents the user may archive."""
@@ -221,7 +226,13 @@ class Limits:
             return line
         spend = await self.spend(api)
         unknown = f" ({spend.unknown} agents' cost not known)" if spend.unknown else ""
-        return f"{line}; {spend.cents:.0f} of {self.max_cents:.0f} cents spent in 24 h{unknown}"
+        estimated = (
+            f", {spend.counted:.0f} counted with {spend.unreported} runs not reported yet at "
+            f"{spend.estimate_cents:.0f} each"
+            if spend.unreported
+            else ""
+        )
+        return f"{line}; {spend.cents:.0f} of {self.max_cents:.0f} cents spent in 24 h{unknown}{estimated}"
 
     def forget_agents(self) -> None:
         """What runs has changed in a way the store does not record (Cursor refused one agent too many): the
@@ -287,25 +298,24 @@ class Limits:
 
     async def _spend(self, api: CursorClient) -> Spend:
         now = self._clock.now()
-        ids = ledger.agents_of(await self._store.read(now), now)
-        charged: dict[str, float | None] = {}
+        paid = paid_runs(await self._store.read(now), now)
+        usages: dict[str, Usage | None] = {}
         unchecked: list[ToolFailure] = []
 
         async def read(agent_id: str, gate: anyio.Semaphore) -> None:
             async with gate:
                 try:
-                    charged[agent_id] = _charged(await self._read_usage(api, agent_id))
+                    usages[agent_id] = await self._read_usage(api, agent_id)
                 except ToolFailure as failure:  # raised once, plainly, rather than grouped per agent
                     unchecked.append(failure)
 
         gate = anyio.Semaphore(USAGE_READS_AT_ONCE)
         async with anyio.create_task_group() as group:
-            for agent_id in ids:
+            for agent_id in paid.agents():
                 group.start_soon(read, agent_id, gate)
         if unchecked:
             raise unchecked[0]
-        known = [cents for cents in charged.values() if cents is not None]
-        return Spend(sum(known), len(ids) - len(known))
+        return tally(paid, usages)
 
     async def _read_usage(self, api: CursorClient, agent_id: str) -> Usage | None:
         kept = self._usage.get(agent_id)

@@ -1,0 +1,63 @@
+"""Issue 46: `run` inside a repository defaults `--repo` to its origin, and `git@` URLs are taken (ownrepo.py,
+core.creation.https_form)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cursor_cloud_agents.core import ToolFailure, creation
+from cursor_cloud_agents.terminal.ownrepo import origin_repository
+
+
+def repository(root: Path, origin: str | None) -> Path:
+    env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(root), "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(["git", "init", "--quiet", str(root / "r")], env=env, check=True, timeout=60)
+    if origin is not None:
+        subprocess.run(["git", "-C", str(root / "r"), "remote", "add", "origin", origin], env=env, check=True)
+    return root / "r"
+
+
+@pytest.mark.parametrize(
+    ("spelled", "sent"),
+    [
+        ("git@github.com:acme/service.git", "https://github.com/acme/service"),
+        ("ssh://git@github.com/acme/service", "https://github.com/acme/service"),
+        ("git@gitlab.com:group/sub/service.git", "https://gitlab.com/group/sub/service"),
+        ("https://github.com/acme/service", "https://github.com/acme/service"),
+    ],
+)
+def test_an_ssh_repository_url_is_sent_in_its_https_form_k_18(spelled: str, sent: str) -> None:
+    """K-18: `git@github.com:OWNER/REPO.git` (what `git remote -v` shows) is taken, sent as the https URL."""
+    assert [spec.url for spec in creation.repos(spelled, None, None)] == [sent]
+
+
+@pytest.mark.parametrize("spelled", ["git@github.com:acme/../x.git", "git@localhost:acme/service", "git@x:y"])
+def test_an_ssh_url_that_is_no_forge_repository_is_still_refused_k_18(spelled: str) -> None:
+    """K-18: the https form is judged by the same rule: a path with `..`, a host that is no forge is refused."""
+    with pytest.raises(ToolFailure):
+        creation.repos(spelled, None, None)
+
+
+@pytest.mark.parametrize(
+    ("origin", "default"),
+    [
+        ("git@github.com:acme/service.git", "https://github.com/acme/service"),
+        ("https://github.com/acme/service", "https://github.com/acme/service"),
+        ("/srv/git/service", None),
+        ("https://user:token@github.com/acme/service", None),
+        (None, None),
+    ],
+)
+def test_run_inside_a_repository_defaults_repo_to_its_origin_k_19(
+    tmp_path: Path, origin: str | None, default: str | None
+) -> None:
+    """K-19: inside a repository, `--repo` defaults to its origin as the API takes it; an origin the API would
+    refuse (a local path, a URL with credentials) or none is no default (the agent starts without a repository)."""
+    here = repository(tmp_path, origin)
+    env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1"}
+    assert origin_repository(here, env) == default
+    assert origin_repository(tmp_path, env) is None  # not inside a repository
