@@ -73,3 +73,20 @@ def test_the_readme_architecture_names_each_package_folder_and_only_paths_that_e
 def test_the_architecture_check_sees_a_moved_folder() -> None:
     """The check above can fail: a row naming a folder that does not exist is found."""
     assert missing("| `core/money/` | the paid acts |") == ["core/money/"]
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "README.md",
+        "docs/configuration.md",
+        "docs/development.md",
+        "docs/simulated.md",
+        "docs/sdk.md",
+        "docs/terminal.md",
+        "docs/tools.md",
+    ],
+)
+def test_every_path_the_readme_and_its_pages_name_exists(page: str) -> None:
+    """Issue 45: what moved out of the README keeps naming files as they are (the old tree named moved ones)."""
+    assert missing((ROOT / page).read_text(encoding="utf-8")) == []
