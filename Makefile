@@ -8,7 +8,7 @@ export UV_PYTHON_DOWNLOADS := never
 # bytecode instead of compiling the SDK and its dependencies again.
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: demo test check lint bench readme snapshot reliability recording fuzz clean
+.PHONY: demo test check lint bench readme snapshot plugins reliability recording fuzz clean
 
 demo: .venv/.synced
 	.venv/bin/cursor-cloud-agents demo
@@ -36,6 +36,10 @@ readme: .venv/.synced
 
 snapshot: .venv/.synced
 	.venv/bin/python scripts/update_snapshot.py
+
+# The package files every client installs (plugin.json, mcp.json, .codex-plugin/, server.json...), from cli/plugins.py.
+plugins: .venv/.synced
+	.venv/bin/python scripts/update_plugins.py
 
 recording: .venv/.synced
 	.venv/bin/python scripts/record_terminal.py

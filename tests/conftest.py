@@ -11,6 +11,11 @@ from tests.tool_harness import harness, harness_factory
 
 __all__ = ["harness", "harness_factory"]
 
+# No test reads or writes this machine's keychain (`keystore`): keyring's backend that has none, for this
+# process and every server or command the suite spawns with its environment. The tests of the keychain path
+# hand keystore a backend of their own.
+os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
+
 
 @pytest.fixture
 def anyio_backend() -> str:

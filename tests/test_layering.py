@@ -190,10 +190,14 @@ def test_no_public_class_name_is_defined_twice() -> None:
     assert {name: where for name, where in twice.items() if where != CURSORS_NAMES.get(name)} == {}
 
 
-CURSORS_NAMES = {"Agent": ["api/models/agents.py", "sdk/_sync.py"], "Run": ["api/models/runs.py", "sdk/_sync.py"]}
-"""The one exception: the SDK face keeps the names of Cursor's own SDK (`Agent`, `Run`), so that a program moves
-between the two with few changes (docs/sdk.md), while the API's wire models keep the API's names. The SDK's
-front never exports the wire models under those names (`AgentInfo` is the API's agent record there)."""
+_SDK_ERRORS = ["AgentBusyError", "APITimeoutError", "AuthenticationError", "BadRequestError", "NotFoundError"]
+CURSORS_NAMES = {"Agent": ["api/models/agents.py", "sdk/_sync.py"], "Run": ["api/models/runs.py", "sdk/_sync.py"]} | {
+    name: ["api/errors.py", "sdk/_errors.py"] for name in [*_SDK_ERRORS, "PermissionDeniedError", "RateLimitError"]
+}
+"""The one exception: the SDK face keeps the names of Cursor's own SDK (`Agent`, `Run`, and its error classes), so
+that a program moves between the two with only its import line changed (docs/sdk.md), while the API's wire models
+and the API client's exceptions keep the API's names. The SDK's front never exports the wire models or the client's
+exceptions under those names (`AgentInfo` is the API's agent record there)."""
 
 
 @pytest.mark.parametrize("package", ["core", "server", "verify"])

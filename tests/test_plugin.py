@@ -30,17 +30,14 @@ def load(path: Path) -> Any:
 
 
 def test_the_plugin_registers_this_server_under_its_console_script_and_version() -> None:
-    """Issue 24: the plugin's server is the `cursor-cloud-agents` command at the project's version; it hands
-    the server only the key and the writes switch (read-only unless the person set it)."""
+    """Issue 24: the plugin's server is the `cursor-cloud-agents` command at the project's version. Issue 44: it
+    passes no variable at all: a plugin's server inherits Claude Code's environment (an exported key, the writes
+    switch), and without a key it uses the one `login` stored; a `${CURSOR_API_KEY}` left unset is gone."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     plugin = load(PLUGIN)
     server = plugin["mcpServers"]["cursor"]
     assert plugin["name"] == project["name"] and plugin["version"] == __version__
-    assert server["command"] in project["scripts"] and "args" not in server
-    assert server["env"] == {
-        "CURSOR_API_KEY": "${CURSOR_API_KEY}",
-        "CURSOR_MCP_ALLOW_WRITES": "${CURSOR_MCP_ALLOW_WRITES:-0}",
-    }
+    assert server == {"command": "cursor-cloud-agents"} and server["command"] in project["scripts"]
 
 
 def test_the_marketplace_lists_the_plugin_of_this_repository() -> None:
@@ -51,7 +48,8 @@ def test_the_marketplace_lists_the_plugin_of_this_repository() -> None:
 
 @pytest.mark.parametrize("target", [ROOT, PLUGIN], ids=["marketplace", "plugin"])
 def test_claude_plugin_validate_passes(target: Path, tmp_path: Path) -> None:
-    """Issue 24: the real `claude plugin validate` (Claude Code 2.1.332) accepts the marketplace and the plugin."""
+    """Issue 24: the real `claude plugin validate` (Claude Code 2.1.332) accepts the marketplace and the plugin;
+    issue 44: with the skill in `skills/`."""
     if not CLAUDE.exists():
         pytest.skip("Claude Code is not in .tools/claude-code: run scripts/claude_code.sh (npm) to validate the plugin")
     env = {"PATH": os.defpath, "HOME": str(tmp_path), "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_TELEMETRY": "1"}
@@ -66,6 +64,7 @@ def test_claude_plugin_validate_passes(target: Path, tmp_path: Path) -> None:
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["success"] is True, done.stdout + done.stderr
     assert report["manifest"]["errors"] == [] and [s["name"] for s in report["provides"]["mcpServers"]] == ["cursor"]
+    assert report["provides"]["skills"] == ["cursor-cloud-agents:delegate-to-cursor"]  # issue 44: the skill
 
 
 def test_the_names_the_readme_gives_the_plugin_are_those_claude_code_derives_from_its_files() -> None:

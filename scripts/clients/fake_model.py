@@ -6,7 +6,9 @@ It prints `listening on http://127.0.0.1:PORT` on its first line, then serves:
 - `POST /v1/messages` (Anthropic Messages, SSE when `"stream": true`; Claude Code, OpenCode's anthropic
   provider) and `POST /v1/messages/count_tokens`;
 - `POST /v1/responses` (OpenAI Responses, SSE; Codex with a custom `wire_api = "responses"` provider);
-- `POST /v1/chat/completions` (OpenAI Chat Completions, SSE; any openai-compatible provider).
+- `POST /v1/chat/completions` (OpenAI Chat Completions, SSE; any openai-compatible provider);
+- `POST /v1beta/models/MODEL:streamGenerateContent` and `:generateContent` (Gemini, SSE with `alt=sse`; Gemini
+  CLI with `GOOGLE_GEMINI_BASE_URL`), and `:countTokens`.
 
 The script is `{"steps": [STEP, ...]}`, a STEP being `{"tool": NAME, "args": {...}}` (call tool NAME:
 the first tool offered whose name ends with NAME, else the step's `"prefix"` + NAME) or `{"say": TEXT}` (end the turn
@@ -234,6 +236,28 @@ def chat_events(step: Json, offered: list[str], model: str, serial: int) -> Even
     yield None, "[DONE]"
 
 
+# --- Gemini generateContent ------------------------------------------------------------------------------
+
+
+def gemini_turns(body: Json) -> int:
+    return sum(1 for content in body.get("contents", []) if content.get("role") == "model")
+
+
+def gemini_offered(body: Json) -> list[str]:
+    declared = [tool.get("functionDeclarations") or [] for tool in body.get("tools") or []]
+    return [function.get("name", "") for functions in declared for function in functions]
+
+
+def gemini_response(step: Json, offered: list[str]) -> Json:
+    if "tool" in step:
+        part: Json = {"functionCall": {"name": tool_name(step, offered), "args": step["args"]}}
+    else:
+        part = {"text": step["say"]}
+    candidate = {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+    usage = {"promptTokenCount": 100, "candidatesTokenCount": 10, "totalTokenCount": 110}
+    return {"candidates": [candidate], "usageMetadata": usage}
+
+
 # --- Serving ----------------------------------------------------------------------------------------------
 
 
@@ -294,6 +318,11 @@ class Handler(BaseHTTPRequestHandler):
         if path.endswith("/count_tokens"):
             chosen = "count_tokens"
             self._json(200, {"input_tokens": 100})
+        elif path.endswith(":countTokens"):
+            chosen = "count_tokens"
+            self._json(200, {"totalTokens": 100})
+        elif path.endswith((":generateContent", ":streamGenerateContent")):
+            chosen = self._gemini(body, streamed=path.endswith(":streamGenerateContent"))
         elif path in routes:
             chosen = routes[path](body)
         else:
@@ -323,6 +352,16 @@ class Handler(BaseHTTPRequestHandler):
         offered = chat_offered(body)
         label, step = self.fake.choose(chat_turns(body), offered)
         self._sse(chat_events(step, offered, body.get("model", "fake"), self.fake.next_serial()))
+        return f"{label}: {json.dumps(step)}"
+
+    def _gemini(self, body: Json, streamed: bool) -> str:
+        offered = gemini_offered(body)
+        label, step = self.fake.choose(gemini_turns(body), offered)
+        response = gemini_response(step, offered)
+        if streamed:
+            self._sse(iter([(None, response)]))
+        else:
+            self._json(200, response)
         return f"{label}: {json.dumps(step)}"
 
     def _json(self, status: int, payload: Json) -> None:

@@ -3,9 +3,10 @@ registration blocks of docs/clients.md and the README (`scripts/devkit/readme.py
 the pages to them).
 
 Each snippet names the server by the absolute path of this command when `config` prints it (a client started
-from a desktop launcher may not have the shell's PATH; the docs show the bare name), passes the key from
-the client's own environment (never written into a file), and starts with writes off: the user turns them on
-knowingly. What each setting is for was measured with the real clients (docs/clients.md, scripts/clients/).
+from a desktop launcher may not have the shell's PATH; the docs show the bare name), holds no key (the server
+uses `CURSOR_API_KEY` when the client's environment has it, else the key `cursor-cloud-agents login` stored:
+issue 44), and starts with writes off: the user turns them on knowingly. What each setting is for was
+measured with the real clients (docs/clients.md, scripts/clients/).
 """
 
 from __future__ import annotations
@@ -108,9 +109,9 @@ def plugin_permissions() -> str:
 
 
 def _claude(command: str) -> Snippet:
-    server = {"type": "stdio", "command": command, "env": {"CURSOR_API_KEY": "${CURSOR_API_KEY}"} | WRITES_OFF}
+    server = {"type": "stdio", "command": command, "env": WRITES_OFF}
     notes = (
-        f"or, for all your projects (the key exported where Claude Code starts): {claude_mcp_add(command)}",
+        f"or, for all your projects: {claude_mcp_add(command)}",
         f"in scripts: {claude_print(CLAUDE_PERMISSION)}",
     )
     text = _json({"mcpServers": {SERVER_NAME: server}})
@@ -120,7 +121,9 @@ def _claude(command: str) -> Snippet:
 def _codex(command: str) -> Snippet:
     text = (
         f"[mcp_servers.{SERVER_NAME}]\ncommand = {_toml_string(command)}\n"
-        'env_vars = ["CURSOR_API_KEY"]  # Codex passes only the variables listed here\n'
+        "# Codex passes only the variables listed here (when set): a key exported in the shell, and where\n"
+        "# `cursor-cloud-agents login` stored one (its config folder; the Linux desktop's keychain)\n"
+        'env_vars = ["CURSOR_API_KEY", "XDG_CONFIG_HOME", "DBUS_SESSION_BUS_ADDRESS"]\n'
         'env = { CURSOR_MCP_ALLOW_WRITES = "0" }\ntool_timeout_sec = 100\n'
         "# Wait for this server before the first model request (without it, on a slow start, the model gets\n"
         "# none of its tools), and give up after 30 s: it answered in 1 to 14 s on a busy machine.\n"
@@ -136,14 +139,14 @@ def _opencode(command: str) -> Snippet:
         "command": [command],
         "enabled": True,
         "timeout": 100_000,
-        "environment": {"CURSOR_API_KEY": "{env:CURSOR_API_KEY}"} | WRITES_OFF,
+        "environment": WRITES_OFF,
     }
     data = {"$schema": "https://opencode.ai/config.json", "mcp": {SERVER_NAME: server}}
     return Snippet("opencode.json in your project (merge into mcp)", _json(data), "opencode debug config")
 
 
 def _cursor(command: str) -> Snippet:
-    server = {"command": command, "env": {"CURSOR_API_KEY": "${env:CURSOR_API_KEY}"} | WRITES_OFF}
+    server = {"command": command, "env": WRITES_OFF}
     text = _json({"mcpServers": {SERVER_NAME: server}})
     check = f"cursor-agent mcp enable {SERVER_NAME} && cursor-agent mcp list-tools {SERVER_NAME}"
     return Snippet(".cursor/mcp.json in your project (merge into mcpServers)", text, check)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
+from cursor_cloud_agents import keystore
 from cursor_cloud_agents.guards.net import is_loopback_host
 
 T = TypeVar("T")
@@ -125,21 +126,51 @@ def _present(env: Mapping[str, str], name: str) -> str | None:
     return value.strip()
 
 
+LOGIN = "run `cursor-cloud-agents login` (it stores the key for every client)"
+LOGIN_HINT = f"{LOGIN}, or set CURSOR_API_KEY"
+
+
 def _read_key(env: Mapping[str, str]) -> tuple[Secret | None, str | None]:
     value = env.get("CURSOR_API_KEY")
     if value is None:
-        return None, "CURSOR_API_KEY is not set in the MCP server's environment"
+        return None, f"CURSOR_API_KEY is not set and no key is stored: {LOGIN_HINT}"
     problem = refusal(value)
     if problem is not None:
-        return None, f"CURSOR_API_KEY {problem}: set the real key in the MCP server's environment"
+        return None, f"CURSOR_API_KEY {problem}: set the real key in the MCP server's environment, or unset it"
+    return checked_key(value, "CURSOR_API_KEY")
+
+
+def checked_key(value: str, where: str) -> tuple[Secret | None, str | None]:
     if not _PRINTABLE.match(value.strip()):
         # The key travels in a header: such a key made the client refuse to open (the server died at start-up, or
         # every call failed INTERNAL). Usually a pasted `Bearer ` prefix or a broken line.
         return None, (
-            "CURSOR_API_KEY holds spaces, control or non-ASCII characters: "
+            f"{where} holds spaces, control or non-ASCII characters: "
             "set the key alone (no `Bearer ` prefix, no line break)"
         )
     return Secret(value.strip()), None
+
+
+def key_from_store(env: Mapping[str, str], api_key: Secret | None, problem: str | None) -> dict[str, Any]:
+    """The key's fields once the stored key is considered: `CURSOR_API_KEY` first, then what `login` stored
+    (`keystore`), when the variable is unset, empty or an uninterpolated placeholder (what a client passes
+    when the person's shell had no key). A key that is there but malformed is reported, never replaced."""
+    if api_key is not None:
+        return {"key_source": "CURSOR_API_KEY"}
+    given = env.get("CURSOR_API_KEY")
+    if given is not None and refusal(given) is None:
+        return {}
+    try:
+        stored = keystore.find(env)
+    except keystore.KeyStoreError as exc:
+        return {"key_problem": f"no usable key: {exc}"}
+    if stored is None:
+        return {} if given is None else {"key_problem": f"{problem}; or {LOGIN}"}
+    secret, bad = checked_key(stored.value, f"the key stored in {stored.place}")
+    if secret is None:
+        return {"key_problem": f"{bad}; run `cursor-cloud-agents login` again"}
+    ignored = "" if given is None else f" (CURSOR_API_KEY {refusal(given)}: ignored)"
+    return {"api_key": secret, "key_problem": None, "key_source": f"stored in {stored.place}{ignored}"}
 
 
 def _switch(env: Mapping[str, str], name: str) -> bool:
@@ -376,11 +407,14 @@ class Settings:
     api_key: Secret | None = setting_with_problems(
         "CURSOR_API_KEY",
         VariableReader(lambda env, _: _read_key(env), lambda: (None, None), "(none)"),
-        "Your Cursor API key. Without it the server starts and lists its tools; "
+        "Your Cursor API key; when unset, the key `cursor-cloud-agents login` stored is used. Without either the "
+        "server starts and lists its tools; "
         "every call answers `CONFIGURATION_MISSING`.",
         problems="key_problem",
     )
     key_problem: str | None = None
+    key_source: str | None = None
+    """Where the key came from: `CURSOR_API_KEY`, or `stored in ...` (`login`); None without a key."""
     simulated: bool = setting(
         "CURSOR_MCP_FIXTURE",
         _switch_reader(),
@@ -544,6 +578,8 @@ class Settings:
             values["key_problem"] = (
                 "CURSOR_MCP_FIXTURE=1 is refused together with CURSOR_API_KEY: simulated mode never uses a real key"
             )
+        elif not values["simulated"]:  # simulated mode never looks for a stored key
+            values |= key_from_store(env, values["api_key"], values["key_problem"])
         return cls(**values, claude_plugin=bool(env.get("CLAUDE_PLUGIN_ROOT")))
 
     def secrets(self) -> list[str]:

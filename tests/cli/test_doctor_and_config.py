@@ -92,14 +92,18 @@ def test_config_prints_a_registration_each_client_can_read_with_writes_off_and_n
     found = snippet(client, COMMAND)
     parsed = tomllib.loads(found.text) if client == "codex" else json.loads(found.text)
     text = json.dumps(parsed)
-    assert COMMAND in text and '"CURSOR_MCP_ALLOW_WRITES": "0"' in text
-    assert "CURSOR_API_KEY" in text and found.check
+    assert COMMAND in text and '"CURSOR_MCP_ALLOW_WRITES": "0"' in text and found.check
+    # Issue 44: no key, not even a placeholder the client would expand: the server finds it (login).
+    assert "${" not in text and "{env:" not in text
+    assert "CURSOR_API_KEY" not in text or client == "codex"
 
 
-def test_codex_gets_the_key_through_env_vars() -> None:
-    """docs/clients.md (Codex): Codex passes only whitelisted variables; the key must be in env_vars."""
+def test_codex_passes_the_key_or_where_login_stored_it_through_env_vars() -> None:
+    """docs/clients.md (Codex): Codex passes only the variables it lists (and HOME): an exported key, and the
+    XDG folder and the desktop's keychain bus where `login` may have stored one (issue 44)."""
     parsed = tomllib.loads(snippet("codex", COMMAND).text)
-    assert parsed["mcp_servers"]["cursor"]["env_vars"] == ["CURSOR_API_KEY"]
+    passed = ["CURSOR_API_KEY", "XDG_CONFIG_HOME", "DBUS_SESSION_BUS_ADDRESS"]
+    assert parsed["mcp_servers"]["cursor"]["env_vars"] == passed
 
 
 def test_an_unknown_client_is_refused() -> None:

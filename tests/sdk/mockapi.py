@@ -5,7 +5,9 @@ Not the simulator: a few handlers of the standard library's HTTP server that ans
 which block the calling thread, can reach it). Every request is recorded as `METHOD /path`.
 
 A run is `RUNNING` when it is made and `FINISHED` from its first read on (`finish_on_read=False`: finished
-when made). Its stream is a `status` frame, the assistant's text in two pieces, the `result` and `done`.
+when made; `reads_to_finish`: from that read on). Its stream is a `status` frame, the assistant's text in two
+pieces, the `result` and `done`. A follow-up while the agent's latest run is `RUNNING` is refused as the API refuses
+it (409 `agent_busy`); `GET /v1/models` lists `MODELS`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any, Literal
 RESULT_TEXT = "The mock agent did the work."
 ASSISTANT_PIECES = ("Working on ", "it now.")
 KEY = "key_mock_0123456789abcdef"
+MODELS = ("composer-2", "gpt-5")
 CREATED_AT = "2026-10-06T12:00:00.000Z"
 
 
@@ -30,6 +33,9 @@ class MockApi:
     """The mock's state: its agents, their runs, and the requests it received."""
 
     finish_on_read: bool = True
+    reads_to_finish: int = 1
+    """The read of a run from which it is FINISHED (with `finish_on_read`)."""
+    reads: dict[str, int] = field(default_factory=dict[str, int])
     requests: list[str] = field(default_factory=list[str])
     agents: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
     runs: dict[str, dict[str, Any]] = field(default_factory=dict[str, dict[str, Any]])
@@ -58,8 +64,15 @@ class MockApi:
 
     def read_run(self, run_id: str) -> dict[str, Any]:
         run = self.runs[run_id]
-        run |= {"status": "FINISHED", "result": RESULT_TEXT, "durationMs": 1234}
+        self.reads[run_id] = self.reads.get(run_id, 0) + 1
+        if self.reads[run_id] >= self.reads_to_finish:
+            run |= {"status": "FINISHED", "result": RESULT_TEXT, "durationMs": 1234}
         return run
+
+    def busy(self, agent: dict[str, Any]) -> bool:
+        """Whether the agent's latest run is still running (a follow-up is then refused)."""
+        latest = self.runs.get(agent.get("latestRunId") or "")
+        return latest is not None and latest["status"] == "RUNNING"
 
 
 def _agent(agent_id: str, name: str | None) -> dict[str, Any]:
@@ -143,7 +156,7 @@ class _Handler(BaseHTTPRequestHandler):
 def _dispatch(api: MockApi, method: str, parts: list[str], body: Any) -> tuple[int, Any] | Literal["stream"] | None:
     """The answer to one request: (status, body), "stream", or None for 404."""
     if parts[:2] != ["v1", "agents"]:
-        return (200, {"apiKeyName": "mock key", "createdAt": CREATED_AT}) if parts == ["v1", "me"] else None
+        return _account(parts)
     rest = parts[2:]
     if method == "GET" and not rest:
         return 200, {"items": list(api.agents.values())}
@@ -157,7 +170,7 @@ def _dispatch(api: MockApi, method: str, parts: list[str], body: Any) -> tuple[i
     if len(rest) == 1 and method == "GET":
         return 200, agent
     if rest[1:] == ["runs"] and method == "POST":
-        return 201, {"run": api.new_run(agent["id"])}
+        return _follow_up(api, agent)
     if len(rest) >= 3 and rest[1] == "runs" and rest[2] in api.runs:
         if len(rest) == 3:
             return 200, api.read_run(rest[2])
@@ -166,10 +179,24 @@ def _dispatch(api: MockApi, method: str, parts: list[str], body: Any) -> tuple[i
     return None
 
 
+def _follow_up(api: MockApi, agent: dict[str, Any]) -> tuple[int, Any]:
+    """A follow-up's answer: its run, or the API's refusal while the latest run is still running."""
+    if api.busy(agent):
+        return 409, {"error": {"code": "agent_busy", "message": "a run of this agent is still active"}}
+    return 201, {"run": api.new_run(agent["id"])}
+
+
+def _account(parts: list[str]) -> tuple[int, Any] | None:
+    """The answers about the key and the account: `/v1/me`, `/v1/models`."""
+    if parts == ["v1", "models"]:
+        return 200, {"items": [{"id": model} for model in MODELS]}
+    return (200, {"apiKeyName": "mock key", "createdAt": CREATED_AT}) if parts == ["v1", "me"] else None
+
+
 @contextmanager
-def mock_api(*, finish_on_read: bool = True) -> Generator[MockApi]:
+def mock_api(*, finish_on_read: bool = True, reads_to_finish: int = 1) -> Generator[MockApi]:
     """The mock, listening on 127.0.0.1 (a free port) in a thread until the block ends."""
-    api = MockApi(finish_on_read=finish_on_read)
+    api = MockApi(finish_on_read=finish_on_read, reads_to_finish=reads_to_finish)
     server = ThreadingHTTPServer(("127.0.0.1", 0), type("Handler", (_Handler,), {"api": api}))
     api.base_url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(

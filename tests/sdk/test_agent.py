@@ -11,7 +11,17 @@ from cursor_cloud_agents.core.spend.paid import create_within_limits
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.sdk import AssistantMessage, AsyncAgent, AsyncCursor, Code, ToolFailure
+from cursor_cloud_agents.sdk import (
+    Agent,
+    AgentNotFoundError,
+    AssistantMessage,
+    AsyncAgent,
+    AsyncCursor,
+    BadRequestError,
+    Code,
+    Cursor,
+    ToolFailure,
+)
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, Fault, Faults
 from tests.sdk.conftest import ProgramEnvironment
 from tests.sdk.mockapi import ASSISTANT_PIECES, RESULT_TEXT, mock_api
@@ -85,7 +95,7 @@ async def test_l73_the_creation_limit_refuses_a_script_when_the_server_used_the_
             await agent.send("The script's")
         assert refused.value.code == Code.LIMIT_REACHED
         assert rig.posts("/v1/agents") == 1
-        assert "CURSOR_MCP_MAX_NEW_AGENTS=1" in refused.value.message
+        assert "max_new_agents=1 (CURSOR_MCP_MAX_NEW_AGENTS)" in refused.value.message  # the argument and its variable
 
 
 async def test_the_model_given_to_send_stays_for_the_later_sends() -> None:
@@ -160,3 +170,36 @@ async def test_artifacts_usage_and_the_records_of_an_agent_are_read() -> None:
         await AsyncAgent.unarchive(agent.agent_id, client=rig.cursor)
         await AsyncAgent.delete(agent.agent_id, client=rig.cursor)
         assert rig.world.agents == {}
+
+
+def test_agents_and_runs_are_found_by_class_as_cursors_sdk_finds_them_k_53() -> None:
+    """K-53: `Agent.get`, `Agent.list`, `Agent.list_runs(agent_id)`, `Agent.get_run(run_id)` and
+    `Agent.cancel_run(run_id)` work on the class as in Cursor's SDK (a run's agent is the one this connection
+    remembers, or `agent_id=`); `agent.list_runs()` still works on an agent; unknown ids are said as such."""
+    with Cursor(simulated=True) as cursor:
+        agent = Agent.create(client=cursor)
+        run = agent.send("Work for a while [sim:seconds=600]")
+        assert Agent.get(agent.agent_id, client=cursor).id == agent.agent_id
+        assert agent.agent_id in [summary.id for summary in Agent.list(client=cursor, runtime="cloud")]
+        assert [r.id for r in Agent.list_runs(agent.agent_id, client=cursor)] == [r.id for r in agent.list_runs()]
+        assert Agent.get_run(run.id, client=cursor).agent_id == agent.agent_id
+        assert Agent.get_run(run.id, {"agent_id": agent.agent_id}, client=cursor).id == run.id
+        Agent.cancel_run(run.id, client=cursor)
+        assert run.wait().status == "cancelled"
+        with pytest.raises(BadRequestError, match="Pass agent_id="):
+            Agent.get_run("run-11111111-1111-4111-8111-111111111111", client=cursor)
+        with pytest.raises(AgentNotFoundError):
+            Agent.get("bc-11111111-1111-4111-8111-111111111111", client=cursor)
+        with pytest.raises(BadRequestError, match="only cloud agents are listed"):
+            Agent.list({"runtime": "local"}, client=cursor)
+
+
+def test_a_run_started_by_another_program_of_this_machine_is_found_through_the_store_k_53(
+    program_environment: ProgramEnvironment,
+) -> None:
+    with mock_api() as api:
+        program_environment(api.base_url)
+        with Cursor() as first:
+            run = Agent.create(client=first).send("Work")
+        with Cursor() as second:
+            assert Agent.get_run(run.id, client=second).agent_id == run.agent_id

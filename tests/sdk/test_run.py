@@ -86,11 +86,14 @@ async def test_wait_with_a_timeout_says_the_run_goes_on() -> None:
         assert run.status in ("CREATING", "RUNNING")
 
 
-async def test_text_is_the_assistants_reply_and_the_result_its_final_text() -> None:
+async def test_text_is_the_final_text_and_iter_text_the_reply_as_written_k_43() -> None:
+    """K-43: `run.text()` is the run's result (as in Cursor's SDK: it waits for the end), `run.iter_text()` the
+    assistant's reply piece by piece as it is written."""
     async with sdk_rig() as rig:
         rig.world.default_script = SCRIPT
         run = await (await AsyncAgent.create(client=rig.cursor)).send("Work")
-        assert await run.text() == SCRIPT.text + SCRIPT.result  # the simulator's reply ends with the final text
+        assert "".join([piece async for piece in run.iter_text()]) == SCRIPT.text + SCRIPT.result
+        assert await run.text() == SCRIPT.result
         result = await run.wait()
         assert result.result == SCRIPT.result and result.duration_ms == 42_000  # creating 2 s, running 40 s
         conversation = await run.conversation()

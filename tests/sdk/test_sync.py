@@ -42,7 +42,8 @@ def test_agent_prompt_returns_the_result_in_one_call(program_environment: Progra
 
 
 def test_a_run_still_running_is_waited_for_on_the_cursors_clock(program_environment: ProgramEnvironment) -> None:
-    """run.wait() re-reads a RUNNING run until it ends, pausing on the injected clock (no real sleep)."""
+    """run.wait() reads a RUNNING run at once, then again until it ends, pausing on the injected clock (no real
+    sleep): a run found ended at the first read is answered without a pause."""
     from cursor_cloud_agents.core.timing import Clock
 
     paused: list[float] = []
@@ -50,7 +51,7 @@ def test_a_run_still_running_is_waited_for_on_the_cursors_clock(program_environm
     async def pause(seconds: float) -> None:
         paused.append(seconds)
 
-    with mock_api(finish_on_read=True) as api:
+    with mock_api(finish_on_read=True, reads_to_finish=2) as api:
         program_environment(api.base_url)
         with Cursor(clock=Clock(sleep=pause)) as cursor:
             run = Agent.create(client=cursor).send("Work")

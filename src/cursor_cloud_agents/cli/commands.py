@@ -68,6 +68,19 @@ def _config(args: argparse.Namespace, _: Root) -> int:
     return 0
 
 
+def _login(args: argparse.Namespace, root: Root) -> int:
+    from cursor_cloud_agents.cli.login import Out, login, read_key  # keystore's keyring is loaded only here
+
+    out = Out(say=sys.stdout.write, warn=sys.stderr.write)
+    return anyio.run(login, root.env, root.open_client, read_key(args.stdin), out)
+
+
+def _logout(_: argparse.Namespace, root: Root) -> int:
+    from cursor_cloud_agents.cli.login import Out, logout
+
+    return logout(root.env, Out(say=sys.stdout.write, warn=sys.stderr.write))
+
+
 def _verify(args: argparse.Namespace, root: Root) -> int:
     from cursor_cloud_agents.terminal.ask import ask_on_terminal
     from cursor_cloud_agents.verify import Io, Options, run_verify  # loaded by verify alone
@@ -249,6 +262,8 @@ COMMANDS: dict[str, Run] = {
     "demo": _demo,
     "doctor": _doctor,
     "config": _config,
+    "login": _login,
+    "logout": _logout,
     "simulate": _simulate,
     "verify": _verify,
     "agents": _on_terminal(_agents),

@@ -15,9 +15,9 @@ from contextlib import AbstractAsyncContextManager
 
 import anyio
 
-from cursor_cloud_agents.api import CursorClient, CursorError, deadline_after
+from cursor_cloud_agents.api import CursorClient, CursorError, Me, deadline_after
 from cursor_cloud_agents.config import ASK_ACTS, ConfigError, Settings
-from cursor_cloud_agents.core.failures import from_api_error
+from cursor_cloud_agents.core.failures import ToolFailure, from_api_error
 from cursor_cloud_agents.core.spend.ledger import use_of
 from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import DOCTOR_CALL_SECONDS as CALL_SECONDS
@@ -45,7 +45,9 @@ def _settings_lines(settings: Settings, report: Diagnosis) -> None:
     elif settings.key_problem is not None:
         report.line("FAIL", settings.key_problem)
     else:
-        report.line("ok", f"CURSOR_API_KEY is set; API at {settings.base_url}")
+        source = settings.key_source or ""
+        where = f"from {source}" if source == "CURSOR_API_KEY" else source  # else "stored in ..." (login)
+        report.line("ok", f"the key {where}; API at {settings.base_url}")
     writes = "on" if settings.allow_writes else "off (set CURSOR_MCP_ALLOW_WRITES=1 to create and steer agents)"
     report.line("ok", f"writes {writes}; delete {'on' if settings.allow_delete else 'off'}")
     for name in sorted(settings.forward_env):
@@ -90,23 +92,30 @@ def _limit_lines(settings: Settings, report: Diagnosis) -> None:
     report.line("ok", f"the user is asked before: {asked}, when the client can ask (CURSOR_MCP_ASK)")
 
 
+async def read_me(settings: Settings, open_client: ClientFactory) -> Me | ToolFailure | None:
+    """One read of the key's owner (`GET /v1/me`), bounded: its answer, Cursor's refusal, or None for no answer
+    in time (`doctor`, and `login` before it stores a key)."""
+    try:
+        with anyio.fail_after(CALL_SECONDS + 5), deadline_after(CALL_SECONDS):
+            async with open_client(settings) as client:
+                return await client.me()
+    except CursorError as exc:
+        return from_api_error(exc)
+    except TimeoutError:
+        return None
+
+
 async def _api_line(settings: Settings, open_client: ClientFactory, report: Diagnosis) -> None:
     if settings.key_problem is not None and not settings.simulated:
         report.line("FAIL", "no call made to Cursor: fix the key first")
         return
-    try:
-        with anyio.fail_after(CALL_SECONDS + 5), deadline_after(CALL_SECONDS):
-            async with open_client(settings) as client:
-                me = await client.me()
-    except CursorError as exc:
-        failure = from_api_error(exc)
-        report.line("FAIL", f"GET /v1/me: {failure.code}: {failure.message}")
-        return
-    except TimeoutError:
+    me = await read_me(settings, open_client)
+    if isinstance(me, ToolFailure):
+        report.line("FAIL", f"GET /v1/me: {me.code}: {me.message}")
+    elif me is None:
         report.line("FAIL", f"GET /v1/me did not answer within {CALL_SECONDS:g} s")
-        return
-    owner = me.user_email or "a service account"
-    report.line("ok", f"GET /v1/me: key {me.api_key_name!r} of {owner}")
+    else:
+        report.line("ok", f"GET /v1/me: key {me.api_key_name!r} of {me.user_email or 'a service account'}")
 
 
 async def diagnose(env: Mapping[str, str], open_client: ClientFactory, write: Callable[[str], object]) -> int:

@@ -70,6 +70,15 @@ def _parser() -> argparse.ArgumentParser:
         "cursor-cloud-agents config claude",
     )
     config.add_argument("client", choices=CLIENTS, help="the client to register the server in")
+    login = _command(
+        commands,
+        "login",
+        "check your Cursor API key and store it for every client (the system keychain, or a file only you read)",
+        "cursor-cloud-agents login",
+        "cursor-cloud-agents login --stdin < key.txt",
+    )
+    login.add_argument("--stdin", action="store_true", help="read the key from stdin (the default when not a terminal)")
+    _command(commands, "logout", "remove the key `login` stored", "cursor-cloud-agents logout")
     simulate = _command(
         commands,
         "simulate",

@@ -19,16 +19,40 @@ from cursor_cloud_agents.api import (
     ThinkingEvent,
     ToolCallEvent,
 )
+from cursor_cloud_agents.sdk._status import Status
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """A block of text in a message's content, as Cursor's SDK shapes it (`message.message.content`)."""
+
+    text: str
+    type: Literal["text"] = "text"
+
+
+@dataclass(frozen=True)
+class AssistantContent:
+    """What an assistant message says, as Cursor's SDK shapes it: its role and its content blocks."""
+
+    content: tuple[TextBlock, ...]
+    role: Literal["assistant"] = "assistant"
 
 
 @dataclass(frozen=True)
 class AssistantMessage:
-    """A piece of the assistant's reply (the stream sends it a few words at a time)."""
+    """A piece of the assistant's reply (the stream sends it a few words at a time).
+
+    `text` is the piece; `message.content` holds it as one text block, the shape Cursor's SDK gives it."""
 
     agent_id: str
     run_id: str
     text: str
     type: Literal["assistant"] = "assistant"
+
+    @property
+    def message(self) -> AssistantContent:
+        """The piece as Cursor's SDK shapes it: `message.content[0].text`."""
+        return AssistantContent((TextBlock(self.text),))
 
 
 @dataclass(frozen=True)
@@ -71,11 +95,13 @@ class SummaryMessage:
 
 @dataclass(frozen=True)
 class StatusMessage:
-    """The run's status as it changes (`CREATING`, `RUNNING`, then `FINISHED`, `ERROR`, `CANCELLED`...)."""
+    """The run's status as it changes: `"running"`, then `"finished"`, `"error"`, `"cancelled"`... (a `Status`:
+    equal to the API's uppercase word too)."""
 
     agent_id: str
     run_id: str
     status: str
+    """A `Status` when this SDK made the message: the lowercase word, equal to the API's word too."""
     type: Literal["status"] = "status"
 
 
@@ -90,7 +116,7 @@ class MessageReader:
     def __init__(self, agent_id: str, run_id: str) -> None:
         self.agent_id = agent_id
         self.run_id = run_id
-        self.status: str | None = None
+        self.status: Status | None = None
         self._summary = ""
 
     def read(self, event: StreamEvent) -> Message | None:
@@ -112,10 +138,10 @@ class MessageReader:
         return None
 
     def _status(self, status: str | None) -> StatusMessage | None:
-        if status is None or status == self.status:
-            return None
-        self.status = status
-        return StatusMessage(self.agent_id, self.run_id, status)
+        if status is None or (self.status is not None and str(Status(status)) == str(self.status)):
+            return None  # said once as Cursor's SDK says it: CREATING then RUNNING is one "running"
+        self.status = Status(status)
+        return StatusMessage(self.agent_id, self.run_id, self.status)
 
     def _summary_of(self, event: InteractionUpdateEvent) -> SummaryMessage | None:
         kind = event.update_type

@@ -7,13 +7,14 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
 
-from cursor_cloud_agents.api import ConversationMessage, CursorClient, Run, RunNotCancellableError
+from cursor_cloud_agents.api import ConversationMessage, CursorClient, ModelSelection, Run, RunNotCancellableError
 from cursor_cloud_agents.core import Follower, ToolFailure, failures
 from cursor_cloud_agents.core.timing import RUN_POLL_SECONDS
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
 from cursor_cloud_agents.sdk._errors import translated
 from cursor_cloud_agents.sdk._messages import AssistantMessage, Message, MessageReader
 from cursor_cloud_agents.sdk._results import RunResult
+from cursor_cloud_agents.sdk._status import Status
 
 logger = logging.getLogger("cursor_cloud_agents.sdk")
 
@@ -31,12 +32,15 @@ class AsyncRun:
 
     `status` is the last one read; `wait()` reads until the run ends."""
 
-    def __init__(self, cursor: AsyncCursor, agent_id: str, run: Run) -> None:
+    def __init__(self, cursor: AsyncCursor, agent_id: str, run: Run, model: ModelSelection | None = None) -> None:
         self._cursor = cursor
         self.agent_id = agent_id
         self.id = run.id
         self.last = run
         """The run as last read."""
+        self.model = model
+        """The model this program asked the run with (None: the agent's or the account's default, or not known)."""
+        cursor.remember_run(run.id, agent_id)
 
     def __repr__(self) -> str:
         return f"AsyncRun({self.id}, agent={self.agent_id}, status={self.status})"
@@ -47,9 +51,20 @@ class AsyncRun:
         return self.id
 
     @property
-    def status(self) -> str:
-        """The status last read (`CREATING`, `RUNNING`, `FINISHED`, `ERROR`, `CANCELLED`, `EXPIRED`...)."""
-        return self.last.status
+    def status(self) -> Status:
+        """The status last read: `"running"` (a creating run too), `"finished"`, `"error"`, `"cancelled"`,
+        `"expired"`; equal to the API's uppercase word too (`sdk/_status.py`)."""
+        return Status(self.last.status)
+
+    @property
+    def result(self) -> str:
+        """The final text as last read (empty until the run has ended: `await run.text()` waits for it)."""
+        return self.last.result or ""
+
+    @property
+    def duration_ms(self) -> int | None:
+        """How long the run took, once it has ended."""
+        return self.last.duration_ms
 
     @classmethod
     async def get(cls, agent_id: str, run_id: str, *, client: AsyncCursor) -> AsyncRun:
@@ -71,6 +86,8 @@ class AsyncRun:
         """
         state = self._cursor.state
         started = state.clock.now()
+        if not self.last.is_terminal:
+            await self.refresh()  # a run that ended since it was last read is answered without a pause
         while not self.last.is_terminal:
             if timeout is not None and state.clock.now() - started + RUN_POLL_SECONDS > timeout:
                 raise ToolFailure(
@@ -82,7 +99,7 @@ class AsyncRun:
                 )
             await state.clock.sleep(RUN_POLL_SECONDS)
             await self.refresh()
-        return RunResult.of(self.last, self.agent_id)
+        return RunResult.of(self.last, self.agent_id, self.model)
 
     async def stream(self) -> AsyncGenerator[Message]:
         """What the run says and does, as typed messages, from its start to its end.
@@ -116,9 +133,17 @@ class AsyncRun:
                 )
 
     async def text(self) -> str:
-        """The assistant's whole reply, as streamed (the pieces of every `assistant` message, joined)."""
+        """The run's final text (its result), waiting for the run's end if it has not ended (as Cursor's SDK does).
+
+        The reply as it is written comes from `iter_text()`."""
+        return (await self.wait()).result
+
+    async def iter_text(self) -> AsyncGenerator[str]:
+        """The assistant's reply as it is written, piece by piece (the text of each `AssistantMessage`)."""
         async with aclosing(self.stream()) as messages:
-            return "".join([message.text async for message in messages if isinstance(message, AssistantMessage)])
+            async for message in messages:
+                if isinstance(message, AssistantMessage):
+                    yield message.text
 
     async def cancel(self) -> None:
         """Ask Cursor to stop the run. A run that has already ended is left as it is: nothing is sent.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cursor_cloud_agents.config import MEMORY_STATE, ConfigError, Settings
+from cursor_cloud_agents.sdk._errors import SettingsError, in_sdk_words
 
 
 @dataclass(frozen=True)
@@ -58,10 +59,34 @@ def sdk_settings(overrides: Overrides, *, simulated: bool, environment: Mapping[
     Raises:
         ConfigError: a value cannot be used; the message names the variable (never its value).
     """
-    env = dict(os.environ if environment is None else environment) | overrides.variables()
+    try:
+        env = dict(os.environ if environment is None else environment) | overrides.variables()
+        return _settings_of(env, simulated=simulated)
+    except ConfigError as bad:
+        if isinstance(bad, SettingsError):
+            raise
+        raise SettingsError(f"{bad} (or pass its argument to Cursor(...)).") from None
+
+
+def _settings_of(env: dict[str, str], *, simulated: bool) -> Settings:
     if simulated:
         env = {name: value for name, value in env.items() if name != "CURSOR_API_KEY"}
         env |= {"CURSOR_MCP_FIXTURE": "1", "CURSOR_MCP_STATE_DIR": MEMORY_STATE}
     else:
         env.pop("CURSOR_MCP_FIXTURE", None)  # simulated is the argument's to say, not a variable's
     return Settings.from_env(env)
+
+
+def key_advice(problem: str) -> str:
+    """What a program reads when its key cannot be used (`Settings.key_problem`, said in the SDK's words)."""
+    why = in_sdk_words(problem).replace("CURSOR_API_KEY ", "the key ")
+    return (
+        f"No usable API key: {why}. Pass Cursor(api_key=...) or set CURSOR_API_KEY in the program's environment "
+        "(Cursor(simulated=True) runs without a key). Nothing was sent."
+    )
+
+
+def program_environment() -> dict[str, str]:
+    """The program's environment, for the git this SDK runs to read an attempt's change (`core.GitPlaces` gives
+    git none of the `CURSOR_*` variables)."""
+    return dict(os.environ)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import fields, is_dataclass
 from types import TracebackType
-from typing import Any, Self, Unpack
+from typing import Any, Generic, Self, TypeVar, Unpack, cast, overload
 
 from cursor_cloud_agents.api import Agent as AgentRecord
 from cursor_cloud_agents.api import (
@@ -27,14 +28,63 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.api import Run as RunRecord
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.sdk._agent import AsyncAgent, ModelParams, NewAgent
+from cursor_cloud_agents.sdk._agent import AsyncAgent, ModelParams, NewAgent, Options
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
+from cursor_cloud_agents.sdk._dual import either
 from cursor_cloud_agents.sdk._loop import LoopThread
 from cursor_cloud_agents.sdk._messages import Message
-from cursor_cloud_agents.sdk._options import CloudOptions
-from cursor_cloud_agents.sdk._results import ListResult, RunResult
+from cursor_cloud_agents.sdk._options import CloudAgentOptions, CloudOptions
+from cursor_cloud_agents.sdk._results import AsyncListResult, ListResult, RunResult
 from cursor_cloud_agents.sdk._run import AsyncRun
+from cursor_cloud_agents.sdk._shapes import ModelChoice, SendOptions
+from cursor_cloud_agents.sdk._status import Status
 from cursor_cloud_agents.sdk._twins import takes_arguments_of
+
+T = TypeVar("T")
+A = TypeVar("A")
+
+
+def _me_of(*, client: Cursor | None = None, api_key: str | None = None) -> Me:
+    """The API key's name and owner (`Cursor.me` read on the class: the default connection, or `client=`)."""
+    connection = connection_for(client, api_key)
+    return connection.loop.call(_me_async(connection.aio, api_key))
+
+
+async def _me_async(connection: AsyncCursor, api_key: str | None) -> Me:
+    connection.check_key(api_key)
+    return await connection.me()
+
+
+class AccountList(Generic[T]):
+    """One of the account's lists (`models`, `repositories`): `cursor.models()` on a connection, or
+    `Cursor.models.list()` as Cursor's SDK calls it (the default connection, or `client=`)."""
+
+    def __init__(self, read: Callable[[Cursor], list[T]], cursor: Cursor | None) -> None:
+        self._read = read
+        self._cursor = cursor
+
+    def __call__(self) -> list[T]:
+        return self.list()
+
+    def list(self, *, client: Cursor | None = None, api_key: str | None = None) -> list[T]:
+        """The list, read through `client` (on a connection: that one; else the default connection)."""
+        connection = client or self._cursor or connection_for(None, api_key)
+        connection.aio.check_key(api_key)
+        return self._read(connection)
+
+
+class _Catalogue(Generic[T]):
+    """The descriptor behind `Cursor.models` and `Cursor.repositories`."""
+
+    def __init__(self, read: Callable[[Cursor], list[T]]) -> None:
+        self._read = read
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any]) -> AccountList[T]: ...
+    @overload
+    def __get__(self, instance: Cursor, owner: type[Any]) -> AccountList[T]: ...
+    def __get__(self, instance: Cursor | None, owner: type[Any]) -> AccountList[T]:
+        return AccountList(self._read, instance)
 
 
 class Cursor:
@@ -77,17 +127,23 @@ class Cursor:
         """The settings in force."""
         return self.aio.settings
 
-    def me(self) -> Me:
-        """The API key's name and owner."""
+    def _me(self) -> Me:
         return self.loop.call(self.aio.me())
 
-    def models(self) -> list[Model]:
-        """The models an agent may use."""
-        return self.loop.call(self.aio.models())
+    me = either(_me_of, _me)
+    """The API key's name and owner: `cursor.me()`, or `Cursor.me()` as Cursor's SDK calls it (the default
+    connection, or `client=`)."""
 
-    def repositories(self) -> list[Repository]:
-        """The GitHub repositories of the key (one listing a minute at Cursor: cached for five)."""
-        return self.loop.call(self.aio.repositories())
+    def _models(self) -> list[Model]:
+        return self.loop.call(self.aio.models.list())
+
+    def _repositories(self) -> list[Repository]:
+        return self.loop.call(self.aio.repositories.list())
+
+    models = _Catalogue[Model](_models)
+    """The models an agent may use: `cursor.models()`, or `Cursor.models.list()` as Cursor's SDK calls it."""
+    repositories = _Catalogue[Repository](_repositories)
+    """The GitHub repositories of the key: `cursor.repositories()`, or `Cursor.repositories.list()`."""
 
 
 def _close(leave: Any, loop: LoopThread) -> None:
@@ -98,30 +154,68 @@ def _close(leave: Any, loop: LoopThread) -> None:
         loop.stop()
 
 
-_default: Cursor | None = None
+_defaults: dict[str | None, Cursor] = {}
 _default_lock = threading.Lock()
 
 
-def default_client() -> Cursor:
-    """The `Cursor` of calls made without `client=`: built from the environment on first use, then kept."""
-    global _default
+def default_client(api_key: str | None = None) -> Cursor:
+    """The `Cursor` of calls made without `client=`: built from the environment on first use, then kept; one per
+    `api_key` a call passes (Cursor's SDK takes the key per call)."""
     with _default_lock:
-        if _default is None or not _default._closer.alive:  # pyright: ignore[reportPrivateUsage] -- same module
-            _default = Cursor()
-        return _default
+        made = _defaults.get(api_key)
+        if made is None or not made._closer.alive:  # pyright: ignore[reportPrivateUsage] -- same module
+            made = _defaults[api_key] = Cursor(api_key=api_key)
+        return made
+
+
+def connection_for(client: Cursor | None, api_key: object = None) -> Cursor:
+    """`client`, or the default connection (of `api_key` when a call passes one)."""
+    if client is not None:
+        return client
+    return default_client(api_key if isinstance(api_key, str) else None)
 
 
 def close_default_client() -> None:
-    """Close the default `Cursor`, if one was made (the next call without `client=` makes a new one)."""
-    global _default
+    """Close the default connections, if any were made (the next call without `client=` makes a new one)."""
     with _default_lock:
-        if _default is not None:
-            _default.close()
-            _default = None
+        made = list(_defaults.values())
+        _defaults.clear()
+    for connection in made:
+        connection.close()
+
+
+def _key_of(options: object, api_key: str | None) -> str | None:
+    """The `api_key` a call passes, as a keyword or in its options (a mapping or a dataclass)."""
+    if api_key is not None or options is None:
+        return api_key
+    given: dict[str, object]
+    if is_dataclass(options) and not isinstance(options, type):
+        given = {item.name: getattr(options, item.name) for item in fields(options)}
+    elif isinstance(options, Mapping):
+        given = {str(key): value for key, value in cast(Mapping[object, object], options).items()}
+    else:
+        return None
+    key = given.get("api_key", given.get("apiKey"))
+    return key if isinstance(key, str) else None
+
+
+def _sync_page(connection: Cursor, page: AsyncListResult[A], each: Callable[[A], T]) -> ListResult[T]:
+    """An async page as a sync one: its items made sync, its next page read on the connection's loop."""
+    following = page.following
+
+    def next_page(cursor: str) -> ListResult[T]:
+        assert following is not None
+        return _sync_page(connection, connection.loop.call(_awaited(following(cursor))), each)
+
+    return ListResult([each(item) for item in page.items], page.next_cursor, None if following is None else next_page)
+
+
+async def _awaited(value: Any) -> Any:
+    return await value
 
 
 class Run:
-    """A run of a cloud agent (sync): `wait()`, `stream()`, `text()`, `cancel()`, `conversation()`."""
+    """A run of a cloud agent (sync): `wait()`, `text()`, `stream()`, `iter_text()`, `cancel()`, `conversation()`."""
 
     def __init__(self, cursor: Cursor, run: AsyncRun) -> None:
         self._cursor = cursor
@@ -144,14 +238,24 @@ class Run:
         return self.aio.agent_id
 
     @property
-    def status(self) -> str:
-        """The status last read."""
+    def status(self) -> Status:
+        """The status last read (`"running"`, `"finished"`...; equal to the API's uppercase word too)."""
         return self.aio.status
+
+    @property
+    def result(self) -> str:
+        """The final text as last read (empty until the run has ended: `run.text()` waits for it)."""
+        return self.aio.result
+
+    @property
+    def duration_ms(self) -> int | None:
+        """How long the run took, once it has ended."""
+        return self.aio.duration_ms
 
     @classmethod
     def get(cls, agent_id: str, run_id: str, *, client: Cursor | None = None) -> Run:
         """A run of an agent, read now."""
-        cursor = client or default_client()
+        cursor = connection_for(client)
         return cls(cursor, cursor.loop.call(AsyncRun.get(agent_id, run_id, client=cursor.aio)))
 
     def refresh(self) -> RunRecord:
@@ -166,9 +270,17 @@ class Run:
         """What the run says and does, as typed messages, from its start to its end (resumed after a drop)."""
         return self._cursor.loop.iterate(self.aio.stream)
 
+    def messages(self) -> Iterator[Message]:
+        """The same as `stream()` (Cursor's SDK has both names)."""
+        return self.stream()
+
     def text(self) -> str:
-        """The assistant's whole reply, as streamed."""
+        """The run's final text (its result), waiting for its end if it has not ended."""
         return self._cursor.loop.call(self.aio.text())
+
+    def iter_text(self) -> Iterator[str]:
+        """The assistant's reply as it is written, piece by piece."""
+        return self._cursor.loop.iterate(self.aio.iter_text)
 
     def cancel(self) -> None:
         """Ask Cursor to stop the run; a run that has ended is left as it is (nothing sent)."""
@@ -177,6 +289,20 @@ class Run:
     def conversation(self) -> list[ConversationMessage]:
         """The agent's conversation so far."""
         return self._cursor.loop.call(self.aio.conversation())
+
+
+def _list_runs_of(
+    agent_id: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    client: Cursor | None = None,
+    limit: int | None = None,
+    cursor: str | None = None,
+) -> ListResult[Run]:
+    """One page of the runs of the agent `agent_id` (`Agent.list_runs` read on the class)."""
+    connection = connection_for(client)
+    listing = AsyncAgent.list_runs(agent_id, options, client=connection.aio, limit=limit, cursor=cursor)
+    return _sync_page(connection, connection.loop.call(listing), lambda run: Run(connection, run))
 
 
 class Agent:
@@ -207,97 +333,163 @@ class Agent:
         return self.aio.agent_id
 
     @property
+    def client(self) -> Cursor:
+        """The connection this agent uses."""
+        return self._cursor
+
+    @property
     def model(self) -> ModelSelection | None:
         """The model of the next send."""
         return self.aio.model
 
     @classmethod
-    def create(cls, *, client: Cursor | None = None, **options: Unpack[NewAgent]) -> Agent:
-        """A new cloud agent, checked and given its id; nothing is sent until `send` (the options and what they
-        mean: `AsyncAgent.create`)."""
-        cursor = client or default_client()
-        made = AsyncAgent.create(client=cursor.aio, **options)
+    def create(cls, options: Options = None, *, client: Cursor | None = None, **keywords: Unpack[NewAgent]) -> Agent:
+        """A new cloud agent, checked and given its id; nothing is sent until `send` (the options, as one mapping
+        and as keywords, and what they mean: `AsyncAgent.create`)."""
+        cursor = connection_for(client, _key_of(options, keywords.get("api_key")))
+        made = AsyncAgent.create(options, client=cursor.aio, **keywords)
         return cls(cursor, cursor.loop.call(made))
 
     @classmethod
-    def resume(cls, agent_id: str, *, client: Cursor | None = None, model: str | None = None) -> Agent:
+    def resume(
+        cls,
+        agent_id: str,
+        options: Options = None,
+        *,
+        client: Cursor | None = None,
+        model: ModelChoice | None = None,
+        model_params: ModelParams | None = None,
+        api_key: str | None = None,
+    ) -> Agent:
         """An existing agent, read now, to follow up or read."""
-        cursor = client or default_client()
-        return cls(cursor, cursor.loop.call(AsyncAgent.resume(agent_id, client=cursor.aio, model=model)))
+        cursor = connection_for(client, _key_of(options, api_key))
+        resumed = AsyncAgent.resume(
+            agent_id, options, client=cursor.aio, model=model, model_params=model_params, api_key=api_key
+        )
+        return cls(cursor, cursor.loop.call(resumed))
 
     @classmethod
-    def get(cls, agent_id: str, *, client: Cursor | None = None) -> AgentRecord:
+    def get(cls, agent_id: str, *, client: Cursor | None = None, api_key: str | None = None) -> AgentRecord:
         """An agent's record."""
-        cursor = client or default_client()
-        return cursor.loop.call(AsyncAgent.get(agent_id, client=cursor.aio))
+        cursor = connection_for(client, api_key)
+        return cursor.loop.call(AsyncAgent.get(agent_id, client=cursor.aio, api_key=api_key))
 
     @classmethod
     def list(
         cls,
+        options: Mapping[str, Any] | None = None,
         *,
         client: Cursor | None = None,
         limit: int | None = None,
         cursor: str | None = None,
         include_archived: bool | None = None,
+        runtime: str | None = None,
+        api_key: str | None = None,
     ) -> ListResult[AgentSummary]:
-        """One page of the key's agents, newest first."""
-        connection = client or default_client()
-        listing = AsyncAgent.list(client=connection.aio, limit=limit, cursor=cursor, include_archived=include_archived)
-        return connection.loop.call(listing)
+        """One page of the key's agents, newest first (`page.get_next_page()`, `page.auto_paging_iter()`)."""
+        connection = connection_for(client, _key_of(options, api_key))
+        listing = AsyncAgent.list(
+            options,
+            client=connection.aio,
+            limit=limit,
+            cursor=cursor,
+            include_archived=include_archived,
+            runtime=runtime,
+            api_key=api_key,
+        )
+        return _sync_page(connection, connection.loop.call(listing), lambda item: item)
+
+    @classmethod
+    def get_run(
+        cls,
+        run_id: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        client: Cursor | None = None,
+        agent_id: str | None = None,
+    ) -> Run:
+        """A run, read now (`agent_id=` unless it was started on this machine: see `AsyncAgent.get_run`)."""
+        cursor = connection_for(client)
+        found = AsyncAgent.get_run(run_id, options, client=cursor.aio, agent_id=agent_id)
+        return Run(cursor, cursor.loop.call(found))
+
+    @classmethod
+    def cancel_run(cls, run_id: str, *, client: Cursor | None = None, agent_id: str | None = None) -> None:
+        """Ask Cursor to stop a run (nothing sent when it has ended)."""
+        cursor = connection_for(client)
+        cursor.loop.call(AsyncAgent.cancel_run(run_id, client=cursor.aio, agent_id=agent_id))
 
     @classmethod
     def prompt(
         cls,
-        message: str,
+        message: object,
+        options: Options = None,
         *,
         client: Cursor | None = None,
-        model: str | None = None,
+        model: ModelChoice | None = None,
         model_params: ModelParams | None = None,
         name: str | None = None,
-        cloud: CloudOptions | Mapping[str, Any] | None = None,
+        cloud: CloudOptions | CloudAgentOptions | Mapping[str, Any] | None = None,
     ) -> RunResult:
         """One shot: create an agent with `message` and wait for its run's result."""
-        cursor = client or default_client()
+        cursor = connection_for(client, _key_of(options, None))
         one_shot = AsyncAgent.prompt(
-            message, client=cursor.aio, model=model, model_params=model_params, name=name, cloud=cloud
+            message, options, client=cursor.aio, model=model, model_params=model_params, name=name, cloud=cloud
         )
         return cursor.loop.call(one_shot)
 
     @classmethod
-    def archive(cls, agent_id: str, *, client: Cursor | None = None) -> None:
+    def archive(cls, agent_id: str, options: Mapping[str, Any] | None = None, *, client: Cursor | None = None) -> None:
         """Archive an agent."""
-        cursor = client or default_client()
-        cursor.loop.call(AsyncAgent.archive(agent_id, client=cursor.aio))
+        cursor = connection_for(client)
+        cursor.loop.call(AsyncAgent.archive(agent_id, options, client=cursor.aio))
 
     @classmethod
-    def unarchive(cls, agent_id: str, *, client: Cursor | None = None) -> None:
+    def unarchive(
+        cls, agent_id: str, options: Mapping[str, Any] | None = None, *, client: Cursor | None = None
+    ) -> None:
         """Unarchive an agent."""
-        cursor = client or default_client()
-        cursor.loop.call(AsyncAgent.unarchive(agent_id, client=cursor.aio))
+        cursor = connection_for(client)
+        cursor.loop.call(AsyncAgent.unarchive(agent_id, options, client=cursor.aio))
 
     @classmethod
-    def delete(cls, agent_id: str, *, client: Cursor | None = None) -> None:
+    def delete(cls, agent_id: str, options: Mapping[str, Any] | None = None, *, client: Cursor | None = None) -> None:
         """Delete an agent, for good."""
-        cursor = client or default_client()
-        cursor.loop.call(AsyncAgent.delete(agent_id, client=cursor.aio))
+        cursor = connection_for(client)
+        cursor.loop.call(AsyncAgent.delete(agent_id, options, client=cursor.aio))
 
     archive_agent = archive
     unarchive_agent = unarchive
     delete_agent = delete
 
-    def send(self, message: str, *, model: str | None = None, model_params: ModelParams | None = None) -> Run:
+    def send(
+        self,
+        message: object,
+        options: SendOptions | Mapping[str, Any] | None = None,
+        *,
+        model: ModelChoice | None = None,
+        model_params: ModelParams | None = None,
+        idempotency_key: str | None = None,
+    ) -> Run:
         """Start a run: the agent's creation the first time, a follow-up after (see `AsyncAgent.send`)."""
-        started = self._cursor.loop.call(self.aio.send(message, model=model, model_params=model_params))
-        return Run(self._cursor, started)
+        sending = self.aio.send(
+            message, options, model=model, model_params=model_params, idempotency_key=idempotency_key
+        )
+        return Run(self._cursor, self._cursor.loop.call(sending))
 
     def reload(self) -> AgentRecord:
         """The agent's record, read now."""
         return self._cursor.loop.call(self.aio.reload())
 
-    def list_runs(self, *, limit: int | None = None, cursor: str | None = None) -> ListResult[Run]:
-        """One page of the agent's runs, newest first."""
-        page = self._cursor.loop.call(self.aio.list_runs(limit=limit, cursor=cursor))
-        return ListResult([Run(self._cursor, run) for run in page.items], page.next_cursor)
+    def _list_runs_of_this(
+        self, options: Mapping[str, Any] | None = None, *, limit: int | None = None, cursor: str | None = None
+    ) -> ListResult[Run]:
+        page = self._cursor.loop.call(self.aio.list_runs(options, limit=limit, cursor=cursor))
+        return _sync_page(self._cursor, page, lambda run: Run(self._cursor, run))
+
+    list_runs = either(_list_runs_of, _list_runs_of_this)
+    """One page of an agent's runs, newest first: `Agent.list_runs(agent_id)` as Cursor's SDK calls it, or
+    `agent.list_runs()` on an agent."""
 
     def list_artifacts(self) -> list[Artifact]:
         """The files the agent left under `artifacts/`."""
