@@ -1,8 +1,8 @@
-"""Record the terminal commands against the simulator with rich's own export, into the README.
+"""Record the terminal commands against the simulator with rich's own export, into `docs/terminal.md`.
 
 `make recording` runs it: `agents`, then `watch` of the demo world's running agent, drawn by the
 commands themselves on a recording console (`Console(record=True)`), at 200 times real speed. The text
-export replaces the block between the README's `recording` markers (an SVG of it weighs about 40 times
+export replaces the block between that page's `recording` markers (an SVG of it weighs about 40 times
 more; the text reads the same in a terminal and on GitHub).
 
 Then the work brought home (issue 30), between the `changes-recording` markers: a real `git clone` of the
@@ -33,7 +33,7 @@ from cursor_cloud_agents.terminal.simulated import simulated_session
 from cursor_cloud_agents.terminal.term import Term, fixed_session
 from cursor_cloud_agents.terminal.watch import watch
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "terminal.md"
 BLOCK = re.compile(r"(<!-- recording:start -->\n).*?(<!-- recording:end -->)", re.DOTALL)
 CHANGES_BLOCK = re.compile(r"(<!-- changes-recording:start -->\n).*?(<!-- changes-recording:end -->)", re.DOTALL)
 BROUGHT_HOME = "Add a README with setup instructions"
@@ -81,19 +81,19 @@ async def record_changes(place: Path) -> str:
     return console.export_text().replace(str(place), "~/src")
 
 
-def _replace(readme: str, pattern: re.Pattern[str], text: str, name: str) -> str:
+def _replace(page: str, pattern: re.Pattern[str], text: str, name: str) -> str:
     block = "```text\n" + "\n".join(line.rstrip() for line in text.splitlines()) + "\n```\n"
-    if not pattern.search(readme):
-        raise SystemExit(f"README.md has no <!-- {name}:start --> / <!-- {name}:end --> markers")
-    return pattern.sub(lambda found: found.group(1) + block + found.group(2), readme)
+    if not pattern.search(page):
+        raise SystemExit(f"{PAGE.name} has no <!-- {name}:start --> / <!-- {name}:end --> markers")
+    return pattern.sub(lambda found: found.group(1) + block + found.group(2), page)
 
 
 def main() -> None:
     text = anyio.run(record)
     with tempfile.TemporaryDirectory() as place:
         changes = anyio.run(record_changes, Path(place))
-    readme = _replace(README.read_text(), BLOCK, text, "recording")
-    README.write_text(_replace(readme, CHANGES_BLOCK, changes, "changes-recording"))
+    page = _replace(PAGE.read_text(), BLOCK, text, "recording")
+    PAGE.write_text(_replace(page, CHANGES_BLOCK, changes, "changes-recording"))
 
 
 if __name__ == "__main__":

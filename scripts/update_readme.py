@@ -1,12 +1,10 @@
-"""Rewrite the README's generated sections (the variables and tools tables) from the code."""
+"""Rewrite the generated sections of the README and the docs (registrations, variables, tools) from the code."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from devkit.readme import render
-
-README = Path(__file__).resolve().parent.parent / "README.md"
+from devkit.readme import PAGES, ROOT, render
 
 if __name__ == "__main__":
-    README.write_text(render(README.read_text()))
+    for page in PAGES:
+        path = ROOT / page
+        path.write_text(render(path.read_text(encoding="utf-8")), encoding="utf-8")

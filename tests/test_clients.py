@@ -1,4 +1,4 @@
-"""What `config CLIENT` prints and the README shows, from one source (issue 36): each registration as it was
+"""What `config CLIENT` prints and docs/clients.md shows, from one source (issue 36): each registration as it was
 installed and driven with the real client (scripts/clients/, docs/clients.md)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from cursor_cloud_agents import clients
 from cursor_cloud_agents.clients import CLIENTS, COMMAND, snippet
 
-README = (Path(__file__).parent.parent / "README.md").read_text()
+PAGE = (Path(__file__).parent.parent / "docs" / "clients.md").read_text()
 
 
 def test_codex_waits_for_the_server_before_the_first_model_request_and_says_why() -> None:
@@ -27,9 +27,9 @@ def test_codex_waits_for_the_server_before_the_first_model_request_and_says_why(
 
 
 @pytest.mark.parametrize("client", CLIENTS)
-def test_the_readme_shows_each_registration_config_prints(client: str) -> None:
-    """Issue 36: the README's blocks are `config CLIENT`'s text with the bare command (`make readme`)."""
-    assert snippet(client, COMMAND).text.rstrip() in README
+def test_the_clients_page_shows_each_registration_config_prints(client: str) -> None:
+    """Issue 36: docs/clients.md's blocks are `config CLIENT`'s text with the bare command (`make readme`)."""
+    assert snippet(client, COMMAND).text.rstrip() in PAGE
 
 
 def test_claude_mcp_add_names_the_server_before_the_variables_and_writes_no_key() -> None:
@@ -40,14 +40,14 @@ def test_claude_mcp_add_names_the_server_before_the_variables_and_writes_no_key(
         "--",
         "/opt/my tools/cursor-cloud-agents",
     ]
-    assert "CURSOR_API_KEY" not in " ".join(words) and clients.claude_mcp_add(COMMAND) in README
+    assert "CURSOR_API_KEY" not in " ".join(words) and clients.claude_mcp_add(COMMAND) in PAGE
 
 
 @pytest.mark.parametrize("permission", [clients.CLAUDE_PERMISSION, clients.PLUGIN_PERMISSION])
 def test_claude_print_allows_the_servers_tools_and_waits_for_it(permission: str) -> None:
     """Issue 36: `claude -p` refuses an MCP tool unless allowed; the variables make it connect servers first."""
     line = clients.claude_print(permission)
-    assert f"--allowedTools {permission}" in line and "MCP_CONNECTION_NONBLOCKING=0" in line and line in README
+    assert f"--allowedTools {permission}" in line and "MCP_CONNECTION_NONBLOCKING=0" in line and line in PAGE
 
 
 @pytest.mark.parametrize(

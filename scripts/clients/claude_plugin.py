@@ -1,14 +1,14 @@
-"""Drive (g): Claude Code as a person installs it, following the README: the plugin from a local marketplace
-(or the `.mcp.json` block), `claude -p` with the README's permission rule and start-up setting, the README's
-`Elicitation` hook. Everything installed comes from `cursor_cloud_agents.clients`, the source the README's
-blocks and `config claude` are generated from, so what is driven is what is written.
+"""Drive (g): Claude Code as a person installs it, following docs/clients.md: the plugin from a local marketplace
+(or the `.mcp.json` block), `claude -p` with the documented permission rule and start-up setting, the
+`Elicitation` hook of docs/safety.md. Everything installed comes from `cursor_cloud_agents.clients`, the source
+the docs' blocks and `config claude` are generated from, so what is driven is what is written.
 
     claude_plugin.py list [--runs 5] [--no-wait-setting] [--server-delay S] [--install plugin|mcpjson|add]
-    claude_plugin.py delete [--install plugin|mcpjson|add] [--matcher M]   # the README's hook lets a delete through
+    claude_plugin.py delete [--install plugin|mcpjson|add] [--matcher M]   # docs/safety.md's hook lets a delete through
 
-`list`: `claude -p` lists the agents, one fresh install per run (the plugin by default). `delete`: the README's
+`list`: `claude -p` lists the agents, one fresh install per run (the plugin by default). `delete`: the documented
 hook answers the question for each way of installing (all three by default); `--matcher cursor` is the control
-that shows the old README hook missing the plugin.
+that shows the old hook missing the plugin.
 
 `cursor-cloud-agents` on the PATH Claude Code sees is a wrapper that starts this checkout's server (simulated,
 writes and deletes allowed) through the tee, so the wire is logged; it passes on `CLAUDE_PLUGIN_ROOT` (what
@@ -69,7 +69,7 @@ def claude_env(scratch: harness.Scratch, model_url: str, wait_setting: bool) -> 
 
 
 def install_plugin(scratch: harness.Scratch, claude: str, env: dict[str, str]) -> None:
-    """The README's two commands, with a local copy of the marketplace for OWNER/REPO."""
+    """The two commands of docs/clients.md, with a local copy of the marketplace for OWNER/REPO."""
     marketplace = scratch.root / "marketplace"
     shutil.copytree(harness.CHECKOUT / ".claude-plugin", marketplace / ".claude-plugin")
     for command in (["plugin", "marketplace", "add", str(marketplace)], ["plugin", "install", clients.PLUGIN_ID]):
@@ -84,7 +84,7 @@ APPROVE_PROJECT_SERVERS = True
 
 
 def install_mcp_json(scratch: harness.Scratch) -> None:
-    """The README's `.mcp.json` block in the project, approved as a person does at the first start."""
+    """The `.mcp.json` block of docs/clients.md in the project, approved as a person does at the first start."""
     (scratch.project / ".mcp.json").write_text(clients.snippet("claude", clients.COMMAND).text)
     if not APPROVE_PROJECT_SERVERS:
         return
@@ -94,7 +94,7 @@ def install_mcp_json(scratch: harness.Scratch) -> None:
 
 
 def install_mcp_add(claude: str, env: dict[str, str]) -> None:
-    """The README's `claude mcp add` line, as written."""
+    """The `claude mcp add` line of docs/clients.md, as written."""
     command = [claude, *shlex.split(clients.claude_mcp_add(clients.COMMAND))[1:]]
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
@@ -102,7 +102,7 @@ def install_mcp_add(claude: str, env: dict[str, str]) -> None:
 
 
 def install(scratch: harness.Scratch, claude: str, env: dict[str, str], how: str) -> str:
-    """Install the server `how` the README says; the permission rule `-p` needs for it."""
+    """Install the server `how` docs/clients.md says; the permission rule `-p` needs for it."""
     if how == "plugin":
         install_plugin(scratch, claude, env)
         return clients.PLUGIN_PERMISSION
@@ -238,10 +238,10 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("what", choices=["list", "delete"])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--no-wait-setting", action="store_true", help="without the README's start-up setting")
+    parser.add_argument("--no-wait-setting", action="store_true", help="without the documented start-up setting")
     parser.add_argument("--server-delay", type=float, default=0.0, help="seconds the server's start is delayed")
     parser.add_argument("--install", choices=["plugin", "mcpjson", "add", "all"], default=None)
-    parser.add_argument("--matcher", help="a control: this matcher in the hook instead of the README's")
+    parser.add_argument("--matcher", help="a control: this matcher in the hook instead of the documented one")
     parser.add_argument("--unapproved", action="store_true", help="a control: .mcp.json's server never approved")
     args = parser.parse_args()
     global APPROVE_PROJECT_SERVERS  # one switch for the whole drive
@@ -253,14 +253,14 @@ def main() -> int:
         setting = "without" if args.no_wait_setting else f"with {clients.CLAUDE_PRINT_WAIT_ENV}"
         delay = f"; the server's start delayed {args.server_delay} s" if args.server_delay else ""
         how = args.install or "plugin"
-        harness.say(f"claude -p, installed: {how} (as the README says), {setting}; the model calls at once{delay}")
+        harness.say(f"claude -p, installed: {how} (as docs/clients.md says), {setting}; the model calls at once{delay}")
         runs = range(1, args.runs + 1)
         listed = sum(one_list(claude, how, not args.no_wait_setting, index, args.server_delay) for index in runs)
         harness.say(f"listed the agents in {listed} of {args.runs} runs")
         return 0
     installs = ["plugin", "mcpjson", "add"] if args.install in (None, "all") else [args.install]
     control = f", matcher {args.matcher}" if args.matcher else ""
-    harness.say(f"the README's hook: {clients.elicitation_hook()}{control}")
+    harness.say(f"the hook of docs/safety.md: {clients.elicitation_hook()}{control}")
     for how in installs:
         harness.say(f"{how}: deleted through the hook: {delete_through_hook(claude, how, args.matcher)}")
     return 0

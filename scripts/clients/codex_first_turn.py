@@ -4,7 +4,7 @@ first request carry our tools?
     codex_first_turn.py [--runs 10] [--without-required] [--server-delay S]
 
 The `[mcp_servers.cursor]` table is `cursor_cloud_agents.clients.snippet("codex", ...)` word for word (what
-`config codex` prints and the README shows), its command being a wrapper that starts this checkout's server
+`config codex` prints and docs/clients.md shows), its command being a wrapper that starts this checkout's server
 (simulated) through the tee; the rest of `config.toml` points Codex at the fake model. `--without-required`
 drops the `required = true` line (the race the setting closes); `--server-delay` slows the server's start.
 """

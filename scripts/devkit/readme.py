@@ -1,12 +1,14 @@
-"""The README's generated sections, rendered from the code that defines them, so that they cannot drift.
+"""The generated sections of the README and the docs, rendered from the code that defines them, so that they
+cannot drift.
 
-`scripts/update_readme.py` rewrites them; a test fails while the README differs from this rendering.
+`scripts/update_readme.py` (`make readme`) rewrites them; a test fails while a page differs from this rendering.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from cursor_cloud_agents import clients
 from cursor_cloud_agents.config import VARIABLES, Settings
@@ -39,6 +41,19 @@ def tools_table() -> str:
     return "\n".join(rows)
 
 
+CLIENT_NAMES = {"claude": "Claude Code", "codex": "Codex CLI", "opencode": "OpenCode", "cursor": "Cursor CLI"}
+
+
+def registration_lines() -> str:
+    """One line a client: the command that prints its registration, where that goes, how to check it took."""
+    rows = ["| Client | Print the registration | Put it in | Then check |", "|---|---|---|---|"]
+    for client in clients.CLIENTS:
+        found = clients.snippet(client, clients.COMMAND)
+        check = ", then ".join(f"`{step}`" for step in found.check.split(", then "))
+        rows.append(f"| {CLIENT_NAMES[client]} | `{clients.COMMAND} config {client}` | {found.where} | {check} |")
+    return "\n".join(rows)
+
+
 def _fenced(language: str, text: str) -> str:
     return f"```{language}\n{text.rstrip()}\n```"
 
@@ -50,6 +65,7 @@ def _registration(client: str, language: str) -> Callable[[], str]:
 
 
 SECTIONS: dict[str, Callable[[], str]] = {
+    "register-lines": registration_lines,
     "variables": variables_table,
     "tools": tools_table,
     "register-claude": _registration("claude", "json"),
@@ -62,12 +78,31 @@ SECTIONS: dict[str, Callable[[], str]] = {
     "plugin-print": lambda: _fenced("bash", clients.claude_print(clients.PLUGIN_PERMISSION)),
     "plugin-permissions": lambda: _fenced("json", clients.plugin_permissions()),
 }
-"""Each generated section of the README by its marker name (`<!-- NAME:start -->` ... `<!-- NAME:end -->`)."""
+"""Each generated section by its marker name (`<!-- NAME:start -->` ... `<!-- NAME:end -->`)."""
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+PAGES: dict[str, tuple[str, ...]] = {
+    "README.md": ("register-lines",),
+    "docs/configuration.md": ("variables",),
+    "docs/tools.md": ("tools",),
+    "docs/clients.md": (
+        "register-claude",
+        "register-claude-add",
+        "claude-print",
+        "register-codex",
+        "register-opencode",
+        "register-cursor",
+        "plugin-print",
+        "plugin-permissions",
+    ),
+    "docs/safety.md": ("elicitation-hook",),
+}
+"""Where each generated section lives: the page (from the repository's root) and the sections it holds."""
 
 
 def render(readme: str) -> str:
-    """`readme` with every generated section replaced by its current rendering, indented as its markers are
-    (a section inside a list item stays in it)."""
+    """`readme` (the README or a page of docs/) with every generated section replaced by its current rendering,
+    indented as its markers are (a section inside a list item stays in it)."""
     for name, make in SECTIONS.items():
         pattern = re.compile(
             rf"^([ \t]*)(<!-- {name}:start -->\n).*?([ \t]*<!-- {name}:end -->)$", re.DOTALL | re.MULTILINE

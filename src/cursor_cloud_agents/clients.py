@@ -1,8 +1,9 @@
 """How each client registers this server: the one source of `cursor-cloud-agents config CLIENT` and of the
-README's registration blocks (`scripts/devkit/readme.py` renders them; a test holds the README to them).
+registration blocks of docs/clients.md and the README (`scripts/devkit/readme.py` renders them; a test holds
+the pages to them).
 
 Each snippet names the server by the absolute path of this command when `config` prints it (a client started
-from a desktop launcher may not have the shell's PATH; the README shows the bare name), holds no key (the server
+from a desktop launcher may not have the shell's PATH; the docs show the bare name), holds no key (the server
 uses `CURSOR_API_KEY` when the client's environment has it, else the key `cursor-cloud-agents login` stored:
 issue 44), and starts with writes off: the user turns them on knowingly. What each setting is for was
 measured with the real clients (docs/clients.md, scripts/clients/).

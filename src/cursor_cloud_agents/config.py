@@ -3,7 +3,7 @@
 `Settings.from_env(mapping)` is a pure function of the mapping it is given: the CLI passes
 `os.environ`, tests pass a dict. Every variable is declared once, as a field of `Settings` (`setting(...)`:
 its name, its reader with default and bounds, its meaning); `VARIABLES` lists them in that order, which
-parses the environment and generates the README's table (a test fails when the README is stale).
+parses the environment and generates the table of docs/configuration.md (a test fails when it is stale).
 
 Values that would leak or mislead are refused without ever being logged: an empty value and an
 uninterpolated placeholder (`${...}`, `{env:...}`, which is what a client writes when it failed to
@@ -78,7 +78,7 @@ class VariableReader(Generic[T]):
     default: Callable[[], T]
     """The value in a `Settings()` built without an environment."""
     shown: str
-    """The default as a user reads it (the README's Default column)."""
+    """The default as a user reads it (the Default column of docs/configuration.md)."""
 
 
 @dataclass(frozen=True)
@@ -400,7 +400,7 @@ def _logins(env: Mapping[str, str], name: str) -> frozenset[str]:
 
 
 ASK_ACTS = ("delete", "cancel", "replace", "create")
-"""The acts `CURSOR_MCP_ASK` can name, each the `act` of one question (`core/consent.py`)."""
+"""The acts `CURSOR_MCP_ASK` can name, each the `act` of one question (`core/spend/consent.py`)."""
 
 
 def _asked_acts(env: Mapping[str, str]) -> frozenset[str]:
@@ -685,4 +685,4 @@ def _variables() -> tuple[Variable, ...]:
 
 
 VARIABLES: tuple[Variable, ...] = _variables()
-"""Every environment variable the settings read, in the order they are read (and shown in the README)."""
+"""Every environment variable the settings read, in the order they are read (and shown in docs/configuration.md)."""

@@ -38,7 +38,7 @@ _AUTH_HEADER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")
 
 @dataclass(frozen=True)
 class Encoding:
-    """One form a secret travels in: `family` as the README lists it, `variant` to tell forms of a family apart."""
+    """One form a secret travels in: `family` as docs/safety.md lists it, `variant` to tell forms of a family apart."""
 
     family: str
     variant: str
@@ -62,7 +62,7 @@ ENCODINGS: tuple[Encoding, ...] = (
     Encoding("hex", "lower case", lambda value: value.encode().hex()),
     Encoding("hex", "upper case", lambda value: value.encode().hex().upper()),
 )
-"""Every form in which a secret is masked: the masker's list, and the tests' and the README's."""
+"""Every form in which a secret is masked: the masker's list, and the tests' and docs/safety.md's."""
 
 
 def _forms(value: str) -> set[str]:

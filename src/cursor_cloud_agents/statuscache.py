@@ -2,7 +2,7 @@
 
 A status bar runs `cursor-cloud-agents status` again and again (Claude Code on every update of its screen),
 so the line is answered from this file while it is younger than REFRESH_SECONDS, by a path that loads
-nothing but this module and `config` (`launch.py`): well under 0.3 s. Only when it is older does the
+nothing but this module and `config` (`cli/launch.py`): well under 0.3 s. Only when it is older does the
 `status` command read Cursor again and write it anew.
 
 - Written atomically: a temporary file in the same folder, flushed, then renamed over the old one, so a
@@ -14,7 +14,7 @@ nothing but this module and `config` (`launch.py`): well under 0.3 s. Only when 
 
 "Ended unread" counts the runs this machine's `status` saw running and then saw ended (`ended_unread`),
 less those a tool answer or a terminal command showed since, which the store of paid acts remembers
-(`core/seen.py`). A run that started and ended between two refreshes is missed.
+(`core/runs/seen.py`). A run that started and ended between two refreshes is missed.
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ async def test_doctor_reports_an_unusable_setting_by_name() -> None:
 
 @pytest.mark.parametrize("client", CLIENTS)
 def test_config_prints_a_registration_each_client_can_read_with_writes_off_and_no_key(client: str) -> None:
-    """README: how to register the server in each client; the snippet parses and holds no key value."""
+    """docs/clients.md: how to register the server in each client; the snippet parses and holds no key value."""
     found = snippet(client, COMMAND)
     parsed = tomllib.loads(found.text) if client == "codex" else json.loads(found.text)
     text = json.dumps(parsed)

@@ -95,7 +95,7 @@ async def test_a_loopback_base_url_points_the_server_at_a_running_simulator() ->
 
 
 def test_simulate_prints_a_base_url_and_a_key_that_its_me_endpoint_accepts() -> None:
-    """README "Simulated mode": the printed `export` line is enough to point a client at `simulate`."""
+    """docs/simulated.md, `simulate`: the printed `export` line is enough to point a client at `simulate`."""
     command = [*COMMAND, "simulate", "--scenario", "empty"]
     env = {"PATH": os.defpath}
     out, err = subprocess.PIPE, subprocess.PIPE

@@ -15,9 +15,9 @@ def test_as_the_plugin_the_advice_names_the_plugins_server_name_only() -> None:
     assert f"matcher is {PLUGIN_SERVER_NAME} " in advice and f"{SERVER_NAME} as" not in advice
 
 
-def test_otherwise_the_advice_names_both_names_and_the_readmes_hook_matches_both() -> None:
+def test_otherwise_the_advice_names_both_names_and_the_documented_hook_matches_both() -> None:
     """D-92: registered by the user (`.mcp.json`, `claude mcp add`), the server cannot know the name chosen: the
-    advice names the README's `cursor` and the plugin's name; the README's matcher fits both exactly."""
+    advice names `config claude`'s `cursor` and the plugin's name; docs/safety.md's matcher fits both exactly."""
     advice = hook_advice(claude_plugin=False)
-    assert f"{SERVER_NAME} as the README registers it, {PLUGIN_SERVER_NAME} as the plugin" in advice
+    assert f"{SERVER_NAME} as `config claude` registers it, {PLUGIN_SERVER_NAME} as the plugin" in advice
     assert HOOK_MATCHER == f"^({SERVER_NAME}|{PLUGIN_SERVER_NAME})$"

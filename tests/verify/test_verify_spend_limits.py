@@ -56,7 +56,7 @@ def posts(sim: RunningSimulator) -> int:
 
 
 def store_of(state: Path, sim: RunningSimulator) -> Store:
-    """The store of paid acts of the simulator's origin (a loopback one: its own, core/origins.py)."""
+    """The store of paid acts of the simulator's origin (a loopback one: its own, core/spend/origins.py)."""
     return Store(acts_directory(Settings(state_dir=state, base_url=sim.base_url)))
 
 

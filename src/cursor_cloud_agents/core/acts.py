@@ -4,7 +4,7 @@ Each act has an id; its lines are appended as it moves (`sent`, then `done` or `
 line of an id is its state. A line that cannot be read (torn by a crash, garbage, mistyped, an impossible
 date) is counted as a creation made now, never skipped (`Act.unreadable`): money is never under-counted.
 The rules over a reading (the journal's "never paid twice", the ledger's "never more than allowed") are
-plain functions of a `Reading` (`core/journal.py`, `core/ledger.py`); the file and its lock are the store's.
+plain functions of a `Reading` (`core/spend/journal.py`, `core/spend/ledger.py`); the file and its lock are the store's.
 """
 
 from __future__ import annotations
@@ -133,6 +133,6 @@ def unreadable_creation(now: float) -> Act:
 
 def kept(act: Act, now: float) -> bool:
     """Whether a rewrite keeps `act`: each kind is remembered as long as a rule reads it (`KEPT_SECONDS`); the
-    creations of a set of attempts are its group's record (core/groups.py), kept longer."""
+    creations of a set of attempts are its group's record (core/attempts/groups.py), kept longer."""
     grouped = act.kind == "create" and act.detail is not None and "group" in act.detail
     return now - act.at < (GROUP_KEPT_SECONDS if grouped else KEPT_SECONDS[act.kind])

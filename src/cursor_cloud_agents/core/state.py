@@ -76,7 +76,8 @@ class CoreState:
     queue_bell: QueueBell = field(default_factory=QueueBell)
 
     def __post_init__(self) -> None:
-        # One store per API origin (core/origins.py): practice and simulated worlds never count against the real API.
+        # One store per API origin (core/spend/origins.py): practice and simulated worlds never count against
+        # the real API.
         self.store = Store(acts_directory(self.settings))
         self.deciding = anyio.Lock()
         self.limits = Limits(self.settings, self.store, self.clock)

@@ -1,6 +1,6 @@
 """`run --models A,B,C`, `compare GROUP` and `keep GROUP AGENT`: one task on several models, side by side.
 
-The set goes through the core's one paid act for attempts (core/attempts.py): the same model check, limits
+The set goes through the core's one paid act for attempts (core/attempts/attempts.py): the same model check, limits
 for the whole set, store and never-twice rules as the server's. Here the person confirms (or `--yes`), after
 seeing how many paid agents it starts, on which models, and what the machine's recent agents cost each.
 """

@@ -4,7 +4,8 @@
 lines added and removed) and the unified diff, coloured on a terminal and plain through a pipe, with the
 agent's escape sequences, hidden and bidi characters removed (`clean.for_terminal`). `apply` puts the agent's
 commits onto the current branch (fast-forward, `--merge` or `--cherry-pick`), refused on a dirty tree,
-aborted whole on a conflict (`core/applying.py`). Git is the person's own, found as `core/changes.py` says.
+aborted whole on a conflict (`core/review/applying.py`). Git is the person's own, found as
+`core/review/changes.py` says.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """`checkout AGENT`: the agent's branch in a new worktree of this repository (or a local branch, `--branch`).
 
 Presentation only: the git (the checks, the fetch, the creation undone whole on failure) is
-`core/checkout.py`'s. With `--check CMD` the person's command runs first on the agent's commit
-(`core/checks.py`); a failing check checks nothing out and changes no branch: exit 1, the check's verdict,
+`core/review/checkout.py`'s. With `--check CMD` the person's command runs first on the agent's commit
+(`core/review/checks.py`); a failing check checks nothing out and changes no branch: exit 1, the check's verdict,
 and `--anyway` to look all the same. Then the diffstat against the run's starting ref and where to look.
 """
 

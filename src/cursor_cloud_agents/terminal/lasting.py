@@ -20,7 +20,7 @@ simulator's state (agents, runs, timelines, its stand-in remote's pushes) is not
 compatible; a process holds it as it is, and costs nothing when idle. It ends by `simulate --stop`, or by
 itself after `IDLE_SECONDS` without a request.
 
-The counts of its creations are its origin's (core/origins.py): never the real API's.
+The counts of its creations are its origin's (core/spend/origins.py): never the real API's.
 """
 
 from __future__ import annotations

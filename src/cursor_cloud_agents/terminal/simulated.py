@@ -3,7 +3,7 @@
 With a state directory, every `--simulated` command reaches the person's lasting world (`lasting.py`): one
 background simulator, started by the first command that opens the API and reused by the next, so that an
 agent started by `run` is there for `watch`, `diff`, `checkout` and `apply`. Its paid acts are counted under
-its own origin (`Session.base_url`, core/origins.py), never the real API's. Without a state directory
+its own origin (`Session.base_url`, core/spend/origins.py), never the real API's. Without a state directory
 (`CURSOR_MCP_STATE_DIR=memory`) the world is served inside the command, as the server's simulated mode opens it
 (`embedded.simulated_client`), and ends with it.
 

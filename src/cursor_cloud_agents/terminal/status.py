@@ -3,7 +3,7 @@
 `· 1 stuck` follows the running count when a running run is stale by the rule of `cursor_supervise`
 (`core.liveness.count_stuck`: only runs older than the threshold are replayed, within STUCK_READ_SECONDS).
 
-A fresh line is answered by `launch.py` from the cache before this module is ever loaded; here the line
+A fresh line is answered by `cli/launch.py` from the cache before this module is ever loaded; here the line
 is read from Cursor and the cache written (`statuscache`), by one process at a time: whoever waited for the
 lock finds the line the other just wrote. A refresh is a listing of the key's non-archived agents, every
 page as the slot check reads them (running: those listed ACTIVE), the creation ledger's count, and the spend limit's own

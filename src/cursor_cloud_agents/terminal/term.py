@@ -43,7 +43,7 @@ class Session:
     """GitHub's stand-in beside a simulated API (None: `GITHUB_API_URL`)."""
     base_url: str | None = None
     """The API origin this session's paid acts are counted under, when not the settings' (the lasting simulated
-    world's own, `lasting.py`: its counts are never the real API's, core/origins.py)."""
+    world's own, `lasting.py`: its counts are never the real API's, core/spend/origins.py)."""
 
     def settings_for(self, settings: Settings) -> Settings:
         """`settings` as this session's acts are counted under (its own origin, when it has one)."""

@@ -1,5 +1,5 @@
 """`tidy [--dry-run] [--yes] [--idle-days D]`: archive the agents whose PR merged or closed, or idle for days,
-after saving their result, usage and conversation under the state directory (`core/tidy.py`).
+after saving their result, usage and conversation under the state directory (`core/runs/tidy.py`).
 
 Running agents are untouched and nothing is deleted. GitHub is read when a token is found (GH_TOKEN, GITHUB_TOKEN,
 `gh auth token`); without one only idle agents are picked, and it says so. `--dry-run` shows the plan only.

@@ -144,7 +144,8 @@ async def test_a_rate_limit_is_waited_out_for_the_time_github_names_g_15() -> No
 
 
 async def test_an_agent_whose_record_does_not_prove_a_follow_up_safe_gets_none_g_17() -> None:
-    """As every follow-up (core/continuation.py): no workOnCurrentBranch=false, no fix; given back, not retried."""
+    """As every follow-up (core/spend/continuation.py): no workOnCurrentBranch=false, no fix; given back, not
+    retried."""
     clock = FakeClock()
     cursor, github = CursorStandIn(clock, on_current_branch=None), GitHubStandIn(clock, failing(S1))
     watch = a_watch(rig(clock, cursor, github, {"CURSOR_MCP_STATE_DIR": "memory"}), github)

@@ -1,4 +1,4 @@
-"""Images for a prompt (core/images.py): where a file may come from, what it must be, how it is sent."""
+"""Images for a prompt (core/request/images.py): where a file may come from, what it must be, how it is sent."""
 
 from __future__ import annotations
 

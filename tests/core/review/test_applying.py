@@ -1,4 +1,4 @@
-"""`core/applying.py` (issue 30): an agent's commits onto the person's branch, or nothing at all.
+"""`core/review/applying.py` (issue 30): an agent's commits onto the person's branch, or nothing at all.
 
 Each test takes a fresh clone of one shared stand-in remote (about 50 ms of git) and compares the whole
 tree, the index and HEAD byte for byte around every refusal and abort.

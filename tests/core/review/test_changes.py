@@ -1,4 +1,4 @@
-"""`core/changes.py` (issue 30) against the simulator's stand-in remote and real git.
+"""`core/review/changes.py` (issue 30) against the simulator's stand-in remote and real git.
 
 One stand-in remote and one clone serve the whole module (a git repository costs tens of milliseconds):
 the `changes` world pushes one finished agent per named change there.

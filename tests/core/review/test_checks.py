@@ -1,4 +1,4 @@
-"""`core/checks.py` (issues 30, 42): the person's check command on an agent's commit, bounded every way.
+"""`core/review/checks.py` (issues 30, 42): the person's check command on an agent's commit, bounded every way.
 
 The commands are real shell lines in a real throwaway clone of the stand-in remote's clone; the one that
 hangs is stopped by a timeout of half a second (a real process cannot be put on the manual clock). Tests that

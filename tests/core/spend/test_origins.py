@@ -1,4 +1,4 @@
-"""Issue 46, practice never counts: every count and charge is kept per API origin (core/origins.py).
+"""Issue 46, practice never counts: every count and charge is kept per API origin (core/spend/origins.py).
 
 Practice against `simulate` (a loopback origin) fills its own creation limit, journal and follow-up queue;
 the real API's (any origin off loopback, and every entry written before origins were kept apart) is untouched.

@@ -1,4 +1,5 @@
-"""`core/settling.py`: a paid act whose answer was lost is asked again until settled, within the API's creation time."""
+"""`core/spend/settling.py`: a paid act whose answer was lost is asked again until settled, within the API's
+creation time."""
 
 from __future__ import annotations
 

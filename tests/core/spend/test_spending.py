@@ -1,4 +1,4 @@
-"""Issue 46, the limits count what is not reported yet (core/spending.py): a burst is refused at the limit.
+"""Issue 46, the limits count what is not reported yet (core/spend/spending.py): a burst is refused at the limit.
 
 Cursor reports a run's cost minutes after it ends; until then each paid run of this machine counts at its
 estimate, the price the preview shows (the known average, else 25 cents). Every refusal is proven by the

@@ -237,7 +237,7 @@ async def test_a_path_outside_the_repository_or_with_hidden_characters_is_valida
 
 async def test_the_commit_a_model_was_shown_is_the_one_apply_will_land_h_17(remote: Remote, tmp_path: Path) -> None:
     """H-17: `cursor_get_changes` remembers the head it showed, per agent, in the state folder; the terminal's
-    `apply` lands that commit and refuses any other (core/reviewed.py)."""
+    `apply` lands that commit and refuses any other (core/review/reviewed.py)."""
     world = demo_world(remote)
     agent_id = agent_called(world, "Run the nightly benchmark")
     async with open_harness(world, git_places=remote.places(), state_dir=tmp_path) as h:

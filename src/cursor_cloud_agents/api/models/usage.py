@@ -25,7 +25,7 @@ def _number_or_absent(value: object) -> float | None:
 
 Cents = Annotated[float | None, BeforeValidator(_number_or_absent)]
 """Cents as the API reports them: a finite number, or None (absent, or not a number). A negative value is
-kept as sent: what it means for a limit is the limit's rule (core/limits.py counts it as unknown)."""
+kept as sent: what it means for a limit is the limit's rule (core/spend/limits.py counts it as unknown)."""
 
 
 class TokenUsage(WireModel):

@@ -1,7 +1,7 @@
 """Several attempts at one task: one paid act for the whole set, each attempt an agent paid once.
 
 The same prompt, repositories and settings go to 2 to 8 agents, each with its own model. The set goes
-through the same door as one creation (core/paid.py), widened to the set:
+through the same door as one creation (core/spend/paid.py), widened to the set:
 - every model choice is checked against the published variants before anything (one unknown model
   refuses the set, nothing sent);
 - the limits are checked for the whole set: the creation count has room for all its attempts, the slots
@@ -363,5 +363,5 @@ async def price_hint(state: CoreState) -> PriceHint:
     with store_failures():
         agents = len(agents_of(await state.store.read(now), now))
     known = agents - spend.unknown
-    # The spend limit holds each run not reported yet at this same price (core/spending.py).
+    # The spend limit holds each run not reported yet at this same price (core/spend/spending.py).
     return PriceHint(spend.estimate_cents if known > 0 else None, known)

@@ -2,10 +2,10 @@
 
 Compare reads each attempt's agent, its latest run and its usage (8 at a time) and, once the run ended with a
 branch, the size of its change (files, lines added and removed) from git where the person has it
-(core/changes.py; unknown when this process has no git places, or git cannot read the branch, and said why).
+(core/review/changes.py; unknown when this process has no git places, or git cannot read the branch, and said why).
 Each row is bounded (the first lines of the result, cleaned: it is agent text), so eight rows fit well under
 the result cap whatever the results hold. A check command's verdict is not read here yet: the check runs in
-a throwaway clone (`core/checks.py`), only when the person asks, and is its own act; the rows say so.
+a throwaway clone (`core/review/checks.py`), only when the person asks, and is its own act; the rows say so.
 
 Keep archives every other attempt (reversible: unarchive), each archive settled by reading the agent when
 its answer is lost, and says what was archived, what already was, and what could not be.

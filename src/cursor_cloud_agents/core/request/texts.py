@@ -15,7 +15,8 @@ each as U+FFFD so the SDK can read the message; `server/protocol/wire.py`) and w
 name or a branch it stands for a character lost on the way, and the agent would be found again under
 another name. A prompt keeps it: prose pasted from a log holds U+FFFD honestly, and Cursor reads it as text.
 
-The MCP face checks these in its argument types (`server/pipeline/params.py`) and in `core/creation.py`; the terminal
+The MCP face checks these in its argument types (`server/pipeline/params.py`) and in
+`core/request/creation.py`; the terminal
 in its argument types (`terminal/options.py`): the same functions, the same messages.
 """
 

@@ -3,14 +3,14 @@
 (The count of creations per 24 hours is the creation ledger's, checked as the creation takes its place.)
 Both checks run before anything is sent and refuse with what was seen and what the user can do:
 - slots (`CURSOR_MCP_MAX_ACTIVE_AGENTS`): every page of this key's non-archived agents, read once per 30 s,
-  plus the creations of this machine's processes that the listing cannot show yet (core/slots.py); at
+  plus the creations of this machine's processes that the listing cannot show yet (core/spend/slots.py); at
   the limit the count is confirmed by the agents' latest runs before the answer is `CAPACITY`, with the
   oldest idle agents to archive. Cursor's own refusal of too many agents at once gets the same answer.
   A burst of creations reads the listing once: each creation is in the store before it is sent;
 - spend (`CURSOR_MCP_MAX_SPEND_CENTS`): the charged cents of the paid runs this machine's processes sent
   in the window (creations and follow-ups, from the store), each agent's usage read at most once a minute.
   Cost arrives late (it is eventually consistent): a run whose cost is not reported yet counts at its
-  estimate, the preview's price (core/spending.py), never as zero-and-fine and never as a credit (a charge
+  estimate, the preview's price (core/spend/spending.py), never as zero-and-fine and never as a credit (a charge
   that is negative, not a number or absent); a set of attempts is checked whole, as its runs one after another.
 """
 
@@ -175,7 +175,7 @@ class Limits:
     async def before_spending(self, api: CursorClient, runs: int = 1) -> None:
         """Refuse a paid call (a creation or follow-up; `runs` of them sent one after another, as a set of
         attempts is) once the spend limit is reached, the runs not reported yet counted at their estimate
-        (core/spending.py): a burst is refused at the limit, not after it."""
+        (core/spend/spending.py): a burst is refused at the limit, not after it."""
         if self.max_cents is None:
             return
         spend = await self.spend(api)

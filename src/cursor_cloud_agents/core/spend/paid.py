@@ -70,7 +70,7 @@ async def send_decided(
 ) -> CreatedAgent | Agent:
     """Send a creation already written in the store as `sent`, once, and settle it: new (`counted`: its place
     taken now, given back if Cursor refuses it), or the re-send of an earlier one with the same agent id
-    (`create_once`'s, and each attempt of a set's, core/attempts.py).
+    (`create_once`'s, and each attempt of a set's, core/attempts/attempts.py).
 
     Raises:
         ToolFailure: CONFLICT (a new creation's id was taken), CREATION_IN_FLIGHT (a re-send Cursor is still

@@ -1,4 +1,4 @@
-"""Counting the key's agents that run now, for `CURSOR_MCP_MAX_ACTIVE_AGENTS` (the check is in core/limits.py).
+"""Counting the key's agents that run now, for `CURSOR_MCP_MAX_ACTIVE_AGENTS` (the check is in core/spend/limits.py).
 
 What runs is read from three places, each covering what the others cannot see:
 - the listing: every page of the key's non-archived agents, not just the newest (a follow-up makes an

@@ -6,8 +6,8 @@ client answered, never that a user decided: it names the client's action, says t
 answers without showing the question, and gives the two ways the user can allow the act (the setting, or
 Claude Code's `Elicitation` hook). The hook must match the name Claude Code gave the server, which depends
 on how it was installed: `plugin:cursor-cloud-agents:cursor` for the plugin (known here: Claude Code sets
-`CLAUDE_PLUGIN_ROOT` for a plugin's server), else the name in the user's MCP configuration (`cursor` as the
-README registers it; not known here, so both are named). An `accept` that is not a yes is described in one
+`CLAUDE_PLUGIN_ROOT` for a plugin's server), else the name in the user's MCP configuration (`cursor` as
+`config claude` registers it; not known here, so both are named). An `accept` that is not a yes is described in one
 line (what it carried). Nothing was sent in any case.
 """
 
@@ -23,12 +23,12 @@ def hook_advice(claude_plugin: bool) -> str:
     if claude_plugin:
         return (
             f"since Claude Code runs this server as its plugin, add an Elicitation hook in settings.json whose "
-            f"matcher is {PLUGIN_SERVER_NAME} (the README's hook matches it)"
+            f"matcher is {PLUGIN_SERVER_NAME} (the hook in docs/safety.md matches it)"
         )
     return (
         "in Claude Code, add an Elicitation hook in settings.json whose matcher is this server's name: "
-        f"{SERVER_NAME} as the README registers it, {PLUGIN_SERVER_NAME} as the plugin (the README's hook "
-        "matches both)"
+        f"{SERVER_NAME} as `config claude` registers it, {PLUGIN_SERVER_NAME} as the plugin (the hook in "
+        "docs/safety.md matches both)"
     )
 
 

@@ -243,7 +243,7 @@ async def cursor_create_agent(
 async def _create_attempts(
     state: ServerState, call: ToolCall, shared: CreateAgentRequest, attempts: list[AttemptInput], name: str | None
 ) -> AttemptsView:
-    """The same task on each model asked: one paid act for the set (core/attempts.py)."""
+    """The same task on each model asked: one paid act for the set (core/attempts/attempts.py)."""
     choices = [AttemptModel(item.model_id, item.reasoning_level, item.model_params) for item in attempts]
     plan = await plan_set(state, shared, choices, name)
 

@@ -1,6 +1,6 @@
 """Attempts of one task side by side (`cursor_compare`), and the best one kept (`cursor_keep`).
 
-The set itself is created by `cursor_create_agent` with `attempts` (one paid act, core/attempts.py); the
+The set itself is created by `cursor_create_agent` with `attempts` (one paid act, core/attempts/attempts.py); the
 group is read back from the store of paid acts, so any process of this machine finds it.
 """
 

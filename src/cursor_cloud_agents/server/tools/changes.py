@@ -1,6 +1,7 @@
 """`cursor_get_changes` and `cursor_check_changes`: what an agent changed, and the person's check of it.
 
-Thin: finding git, reading the change and running the check live in `core/changes.py` and `core/checks.py`;
+Thin: finding git, reading the change and running the check live in `core/review/changes.py` and
+`core/review/checks.py`;
 here the diff is prepared as agent text (cleaned, masked) and paged under the result cap. The check command
 is the person's (CURSOR_MCP_CHECK_COMMAND), never an argument: without one the tool says so and how to set
 it. No tool applies a change: that changes the person's working tree (the terminal's `apply` does, when the

@@ -1,12 +1,12 @@
 """The follow-up run: a new prompt to an existing agent, which keeps its conversation.
 
 The agent is read first and a follow-up is refused when information needed for safety is missing
-(`core/continuation.py`: archived, unknown status, `workOnCurrentBranch` not explicitly false). A
+(`core/spend/continuation.py`: archived, unknown status, `workOnCurrentBranch` not explicitly false). A
 model given here applies to this run and to the agent's later runs (observed 2026-10-05; the API
 never says which model is active). A busy agent answers `AGENT_BUSY`; `replace_active` cancels the
 active run, re-reads it until it is terminal, and only then sends: if it does not end within the
 call's budget, nothing is sent. The follow-up is written down before it is sent and asked again
-without paying twice (`core/followups.py`): a run an earlier identical follow-up made is answered
+without paying twice (`core/spend/followups.py`): a run an earlier identical follow-up made is answered
 `resumed`, never cancelled to make room for itself.
 """
 
