@@ -128,10 +128,10 @@ def _present(env: Mapping[str, str], name: str) -> str | None:
 def _read_key(env: Mapping[str, str]) -> tuple[Secret | None, str | None]:
     value = env.get("CURSOR_API_KEY")
     if value is None:
-        return None, "CURSOR_API_KEY is not set in the MCP server's environment"
+        return None, "CURSOR_API_KEY is not set"
     problem = refusal(value)
     if problem is not None:
-        return None, f"CURSOR_API_KEY {problem}: set the real key in the MCP server's environment"
+        return None, f"CURSOR_API_KEY {problem}: set the real key"
     if not _PRINTABLE.match(value.strip()):
         # The key travels in a header: such a key made the client refuse to open (the server died at start-up, or
         # every call failed INTERNAL). Usually a pasted `Bearer ` prefix or a broken line.

@@ -25,17 +25,16 @@ import typing as _typing
 if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core import failures
     from cursor_cloud_agents.core.acts import Act
+    from cursor_cloud_agents.core.advice import Advice, Step
     from cursor_cloud_agents.core.attempts.attempts import (
         MAX_ATTEMPTS,
         MIN_ATTEMPTS,
         AttemptModel,
         AttemptSet,
         SetResult,
-        attempts_question,
         create_attempts,
         plan_set,
         price_hint,
-        refuse_set_before_asking,
     )
     from cursor_cloud_agents.core.attempts.compare import AttemptRow, Comparison, Kept, compare_attempts, keep
     from cursor_cloud_agents.core.attempts.groups import (
@@ -48,6 +47,13 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.cache import Cache
     from cursor_cloud_agents.core.failures import Code, ToolFailure, from_api_error
     from cursor_cloud_agents.core.request import creation, images, models, texts
+    from cursor_cloud_agents.core.request.builder import (
+        NewAgent,
+        agent_request,
+        follow_up_request,
+        new_agent_request,
+        prompt_of,
+    )
     from cursor_cloud_agents.core.request.creation import RepoInput
     from cursor_cloud_agents.core.request.images import MAX_IMAGES, Recognised, images_of, prompt_image
     from cursor_cloud_agents.core.request.models import REASONING_PARAMS
@@ -101,15 +107,9 @@ if _typing.TYPE_CHECKING:
     )
     from cursor_cloud_agents.core.spend import consent, journal, queue
     from cursor_cloud_agents.core.spend.consent import how_to_allow
-    from cursor_cloud_agents.core.spend.continuation import continuation_problem, refuse_continuation
     from cursor_cloud_agents.core.spend.followups import busy, follow_up_within_limits
     from cursor_cloud_agents.core.spend.ledger import use_of
-    from cursor_cloud_agents.core.spend.paid import (
-        create_within_limits,
-        limits_use_line,
-        refuse_before_asking,
-        store_failures,
-    )
+    from cursor_cloud_agents.core.spend.paid import create_within_limits, store_failures
     from cursor_cloud_agents.core.spend.settling import settled
     from cursor_cloud_agents.core.spend.slots import SLOT_PAGE, TooManyAgents, read_listing
     from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES, CoreState
@@ -131,6 +131,7 @@ __all__ = [
     "SLOT_PAGE",
     "STALE_AFTER_MINUTES",
     "Act",
+    "Advice",
     "ActivityCache",
     "ActivitySummary",
     "AgentBranch",
@@ -158,6 +159,7 @@ __all__ = [
     "GitPlaces",
     "Kept",
     "Mode",
+    "NewAgent",
     "Pacer",
     "Query",
     "Recognised",
@@ -167,14 +169,15 @@ __all__ = [
     "ScanPage",
     "SetResult",
     "Store",
+    "Step",
     "StoreUnusable",
     "TooManyAgents",
     "ToolFailure",
     "ToolState",
     "Until",
     "Watched",
+    "agent_request",
     "apply_change",
-    "attempts_question",
     "branch_problem",
     "busy",
     "cache_dir_for",
@@ -185,7 +188,6 @@ __all__ = [
     "clone_place",
     "compare_attempts",
     "consent",
-    "continuation_problem",
     "count_stuck",
     "create_attempts",
     "create_within_limits",
@@ -198,6 +200,7 @@ __all__ = [
     "find_group",
     "fold_liveness",
     "follow_events",
+    "follow_up_request",
     "follow_up_within_limits",
     "from_api_error",
     "git_environment",
@@ -207,8 +210,8 @@ __all__ = [
     "is_stale",
     "journal",
     "keep",
-    "limits_use_line",
     "mark_seen",
+    "new_agent_request",
     "measure",
     "models",
     "no_git",
@@ -217,15 +220,13 @@ __all__ = [
     "plan_set",
     "price_hint",
     "prompt_image",
+    "prompt_of",
     "queue",
     "read_agent_change",
     "read_change",
     "read_listing",
     "read_target",
     "ready_to_change",
-    "refuse_before_asking",
-    "refuse_continuation",
-    "refuse_set_before_asking",
     "remotes",
     "repository_key",
     "run_check",
@@ -264,11 +265,9 @@ _HOMES: dict[str, str] = {
             "AttemptModel",
             "AttemptSet",
             "SetResult",
-            "attempts_question",
             "create_attempts",
             "plan_set",
             "price_hint",
-            "refuse_set_before_asking",
         ],
         "cursor_cloud_agents.core.attempts.attempts",
     ),
@@ -297,7 +296,11 @@ _HOMES: dict[str, str] = {
         ["AttemptRow", "Comparison", "Kept", "compare_attempts", "keep"], "cursor_cloud_agents.core.attempts.compare"
     ),
     **dict.fromkeys(["how_to_allow"], "cursor_cloud_agents.core.spend.consent"),
-    **dict.fromkeys(["continuation_problem", "refuse_continuation"], "cursor_cloud_agents.core.spend.continuation"),
+    **dict.fromkeys(["Advice", "Step"], "cursor_cloud_agents.core.advice"),
+    **dict.fromkeys(
+        ["NewAgent", "agent_request", "follow_up_request", "new_agent_request", "prompt_of"],
+        "cursor_cloud_agents.core.request.builder",
+    ),
     **dict.fromkeys(["RepoInput"], "cursor_cloud_agents.core.request.creation"),
     **dict.fromkeys(["end_line"], "cursor_cloud_agents.core.runs.elapsed"),
     **dict.fromkeys(["Event", "Followed", "follow_events", "stamped"], "cursor_cloud_agents.core.runs.fleet_events"),
@@ -331,7 +334,7 @@ _HOMES: dict[str, str] = {
     ),
     **dict.fromkeys(["REASONING_PARAMS"], "cursor_cloud_agents.core.request.models"),
     **dict.fromkeys(
-        ["create_within_limits", "limits_use_line", "refuse_before_asking", "store_failures"],
+        ["create_within_limits", "store_failures"],
         "cursor_cloud_agents.core.spend.paid",
     ),
     **dict.fromkeys(["AgentRead"], "cursor_cloud_agents.core.runs.reading"),

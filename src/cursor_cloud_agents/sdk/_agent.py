@@ -22,7 +22,6 @@ from cursor_cloud_agents.api import (
     Artifact,
     CreateAgentRequest,
     CreatedAgent,
-    CreateRunRequest,
     ModelSelection,
     Prompt,
     Run,
@@ -31,11 +30,13 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.core import (
     ToolFailure,
+    agent_request,
     create_within_limits,
     creation,
     failures,
+    follow_up_request,
     follow_up_within_limits,
-    refuse_continuation,
+    prompt_of,
     settled,
 )
 from cursor_cloud_agents.core import models as model_check
@@ -53,9 +54,10 @@ def _refuse(message: str) -> ToolFailure:
 
 
 def _prompt(message: str) -> Prompt:
+    """The prompt, under the rules for text sent upstream that every face applies (`core/request/builder.py`)."""
     if not isinstance(message, str) or not message.strip():  # pyright: ignore[reportUnnecessaryIsInstance] -- a program may pass anything
         raise _refuse("The message is empty: say what the agent should do.")
-    return Prompt(text=message)
+    return prompt_of(message)
 
 
 def _no_local(local: object) -> None:
@@ -246,15 +248,14 @@ class AsyncAgent:
         return AsyncRun(self._cursor, self.agent_id, run)
 
     def creation(self, prompt: Prompt) -> CreateAgentRequest:
-        """The request that creates this agent with `prompt` (its first run)."""
-        return CreateAgentRequest(
-            prompt=prompt,
+        """The request that creates this agent with `prompt` (its first run), built as every face builds one."""
+        return agent_request(
+            prompt,
             agent_id=self.agent_id,
             name=self.name,
             model=self.model,
             env=self._placement.env,
-            repos=self._placement.repos or None,
-            work_on_current_branch=False,  # a follow-up then never pushes onto the starting branch
+            repos=self._placement.repos,
         )
 
     async def _create(self, prompt: Prompt) -> Run:
@@ -277,11 +278,10 @@ class AsyncAgent:
 
     async def _follow_up(self, prompt: Prompt) -> Run:
         state = self._cursor.state
-        request = CreateRunRequest(prompt=prompt, model=self.model)
+        request = follow_up_request(prompt.text, model=self.model)
 
         async def once() -> Run:
             agent = await state.api.get_agent(self.agent_id)  # read again each time: its latest run settles a lost one
-            refuse_continuation(agent)
             return (await follow_up_within_limits(state, agent, request)).run
 
         return await settled(once, state.clock)

@@ -12,15 +12,17 @@ from contextlib import contextmanager
 from cursor_cloud_agents.api import CursorError
 from cursor_cloud_agents.core import Code, ToolFailure, from_api_error
 from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.sdk._words import for_program
 
 
 def masked(failure: ToolFailure, redactor: Redactor) -> ToolFailure:
-    """`failure` with every secret masked in its message and context."""
-    return ToolFailure(
-        failure.code,
-        redactor.mask(failure.message),
-        **{key: redactor.mask(value) if isinstance(value, str) else value for key, value in failure.context.items()},
-    )
+    """`failure` with its next step in the SDK's words (`sdk/_words.py`) and every secret masked in its message
+    and context."""
+    said = ToolFailure(failure.code, redactor.mask(for_program(failure)))
+    said.context = {
+        key: redactor.mask(value) if isinstance(value, str) else value for key, value in failure.context.items()
+    }
+    return said
 
 
 @contextmanager
