@@ -48,7 +48,7 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.failures import Code, ToolFailure, from_api_error
     from cursor_cloud_agents.core.request import creation, images, models, texts
     from cursor_cloud_agents.core.request.builder import (
-        NewAgent,
+        AgentAsked,
         agent_request,
         follow_up_request,
         new_agent_request,
@@ -159,7 +159,7 @@ __all__ = [
     "GitPlaces",
     "Kept",
     "Mode",
-    "NewAgent",
+    "AgentAsked",
     "Pacer",
     "Query",
     "Recognised",
@@ -298,7 +298,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(["how_to_allow"], "cursor_cloud_agents.core.spend.consent"),
     **dict.fromkeys(["Advice", "Step"], "cursor_cloud_agents.core.advice"),
     **dict.fromkeys(
-        ["NewAgent", "agent_request", "follow_up_request", "new_agent_request", "prompt_of"],
+        ["AgentAsked", "agent_request", "follow_up_request", "new_agent_request", "prompt_of"],
         "cursor_cloud_agents.core.request.builder",
     ),
     **dict.fromkeys(["RepoInput"], "cursor_cloud_agents.core.request.creation"),

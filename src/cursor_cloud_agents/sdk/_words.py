@@ -23,6 +23,11 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
     Step.READ_RUN: lambda _: "; read the run with `run.wait()` instead.",
     Step.RESTART_LISTING: lambda _: "; call again without `cursor=` to restart from the first page.",
     Step.FREE_A_SLOT: lambda _: " Archive idle agents (`Agent.archive(id)`) or wait for a running one (`run.wait()`).",
+    Step.ARCHIVE_IDLE: lambda _: " Archive idle agents (`Agent.archive(agent_id)`).",
+    Step.WAIT_OR_ARCHIVE: lambda a: (
+        " Wait for a running agent to end (`run.wait()`)."
+        + (f" Oldest idle agents you may archive (`Agent.archive(...)`): {a.fact('idle')}." if a.fact("idle") else "")
+    ),
     Step.READ_BEFORE_RESENDING: lambda _: (
         ": read the agent with `Agent.get(agent_id)` using the id in this error's context to find out."
     ),

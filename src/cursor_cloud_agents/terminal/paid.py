@@ -35,7 +35,7 @@ from cursor_cloud_agents.core import (
     MAX_IMAGES,
     Act,
     CoreState,
-    NewAgent,
+    AgentAsked,
     create_within_limits,
     follow_up_request,
     follow_up_within_limits,
@@ -94,9 +94,9 @@ def repos_line(repos: list[RepoSpec]) -> Text:
     )
 
 
-def new_agent(order: Order) -> NewAgent:
+def new_agent(order: Order) -> AgentAsked:
     """What `run` was asked for, as the core's one request builder takes it (`core/request/builder.py`)."""
-    return NewAgent(
+    return AgentAsked(
         prompt=order.prompt, images=prompt_images(order.images), repository=order.repo, starting_ref=order.ref
     )
 

@@ -33,6 +33,11 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
     Step.READ_RUN: lambda a: f"; read the run's result with `{ME} wait {_agent(a)}` instead.",
     Step.RESTART_LISTING: lambda _: "; run the command again to start from the first page.",
     Step.FREE_A_SLOT: lambda _: f" Archive idle agents (`{ME} archive AGENT`) or wait for a running one (`{ME} wait`).",
+    Step.ARCHIVE_IDLE: lambda _: f" Archive idle agents (`{ME} archive AGENT`).",
+    Step.WAIT_OR_ARCHIVE: lambda a: (
+        f" Wait for a running agent to end (`{ME} wait`)."
+        + (f" Oldest idle agents you may archive (`{ME} archive AGENT`): {a.fact('idle')}." if a.fact("idle") else "")
+    ),
     Step.READ_BEFORE_RESENDING: lambda _: (
         f": look for the agent with `{ME} agents --name NAME` (or `{ME} watch AGENT` with the id below) to find out."
     ),

@@ -6,7 +6,7 @@ name's one-line rule and its limit of `texts.NAME_MAX_CHARS`) hold for each of t
 nothing is sent when one is broken. Two levels:
 - `agent_request` and `follow_up_request` assemble a request from parts already chosen (a checked model, the
   repositories as specs): the SDK, whose options arrive already shaped, and verify use them;
-- `new_agent_request` takes what a person or a model asked for as given (`NewAgent`): it checks the
+- `new_agent_request` takes what a person or a model asked for as given (`AgentAsked`): it checks the
   repositories, environment, variables and identity (`core/request/creation.py`), picks the model
   (`core/request/models.py`), mints the agent id, then assembles through `agent_request`.
 A face resolves the images itself (a model's under the client's roots, a person's anywhere they can read).
@@ -78,7 +78,7 @@ def follow_up_request(
 
 
 @dataclass(frozen=True)
-class NewAgent:
+class AgentAsked:
     """A new agent as asked for, before any check: what the tool's arguments or `run`'s options say."""
 
     prompt: str
@@ -97,11 +97,11 @@ class NewAgent:
     env_vars: Mapping[str, str] | None = None
     forward_env: Sequence[str] | None = None
 
-    def with_model(self, model_id: str | None) -> NewAgent:
+    def with_model(self, model_id: str | None) -> AgentAsked:
         return replace(self, model_id=model_id)
 
 
-async def new_agent_request(state: CoreState, asked: NewAgent, *, for_set: bool = False) -> CreateAgentRequest:
+async def new_agent_request(state: CoreState, asked: AgentAsked, *, for_set: bool = False) -> CreateAgentRequest:
     """The request `asked` makes, checked whole before anything is sent: the prompt and name, the repositories,
     environment and variables, then the model (a read of the published list). A single agent gets its id
     minted here (or the caller's), none when variables forbid one; `for_set`, the shared request of a set of

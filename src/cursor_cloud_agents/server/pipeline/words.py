@@ -41,6 +41,15 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
     Step.FREE_A_SLOT: lambda _: (
         " Archive idle agents (cursor_archive_agent) or wait for a running one to end (cursor_wait)."
     ),
+    Step.ARCHIVE_IDLE: lambda _: " The user can archive idle agents (cursor_archive_agent).",
+    Step.WAIT_OR_ARCHIVE: lambda a: (
+        " Wait for a running agent to end (cursor_wait)."
+        + (
+            f" Oldest idle agents the user may archive (cursor_archive_agent): {a.fact('idle')}."
+            if a.fact("idle")
+            else ""
+        )
+    ),
     Step.READ_BEFORE_RESENDING: lambda _: (
         ": read the agent with cursor_get_agent using the id below (or cursor_list_agents with its name) to find out."
     ),

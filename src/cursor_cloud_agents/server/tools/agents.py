@@ -27,7 +27,7 @@ from cursor_cloud_agents.core import (
     MAX_ATTEMPTS,
     MIN_ATTEMPTS,
     AttemptModel,
-    NewAgent,
+    AgentAsked,
     RepoInput,
     consent,
     create_attempts,
@@ -198,7 +198,7 @@ async def cursor_create_agent(
     env_vars/forward_env, name is required (agent_id is not allowed). On MUTATION_OUTCOME_UNKNOWN never
     resend: read the returned agent_id. attempts: the same task on several models, all or none (a group).
     """
-    asked = NewAgent(
+    asked = AgentAsked(
         prompt,
         await images_of(call, images),
         model_id,
