@@ -22,6 +22,7 @@ from cursor_cloud_agents.core.spend.ledger import use_of
 from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import DOCTOR_CALL_SECONDS as CALL_SECONDS
 from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.terminal.words import for_person
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 
@@ -100,7 +101,7 @@ async def _api_line(settings: Settings, open_client: ClientFactory, report: Diag
                 me = await client.me()
     except CursorError as exc:
         failure = from_api_error(exc)
-        report.line("FAIL", f"GET /v1/me: {failure.code}: {failure.message}")
+        report.line("FAIL", f"GET /v1/me: {failure.code}: {for_person(failure)}")
         return
     except TimeoutError:
         report.line("FAIL", f"GET /v1/me did not answer within {CALL_SECONDS:g} s")

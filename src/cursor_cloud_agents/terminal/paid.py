@@ -34,8 +34,8 @@ from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import (
     MAX_IMAGES,
     Act,
-    CoreState,
     AgentAsked,
+    CoreState,
     create_within_limits,
     follow_up_request,
     follow_up_within_limits,

@@ -6,6 +6,7 @@ is serialised once by the core."""
 from __future__ import annotations
 
 import ast
+from functools import partial
 from pathlib import Path
 from typing import get_type_hints
 
@@ -60,7 +61,7 @@ async def test_the_tool_run_and_the_sdk_refuse_a_bad_prompt_with_the_same_words_
         tool_sent = harness.requests()
     async with open_rig() as rig:
         order = paid.Order(prompt, None, None, None, (), confirmed=True)
-        code = await execute(rig.term, lambda term: paid.run(term, order=order, then=None))
+        code = await execute(rig.term, partial(paid.run, order=order, then=None))
         run_sent = rig.requests()
         run_said = rig.errors()
     async with sdk_rig(state_dir=tmp_path) as sdk:

@@ -5,6 +5,7 @@ a face only answers yes, no or cannot ask."""
 from __future__ import annotations
 
 import ast
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -84,9 +85,9 @@ async def test_without_yes_and_without_a_terminal_every_paid_command_is_refused_
     order = paid.Order("Fix the login test", None, None, None, (), confirmed=False)
     agent = "bc-00000000-0000-4000-8000-000000000001"
     commands = {
-        "run": lambda term: paid.run(term, order=order, then=None),
-        "models": lambda term: attempts.run_attempts(term, order=order, models=("a", "b")),
-        "followup": lambda term: paid.followup(term, agent_id=agent, prompt="More", confirmed=False),
+        "run": partial(paid.run, order=order, then=None),
+        "models": partial(attempts.run_attempts, order=order, models=("a", "b")),
+        "followup": partial(paid.followup, agent_id=agent, prompt="More", confirmed=False),
     }
     async with open_rig(interactive=False) as rig:
         code = await execute(rig.term, commands[command])

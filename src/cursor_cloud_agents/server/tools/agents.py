@@ -26,8 +26,8 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.core import (
     MAX_ATTEMPTS,
     MIN_ATTEMPTS,
-    AttemptModel,
     AgentAsked,
+    AttemptModel,
     RepoInput,
     consent,
     create_attempts,
