@@ -16,6 +16,7 @@ from cursor_cloud_agents.core.acts import Act
 from cursor_cloud_agents.core.request import models as model_check
 from cursor_cloud_agents.core.spend import continuation, followups, paid
 from cursor_cloud_agents.core.spend.ledger import LimitReached
+from cursor_cloud_agents.sdk import AsyncCursor
 from cursor_cloud_agents.sdk._words import for_program
 from cursor_cloud_agents.server.pipeline.words import for_model
 from cursor_cloud_agents.terminal.words import for_person, key_problem
@@ -170,3 +171,16 @@ def test_every_next_step_has_words_in_every_face_k_85() -> None:
         for said in (for_model(failure), for_person(failure), for_program(failure)):
             assert said.startswith("It happened.") or step is Step.ALLOW_UNASKED
             assert said != "It happened."
+
+
+@pytest.mark.anyio
+async def test_a_program_without_a_usable_key_is_told_the_problem_and_api_key_before_any_request_k_83() -> None:
+    """K-83: the SDK opened with an unusable key (empty, a placeholder, a pasted `Bearer `) says that problem and
+    `api_key=`, never the MCP server's environment; before: "no Cursor API key is configured"."""
+    for key in ("", "key with space"):
+        with pytest.raises(ToolFailure) as refused:
+            async with AsyncCursor(api_key=key, base_url="http://127.0.0.1:9"):
+                pass
+        said = refused.value.message
+        assert refused.value.code == "CONFIGURATION_MISSING" and "CURSOR_API_KEY" in said and "api_key=" in said
+        assert "MCP" not in said and (not key or key not in said)

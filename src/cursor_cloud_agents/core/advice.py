@@ -25,6 +25,8 @@ class Step(StrEnum):
     """An unknown model: list the ids and aliases."""
     SET_KEY = "set_key"
     """The API key is missing or unusable (`problem`): give a real one where this face reads it."""
+    GIVE_KEY = "give_key"
+    """No API key reached the client: give one where this face reads it."""
     CHECK_KEY = "check_key"
     """Cursor refused the API key: check it where this face reads it."""
     CHECK_ACCOUNT = "check_account"

@@ -197,7 +197,8 @@ def from_api_error(exc: api.CursorError) -> ToolFailure:
     ]
     for kind, code, after in simple:
         if isinstance(exc, kind):
-            return ToolFailure(code, exc.message + after, **_upstream(exc))
+            step = advice(Step.GIVE_KEY) if kind is api.ConfigurationMissingError else None
+            return ToolFailure(code, exc.message + after, advice=step, **_upstream(exc))
     return ToolFailure(Code.UPSTREAM, exc.message, **_upstream(exc))
 
 

@@ -14,12 +14,12 @@ from typing import Self
 from cursor_cloud_agents.api import CursorClient, Me, Model, Repository
 from cursor_cloud_agents.closing import ClosedOnExit
 from cursor_cloud_agents.config import Settings
-from cursor_cloud_agents.core import CoreState
+from cursor_cloud_agents.core import Advice, Code, CoreState, Step, ToolFailure
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.embedded import instant_clock, open_client
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.sdk._errors import translated
+from cursor_cloud_agents.sdk._errors import masked, translated
 from cursor_cloud_agents.sdk._settings import Overrides, sdk_settings
 
 
@@ -82,6 +82,9 @@ class AsyncCursor(ClosedOnExit):
     async def __aenter__(self) -> Self:
         if self._exits is not None:
             raise RuntimeError("this AsyncCursor is already open")
+        if not self.simulated and self.settings.key_problem is not None:  # said as it is, with where to give it
+            problem = ToolFailure(Code.CONFIGURATION_MISSING, self.settings.key_problem, advice=Advice(Step.SET_KEY))
+            raise masked(problem, self.redactor)
         async with AsyncExitStack() as exits:
             clock = self._clock
             if self.simulated:

@@ -14,7 +14,8 @@ from cursor_cloud_agents.core import Advice, Step, ToolFailure
 _AFTER: Mapping[Step, Callable[[Advice], str]] = {
     Step.WAIT_OR_REPLACE: lambda _: " Wait for the run (`run.wait()`), or cancel it (`run.cancel()`) and send again.",
     Step.LIST_MODELS: lambda _: " `cursor.models()` lists the ids and aliases.",
-    Step.SET_KEY: lambda _: ": pass `api_key=` to `Cursor(...)` or set CURSOR_API_KEY in the program's environment",
+    Step.SET_KEY: lambda _: " (pass `api_key=` to `Cursor(...)`, or set CURSOR_API_KEY in the program's environment)",
+    Step.GIVE_KEY: lambda _: " Pass `api_key=` to `Cursor(...)`, or set CURSOR_API_KEY in the program's environment.",
     Step.CHECK_KEY: lambda _: ": check the key passed as `api_key=` (or CURSOR_API_KEY).",
     Step.CHECK_ACCOUNT: lambda _: (
         ": use a user API key (`api_key=`), check `team_id=` (or CURSOR_TEAM_ID), or ask a team admin."

@@ -27,6 +27,7 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
         "the account's default."
     ),
     Step.SET_KEY: lambda _: " in this shell's environment (export CURSOR_API_KEY=...)",
+    Step.GIVE_KEY: lambda _: " Set CURSOR_API_KEY in this shell's environment (or try the command with --simulated).",
     Step.CHECK_KEY: lambda _: ": check CURSOR_API_KEY in this shell's environment.",
     Step.CHECK_ACCOUNT: lambda _: ": use a user API key (CURSOR_API_KEY), check CURSOR_TEAM_ID, or ask a team admin.",
     Step.LIST_IDS: lambda _: f"; `{ME} agents --all` lists the agents and their latest runs.",

@@ -31,6 +31,7 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
     ),
     Step.LIST_MODELS: lambda _: " cursor_list_models lists the ids and aliases.",
     Step.SET_KEY: lambda _: " in the MCP server's environment",
+    Step.GIVE_KEY: lambda _: " Set CURSOR_API_KEY in the MCP server's environment.",
     Step.CHECK_KEY: lambda _: ": check CURSOR_API_KEY in the MCP server's environment, then restart the client.",
     Step.CHECK_ACCOUNT: lambda _: (
         ": use a user API key (CURSOR_API_KEY), check CURSOR_TEAM_ID, or ask a team admin, then restart the client."
