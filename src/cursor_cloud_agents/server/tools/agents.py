@@ -199,33 +199,31 @@ async def cursor_create_agent(
     resend: read the returned agent_id. attempts: the same task on several models, all or none (a group).
     """
     asked = AgentAsked(
-        prompt,
-        await images_of(call, images),
-        model_id,
-        reasoning_level,
-        model_params,
-        repository,
-        starting_ref,
-        repositories,
-        env_type,
-        env_name,
-        name,
-        agent_id,
-        auto_create_pr,
-        env_vars,
-        forward_env,
+        prompt=prompt,
+        images=await images_of(call, images),
+        model_id=model_id,
+        reasoning_level=reasoning_level,
+        model_params=model_params,
+        repository=repository,
+        starting_ref=starting_ref,
+        repositories=repositories,
+        env_type=env_type,
+        env_name=env_name,
+        name=name,
+        agent_id=agent_id,
+        auto_create_pr=auto_create_pr,
+        env_vars=env_vars,
+        forward_env=forward_env,
     )
     if attempts is not None:  # the set's plan names each attempt after `name` and gives it an id
         return await _create_attempts(state, call, await new_agent_request(state, asked, for_set=True), attempts, name)
     request = await new_agent_request(state, asked)
     call.note(agent_id=request.agent_id, name=name)
-    model = request.model
-
     created = await create_within_limits(
         state, request, call=call, asks=state.settings.ask, on_resend=lambda agent_id: call.note(agent_id=agent_id)
     )
     if isinstance(created, CreatedAgent):
-        return CreatedAgentView.of(created, model)
+        return CreatedAgentView.of(created, request.model)
     return ResumedAgentView.of(created)
 
 
