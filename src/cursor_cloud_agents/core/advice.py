@@ -21,6 +21,8 @@ class Step(StrEnum):
 
     WAIT_OR_REPLACE = "wait_or_replace"
     """A run is active (`run_id`): wait for it, or cancel it and send again."""
+    WAIT_THEN_ASK_AGAIN = "wait_then_ask_again"
+    """The agent's change is not pushed while its run (`run_id`) works: wait for it, then ask for the change again."""
     LIST_MODELS = "list_models"
     """An unknown model: list the ids and aliases."""
     SET_KEY = "set_key"

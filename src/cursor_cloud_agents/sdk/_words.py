@@ -13,6 +13,9 @@ from cursor_cloud_agents.core import Advice, Step, ToolFailure
 
 _AFTER: Mapping[Step, Callable[[Advice], str]] = {
     Step.WAIT_OR_REPLACE: lambda _: " Wait for the run (`run.wait()`), or cancel it (`run.cancel()`) and send again.",
+    Step.WAIT_THEN_ASK_AGAIN: lambda a: (
+        f" Wait for run {a.fact('run_id')} to end (`run.wait()`), then ask for the changes again."
+    ),
     Step.LIST_MODELS: lambda _: " `cursor.models()` lists the ids and aliases.",
     Step.SET_KEY: lambda _: " (pass `api_key=` to `Cursor(...)`, or set CURSOR_API_KEY in the program's environment)",
     Step.GIVE_KEY: lambda _: " Pass `api_key=` to `Cursor(...)`, or set CURSOR_API_KEY in the program's environment.",

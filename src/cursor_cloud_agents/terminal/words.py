@@ -22,6 +22,10 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
         f" Wait for the run (`{ME} wait AGENT`), or cancel it (`{ME} cancel AGENT`) and send again; "
         "`followup --queue` sends it once the run ends."
     ),
+    Step.WAIT_THEN_ASK_AGAIN: lambda a: (
+        f" Wait for run {a.fact('run_id')} to end (`{ME} wait {_agent(a)}:{a.fact('run_id')}`), then run the command "
+        "again."
+    ),
     Step.LIST_MODELS: lambda _: (
         " Pass a model id or alias the account lists (Cursor's dashboard shows them), or leave --model out for "
         "the account's default."

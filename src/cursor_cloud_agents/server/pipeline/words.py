@@ -29,6 +29,10 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
         " Wait for the run (cursor_get_run with wait_seconds), or follow up with replace_active=true to cancel it "
         "first."
     ),
+    Step.WAIT_THEN_ASK_AGAIN: lambda a: (
+        f" Wait for run {a.fact('run_id')} to end (cursor_wait with agent_id and run_id), then ask for the changes "
+        "again."
+    ),
     Step.LIST_MODELS: lambda _: " cursor_list_models lists the ids and aliases.",
     Step.SET_KEY: lambda _: " in the MCP server's environment",
     Step.GIVE_KEY: lambda _: " Set CURSOR_API_KEY in the MCP server's environment.",
