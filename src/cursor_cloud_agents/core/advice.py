@@ -59,6 +59,8 @@ class Step(StrEnum):
     """Several agents bear `name`: read them before creating again."""
     FOLLOW_UP_LATER = "follow_up_later"
     """A follow-up may still be landing: read the agent in a minute; after `until`, asking again sends it."""
+    DROP_QUEUED = "drop_queued"
+    """A follow-up (`queue_id`) already waits for this agent: drop it, or wait until it is sent."""
     UNARCHIVE = "unarchive"
     """The agent is archived: unarchive it first."""
     ALLOW_UNASKED = "allow_unasked"

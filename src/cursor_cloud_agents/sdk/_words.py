@@ -50,6 +50,7 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
         f" Read the agent with `Agent.get(...)` in a minute; if no new run is there after {a.fact('until')}, "
         "sending again sends it."
     ),
+    Step.DROP_QUEUED: lambda _: " Wait until it is sent, right after the agent's run ends.",
     Step.UNARCHIVE: lambda a: f": unarchive it first (`Agent.unarchive({a.fact('agent_id')!r})`).",
     Step.ALLOW_UNASKED: lambda _: " A program's call is its own consent: the SDK never asks.",
 }

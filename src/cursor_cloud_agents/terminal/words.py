@@ -61,6 +61,7 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
         f" Follow the agent with `{ME} watch {_agent(a)}` in a minute; if no new run is there after "
         f"{a.fact('until')}, running the command again sends it."
     ),
+    Step.DROP_QUEUED: lambda _: " Wait until it is sent, right after the agent's run ends.",
     Step.UNARCHIVE: lambda _: ": unarchive it first (in Cursor's web app).",
     Step.ALLOW_UNASKED: lambda _: " There is no terminal to confirm on: pass --yes to confirm it.",
 }

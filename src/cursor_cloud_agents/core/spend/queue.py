@@ -34,6 +34,7 @@ import anyio
 from cursor_cloud_agents.api import Agent, CreateRunRequest, CursorError, MutationOutcomeUnknownError, Run
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.acts import Act, Reading
+from cursor_cloud_agents.core.advice import Step, advice
 from cursor_cloud_agents.core.call import Call
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.runs.watch import Watched, watch
@@ -116,8 +117,8 @@ async def enqueue(
             if earlier.agent_id == agent.id:
                 raise ToolFailure(
                     failures.VALIDATION,
-                    f"A follow-up is already queued for {agent.id} (queue id {earlier.id}); drop it first "
-                    "(cursor_supervise drop_queued, or the `queue drop` command) or wait until it is sent.",
+                    f"A follow-up is already queued for {agent.id} (queue id {earlier.id}); nothing was queued.",
+                    advice=advice(Step.DROP_QUEUED, queue_id=earlier.id),
                     queue_id=earlier.id,
                 )
         return [act]

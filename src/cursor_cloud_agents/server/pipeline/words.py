@@ -73,6 +73,7 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
         f" Read the agent with cursor_get_agent in a minute; if no new run is there after {a.fact('until')}, "
         "asking again sends it."
     ),
+    Step.DROP_QUEUED: lambda _: " Drop it first (cursor_supervise drop_queued) or wait until it is sent.",
     Step.UNARCHIVE: lambda _: ": unarchive it first (cursor_archive_agent with unarchive=true).",
 }
 
