@@ -126,17 +126,13 @@ def _present(env: Mapping[str, str], name: str) -> str | None:
     return value.strip()
 
 
-LOGIN = "run `cursor-cloud-agents login` (it stores the key for every client)"
-LOGIN_HINT = f"{LOGIN}, or set CURSOR_API_KEY"
-
-
 def _read_key(env: Mapping[str, str]) -> tuple[Secret | None, str | None]:
     value = env.get("CURSOR_API_KEY")
     if value is None:
-        return None, f"CURSOR_API_KEY is not set and no key is stored: {LOGIN_HINT}"
+        return None, "CURSOR_API_KEY is not set and no key is stored"  # where to give one: each face says (SET_KEY)
     problem = refusal(value)
     if problem is not None:
-        return None, f"CURSOR_API_KEY {problem}: set the real key in the MCP server's environment, or unset it"
+        return None, f"CURSOR_API_KEY {problem}"
     return checked_key(value, "CURSOR_API_KEY")
 
 
@@ -165,7 +161,7 @@ def key_from_store(env: Mapping[str, str], api_key: Secret | None, problem: str 
     except keystore.KeyStoreError as exc:
         return {"key_problem": f"no usable key: {exc}"}
     if stored is None:
-        return {} if given is None else {"key_problem": f"{problem}; or {LOGIN}"}
+        return {} if given is None else {"key_problem": problem}  # where to give one: each face says
     secret, bad = checked_key(stored.value, f"the key stored in {stored.place}")
     if secret is None:
         return {"key_problem": f"{bad}; run `cursor-cloud-agents login` again"}

@@ -18,6 +18,7 @@ from cursor_cloud_agents.api import (
     Prompt,
 )
 from cursor_cloud_agents.core.failures import from_api_error
+from cursor_cloud_agents.server.pipeline.words import for_model
 from cursor_cloud_agents.simulator import UNSUPPORTED_KEY, ManualClock, Quirks, RunningSimulator, World
 from tests.contract.conftest import Sleeps, make_client
 
@@ -51,7 +52,7 @@ async def test_an_expired_list_cursor_is_a_stale_cursor_error_the_tools_restart_
     with pytest.raises(CursorExpiredError) as caught:
         await client.list_agents(limit=1, cursor=first.next_cursor)
     failure = from_api_error(caught.value)
-    assert failure.code == "CURSOR_EXPIRED" and "without cursor" in failure.message
+    assert failure.code == "CURSOR_EXPIRED" and "without cursor" in for_model(failure)  # the tools' words
 
 
 async def test_a_key_of_another_api_is_a_configuration_error_naming_key_not_supported(
@@ -61,7 +62,8 @@ async def test_a_key_of_another_api_is_a_configuration_error_naming_key_not_supp
     async with make_client(sim, clock, sleeps, key=UNSUPPORTED_KEY) as api:
         with pytest.raises(AccountSetupError) as caught:
             await api.me()
-    failure = from_api_error(caught.value).payload()
+    refused = from_api_error(caught.value)
+    failure = refused.payload() | {"message": for_model(refused)}  # as a tool answers it
     assert failure["code"] == "CONFIGURATION" and failure["upstream_code"] == "key_not_supported"
     assert "CURSOR_API_KEY" in failure["message"]
 
@@ -79,7 +81,7 @@ async def test_the_team_id_is_sent_as_a_header_and_team_errors_are_configuration
     assert sim.requests[-1].headers["x-cursor-team-id"] == "team-42"
     assert caught.value.code == code
     failure = from_api_error(caught.value)
-    assert failure.code == "CONFIGURATION" and "CURSOR_TEAM_ID" in failure.message
+    assert failure.code == "CONFIGURATION" and "CURSOR_TEAM_ID" in for_model(failure)  # the tools' words
 
 
 async def test_a_team_member_reads_within_the_team(sim: RunningSimulator, world: World) -> None:

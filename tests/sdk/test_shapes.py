@@ -111,7 +111,7 @@ def test_a_message_is_a_string_a_text_mapping_or_a_user_message_k_49(mocked: tup
 @pytest.mark.parametrize(
     ("message", "says"),
     [
-        ({"text": "  "}, "The message is blank"),
+        ({"text": "  "}, "the prompt is blank"),  # the rule's own words, the tool's and `run`'s too (N-05)
         ("x" * (texts.PROMPT_MAX_BYTES + 1), f"over {texts.PROMPT_MAX_BYTES} bytes"),
         ("Fix it\x1b[2J", "a control character (U+001B)"),
         ("Fix it \ud800", "a lone surrogate"),
@@ -185,7 +185,7 @@ def test_one_idempotency_key_is_one_agent_never_made_twice_k_55(mocked: tuple[Mo
         Agent.create({"idempotency_key": "nightly"}, client=simulated).send("Work").wait()
         with pytest.raises(BadRequestError) as exists:
             Agent.create({"idempotency_key": "nightly"}, client=simulated).send("Work")
-        assert exists.value.code == "CONFLICT" and "Agent.get(agent_id)" in exists.value.message
+        assert exists.value.code == "CONFLICT" and "Agent.get(" in exists.value.message
         assert len(Agent.list(client=simulated).items) == 1
 
 

@@ -27,10 +27,10 @@ async def test_run_with_models_shows_the_price_of_n_runs_and_a_no_sends_nothing(
         code = await execute(rig.term, command)
         posts = rig.requests("POST")
     assert code == USAGE and posts == []
-    shown = rig.errors()
+    shown = " ".join(rig.errors().split())  # the core's question wraps at the console's width
     assert "3 paid runs" in shown and "composer-2, gpt-5.2, claude-4.6-opus" in shown
-    assert "new agents 1-3 of 25 in 24 hours" in shown and "all or none" in shown
-    assert rig.asked == ["Start these 3 paid agents? [y/N] "]
+    assert "Start 3 paid Cursor Cloud Agents" in shown and "0 of 25 new agents in 24 h" in shown
+    assert rig.asked == ["Go ahead? [y/N] "]
 
 
 async def test_run_with_models_and_yes_starts_one_agent_per_model(rig_factory: RigFactory, tmp_path: Path) -> None:

@@ -108,14 +108,15 @@ async def test_verify_spend_at_the_spend_limit_is_refused_before_asking_and_send
 
 
 async def test_verify_spend_says_what_it_takes_of_each_limit_before_asking(tmp_path: Path) -> None:
-    """F-39: before the question, the warning says the agent counts like any creation, with each limit's use."""
+    """F-39: before the question, the warning and the core's question say each limit's use (N-01: the question and
+    its limits line are the core's, as for every face)."""
     async with simulator() as (sim, clock):
         await a_creation_made_earlier(tmp_path, sim, clock.now())
         _, said = await spend(sim, clock, tmp_path, answer="no", CURSOR_MCP_MAX_SPEND_CENTS="500")
         sent = posts(sim)
     asked = next(index for index, line in enumerate(said) if line.startswith(QUESTION))
     before = "".join(said[:asked])
-    assert "It counts like any creation against the limits the user set" in before, before
+    assert "Start a paid Cursor Cloud Agent?" in before, before
     assert "1 of 25 new agents in 24 h;" in before and " of 8 running;" in before
     assert " of 500 cents spent in 24 h" in before
     assert sent == 0

@@ -23,6 +23,7 @@ from cursor_cloud_agents.core.spend.origins import acts_directory
 from cursor_cloud_agents.core.store import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import DOCTOR_CALL_SECONDS as CALL_SECONDS
 from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.terminal.words import for_person, key_problem
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 
@@ -44,7 +45,7 @@ def _settings_lines(settings: Settings, report: Diagnosis) -> None:
     if settings.simulated:
         report.line("ok", "simulated mode (CURSOR_MCP_FIXTURE=1): nothing real, nothing billed")
     elif settings.key_problem is not None:
-        report.line("FAIL", settings.key_problem)
+        report.line("FAIL", key_problem(settings.key_problem))
     else:
         source = settings.key_source or ""
         where = f"from {source}" if source == "CURSOR_API_KEY" else source  # else "stored in ..." (login)
@@ -112,7 +113,7 @@ async def _api_line(settings: Settings, open_client: ClientFactory, report: Diag
         return
     me = await read_me(settings, open_client)
     if isinstance(me, ToolFailure):
-        report.line("FAIL", f"GET /v1/me: {me.code}: {me.message}")
+        report.line("FAIL", f"GET /v1/me: {me.code}: {for_person(me)}")
     elif me is None:
         report.line("FAIL", f"GET /v1/me did not answer within {CALL_SECONDS:g} s")
     else:

@@ -163,7 +163,9 @@ def git_places(settings: Settings, env: Mapping[str, str], folder: Path | None) 
 def _announce(settings: Settings) -> None:
     if settings.simulated:
         logger.warning("SIMULATED MODE: tools talk to an embedded simulator; nothing is real or billed")
-    for problem in (settings.key_problem, *settings.forward_problems.values()):
+    if settings.key_problem and not settings.simulated:
+        logger.warning("configuration: %s: run `cursor-cloud-agents login` or set CURSOR_API_KEY", settings.key_problem)
+    for problem in settings.forward_problems.values():
         if problem and not settings.simulated:
             logger.warning("configuration: %s", problem)
 

@@ -25,17 +25,16 @@ import typing as _typing
 if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core import failures
     from cursor_cloud_agents.core.acts import Act
+    from cursor_cloud_agents.core.advice import Advice, Step
     from cursor_cloud_agents.core.attempts.attempts import (
         MAX_ATTEMPTS,
         MIN_ATTEMPTS,
         AttemptModel,
         AttemptSet,
         SetResult,
-        attempts_question,
         create_attempts,
         plan_set,
         price_hint,
-        refuse_set_before_asking,
     )
     from cursor_cloud_agents.core.attempts.compare import AttemptRow, Comparison, Kept, compare_attempts, keep
     from cursor_cloud_agents.core.attempts.groups import (
@@ -62,6 +61,14 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.pr.resolve import agent_and_pr, names_a_pr, pr_of, resolve_agent
     from cursor_cloud_agents.core.pr.watching import PrWatch, WatchCannotGoOn, keep_watching
     from cursor_cloud_agents.core.request import creation, images, models, texts
+    from cursor_cloud_agents.core.request.builder import (
+        AgentAsked,
+        agent_request,
+        follow_up_request,
+        new_agent_request,
+        prompt_of,
+        run_request,
+    )
     from cursor_cloud_agents.core.request.creation import RepoInput
     from cursor_cloud_agents.core.request.images import MAX_IMAGES, Recognised, images_of, prompt_image
     from cursor_cloud_agents.core.request.models import REASONING_PARAMS
@@ -132,16 +139,10 @@ if _typing.TYPE_CHECKING:
     )
     from cursor_cloud_agents.core.spend import consent, journal, queue
     from cursor_cloud_agents.core.spend.consent import how_to_allow
-    from cursor_cloud_agents.core.spend.continuation import continuation_problem, refuse_continuation
     from cursor_cloud_agents.core.spend.followups import busy, follow_up_within_limits
     from cursor_cloud_agents.core.spend.ledger import use_of
     from cursor_cloud_agents.core.spend.origins import acts_directory
-    from cursor_cloud_agents.core.spend.paid import (
-        create_within_limits,
-        limits_use_line,
-        refuse_before_asking,
-        store_failures,
-    )
+    from cursor_cloud_agents.core.spend.paid import create_within_limits, store_failures
     from cursor_cloud_agents.core.spend.settling import settled
     from cursor_cloud_agents.core.spend.slots import SLOT_PAGE, TooManyAgents, read_listing
     from cursor_cloud_agents.core.state import ACTIVITY_ENTRIES, CoreState
@@ -199,6 +200,7 @@ __all__ = [
     "SLOT_PAGE",
     "STALE_AFTER_MINUTES",
     "Act",
+    "Advice",
     "ActivityCache",
     "ActivitySummary",
     "AgentBranch",
@@ -228,6 +230,7 @@ __all__ = [
     "Place",
     "Kept",
     "Mode",
+    "AgentAsked",
     "Pacer",
     "Query",
     "Recognised",
@@ -237,14 +240,15 @@ __all__ = [
     "ScanPage",
     "SetResult",
     "Store",
+    "Step",
     "StoreUnusable",
     "TooManyAgents",
     "ToolFailure",
     "ToolState",
     "Until",
     "Watched",
+    "agent_request",
     "apply_change",
-    "attempts_question",
     "branch_problem",
     "busy",
     "cache_dir_for",
@@ -255,7 +259,6 @@ __all__ = [
     "clone_place",
     "compare_attempts",
     "consent",
-    "continuation_problem",
     "count_stuck",
     "create_attempts",
     "create_within_limits",
@@ -269,6 +272,7 @@ __all__ = [
     "find_group",
     "fold_liveness",
     "follow_events",
+    "follow_up_request",
     "follow_up_within_limits",
     "from_api_error",
     "git_environment",
@@ -278,8 +282,8 @@ __all__ = [
     "is_stale",
     "journal",
     "keep",
-    "limits_use_line",
     "mark_seen",
+    "new_agent_request",
     "measure",
     "models",
     "no_git",
@@ -288,15 +292,14 @@ __all__ = [
     "plan_set",
     "price_hint",
     "prompt_image",
+    "prompt_of",
+    "run_request",
     "queue",
     "read_agent_change",
     "read_change",
     "read_listing",
     "read_target",
     "ready_to_change",
-    "refuse_before_asking",
-    "refuse_continuation",
-    "refuse_set_before_asking",
     "remotes",
     "repository_key",
     "run_check",
@@ -350,11 +353,9 @@ _HOMES: dict[str, str] = {
             "AttemptModel",
             "AttemptSet",
             "SetResult",
-            "attempts_question",
             "create_attempts",
             "plan_set",
             "price_hint",
-            "refuse_set_before_asking",
         ],
         "cursor_cloud_agents.core.attempts.attempts",
     ),
@@ -390,7 +391,11 @@ _HOMES: dict[str, str] = {
         ["AttemptRow", "Comparison", "Kept", "compare_attempts", "keep"], "cursor_cloud_agents.core.attempts.compare"
     ),
     **dict.fromkeys(["how_to_allow"], "cursor_cloud_agents.core.spend.consent"),
-    **dict.fromkeys(["continuation_problem", "refuse_continuation"], "cursor_cloud_agents.core.spend.continuation"),
+    **dict.fromkeys(["Advice", "Step"], "cursor_cloud_agents.core.advice"),
+    **dict.fromkeys(
+        ["AgentAsked", "agent_request", "follow_up_request", "new_agent_request", "prompt_of", "run_request"],
+        "cursor_cloud_agents.core.request.builder",
+    ),
     **dict.fromkeys(["RepoInput"], "cursor_cloud_agents.core.request.creation"),
     **dict.fromkeys(["end_line"], "cursor_cloud_agents.core.runs.elapsed"),
     **dict.fromkeys(["Event", "Followed", "follow_events", "stamped"], "cursor_cloud_agents.core.runs.fleet_events"),
@@ -424,7 +429,7 @@ _HOMES: dict[str, str] = {
     ),
     **dict.fromkeys(["REASONING_PARAMS"], "cursor_cloud_agents.core.request.models"),
     **dict.fromkeys(
-        ["create_within_limits", "limits_use_line", "refuse_before_asking", "store_failures"],
+        ["create_within_limits", "store_failures"],
         "cursor_cloud_agents.core.spend.paid",
     ),
     **dict.fromkeys(["AgentRead"], "cursor_cloud_agents.core.runs.reading"),

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from cursor_cloud_agents.api import errors as api
+from cursor_cloud_agents.core.advice import Advice, Step, advice
 
 
 class Code(StrEnum):
@@ -97,13 +98,16 @@ class ToolFailure(Exception):
     """An expected failure, reported to the model as `{code, message, ...context}` with isError set.
 
     `code` is a `Code`; typed `str` because the toolkit's log line also records how a call ended without
-    a failure (`input_required`, `cancelled`), words the model never reads.
+    a failure (`input_required`, `cancelled`), words the model never reads. `message` says what happened in
+    neutral terms; `advice`, when there is a next step, names it, and each face says it in its own words
+    (`core/advice.py`).
     """
 
-    def __init__(self, code: str, message: str, **context: Any) -> None:
+    def __init__(self, code: str, message: str, *, advice: Advice | None = None, **context: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.advice = advice
         self.context = {key: value for key, value in context.items() if value is not None}
 
     def with_ids(self, ids: Mapping[str, str]) -> ToolFailure:
@@ -131,8 +135,8 @@ def _status_failure(exc: api.APIStatusError) -> ToolFailure:
     if isinstance(exc, api.ConcurrencyLimitError):
         return ToolFailure(
             CAPACITY,
-            f"Cursor refused a new agent: too many agents at once ({detail}). Nothing was created. "
-            "Archive idle agents (cursor_archive_agent) or wait for a running one to end (cursor_wait).",
+            f"Cursor refused a new agent: too many agents at once ({detail}). Nothing was created.",
+            advice=advice(Step.FREE_A_SLOT),
             **context,
         )
     if isinstance(exc, api.RateLimitError):
@@ -143,44 +147,32 @@ def _status_failure(exc: api.APIStatusError) -> ToolFailure:
             retry_after_seconds=None if exc.retry_after is None else round(exc.retry_after, 1),
             **context,
         )
-    table: list[tuple[type[api.APIStatusError], str, str]] = [
+    # What happened in neutral words, and the next step each face says in its own (core/advice.py).
+    table: list[tuple[type[api.APIStatusError], str, str, Step | None]] = [
         (
             api.AgentBusyError,
             Code.AGENT_BUSY,
-            "A run of this agent is still active; wait for it, or follow up with "
-            "replace_active=true to cancel it first.",
+            "A run of this agent is still active. Nothing was sent.",
+            Step.WAIT_OR_REPLACE,
         ),
-        (
-            api.StreamExpiredError,
-            Code.STREAM_EXPIRED,
-            "The run's stream is past its retention; read the run with cursor_get_run instead.",
-        ),
-        (
-            api.CursorExpiredError,
-            CURSOR_EXPIRED,
-            "The list cursor expired; call again without cursor to restart from the first page.",
-        ),
+        (api.StreamExpiredError, Code.STREAM_EXPIRED, "The run's stream is past its retention", Step.READ_RUN),
+        (api.CursorExpiredError, CURSOR_EXPIRED, "The list cursor expired", Step.RESTART_LISTING),
         (
             api.AccountSetupError,
             CONFIGURATION,
-            "The API key or team setting cannot do this (the code above names the cause): use a user API key "
-            "(CURSOR_API_KEY), check CURSOR_TEAM_ID, or ask a team admin, then restart the client.",
+            "The API key or team setting cannot do this (the code above names the cause)",
+            Step.CHECK_ACCOUNT,
         ),
-        (
-            api.AuthenticationError,
-            Code.AUTHENTICATION,
-            "Cursor refused the API key: check CURSOR_API_KEY in the MCP "
-            "server's environment, then restart the client.",
-        ),
-        (api.PermissionDeniedError, Code.PERMISSION_DENIED, "Cursor refused this for this key or plan."),
-        (api.NotFoundError, Code.NOT_FOUND, "Check the id; cursor_list_agents and cursor_list_runs list valid ids."),
-        (api.ConflictError, Code.CONFLICT, "The resource's state does not allow this now; read it again first."),
-        (api.BadRequestError, VALIDATION, "Cursor refused the request as invalid; correct it before retrying."),
-        (api.ServerError, Code.UPSTREAM, "Cursor failed; a read can be retried later."),
+        (api.AuthenticationError, Code.AUTHENTICATION, "Cursor refused the API key", Step.CHECK_KEY),
+        (api.PermissionDeniedError, Code.PERMISSION_DENIED, "Cursor refused this for this key or plan.", None),
+        (api.NotFoundError, Code.NOT_FOUND, "Check the id", Step.LIST_IDS),
+        (api.ConflictError, Code.CONFLICT, "The resource's state does not allow this now; read it again first.", None),
+        (api.BadRequestError, VALIDATION, "Cursor refused the request as invalid; correct it before retrying.", None),
+        (api.ServerError, Code.UPSTREAM, "Cursor failed; a read can be retried later.", None),
     ]
-    for kind, code, advice in table:
+    for kind, code, said, step in table:
         if isinstance(exc, kind):
-            return ToolFailure(code, f"{detail}. {advice}", **context)
+            return ToolFailure(code, f"{detail}. {said}", advice=None if step is None else advice(step), **context)
     return ToolFailure(Code.UPSTREAM, f"Cursor answered HTTP {exc.status_code}: {detail}.", **context)
 
 
@@ -192,8 +184,8 @@ def from_api_error(exc: api.CursorError) -> ToolFailure:
         ctx = exc.context
         return ToolFailure(
             MUTATION_OUTCOME_UNKNOWN,
-            f"{ctx.method} {ctx.path} may or may not have taken effect ({exc.message}). Do NOT send it again: read "
-            "the agent with cursor_get_agent using the id below (or cursor_list_agents with its name) to find out.",
+            f"{ctx.method} {ctx.path} may or may not have taken effect ({exc.message}). Do NOT send it again",
+            advice=advice(Step.READ_BEFORE_RESENDING),
             **dict(ctx.ids),
             http_status=ctx.status_code,
             request_id=ctx.request_id,
@@ -210,9 +202,10 @@ def from_api_error(exc: api.CursorError) -> ToolFailure:
         (api.ArtifactURLRefusedError, Code.ARTIFACT_URL_REFUSED, ""),
         (api.IncompatibleResponseError, Code.UPSTREAM, " The answer did not match the API contract."),
     ]
-    for kind, code, advice in simple:
+    for kind, code, after in simple:
         if isinstance(exc, kind):
-            return ToolFailure(code, exc.message + advice, **_upstream(exc))
+            step = advice(Step.GIVE_KEY) if kind is api.ConfigurationMissingError else None
+            return ToolFailure(code, exc.message + after, advice=step, **_upstream(exc))
     return ToolFailure(Code.UPSTREAM, exc.message, **_upstream(exc))
 
 

@@ -25,7 +25,6 @@ from cursor_cloud_agents.api import (
     Artifact,
     CreateAgentRequest,
     CreatedAgent,
-    CreateRunRequest,
     ModelSelection,
     Prompt,
     Run,
@@ -34,11 +33,12 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.core import (
     ToolFailure,
+    agent_request,
     create_within_limits,
     creation,
     failures,
     follow_up_within_limits,
-    refuse_continuation,
+    run_request,
     settled,
 )
 from cursor_cloud_agents.core import models as model_check
@@ -358,14 +358,13 @@ class AsyncAgent:
 
     def creation(self, prompt: Prompt) -> CreateAgentRequest:
         """The request that creates this agent with `prompt` (its first run)."""
-        return CreateAgentRequest(
-            prompt=prompt,
+        return agent_request(  # the one builder: never on the starting branch, the name under its rule
+            prompt,
             agent_id=self.agent_id,
             name=self.name,
             model=self.model,
             env=self._placement.env,
-            repos=self._placement.repos or None,
-            work_on_current_branch=False,  # a follow-up then never pushes onto the starting branch
+            repos=self._placement.repos or (),
         )
 
     async def _create(self, prompt: Prompt) -> Run:
@@ -388,11 +387,10 @@ class AsyncAgent:
 
     async def _follow_up(self, prompt: Prompt) -> Run:
         state = self._cursor.state
-        request = CreateRunRequest(prompt=prompt, model=self.model)
+        request = run_request(prompt, self.model)
 
         async def once() -> Run:
             agent = await state.api.get_agent(self.agent_id)  # read again each time: its latest run settles a lost one
-            refuse_continuation(agent)
             return (await follow_up_within_limits(state, agent, request)).run
 
         return await settled(once, state.clock)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cursor_cloud_agents import core
-from cursor_cloud_agents.api import CreateAgentRequest, Prompt
+from cursor_cloud_agents.core import agent_request, prompt_of
 from cursor_cloud_agents.sdk._cursor import AsyncCursor
 from cursor_cloud_agents.sdk._errors import refused, translated
 from cursor_cloud_agents.sdk._options import CloudAgentOptions, CloudOptions, placement
@@ -80,12 +80,7 @@ class AsyncAttempts:
         with translated(client.redactor):
             where = placement(cloud)
             choices = [_choice(model, index) for index, model in enumerate(models, start=1)]
-            shared = CreateAgentRequest(
-                prompt=Prompt(text=text),
-                env=where.env,
-                repos=where.repos or None,
-                work_on_current_branch=False,  # a follow-up then never pushes onto the starting branch
-            )
+            shared = agent_request(prompt_of(text), agent_id=None, env=where.env, repos=where.repos or ())
             state = client.state
             plan = await core.plan_set(state, shared, choices, name)
             made = await core.create_attempts(state, plan)  # a program is its own author: no question asked

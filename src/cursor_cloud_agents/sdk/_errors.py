@@ -24,6 +24,7 @@ from cursor_cloud_agents.api import errors as api
 from cursor_cloud_agents.config import ConfigError
 from cursor_cloud_agents.core import Code, ToolFailure, from_api_error
 from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.sdk._words import for_program
 
 
 class CursorAgentError(ToolFailure):
@@ -283,7 +284,7 @@ def rendered(failure: ToolFailure, redactor: Redactor, missing: type[NotFoundErr
     if isinstance(failure, CursorSDKError) and failure.message == in_sdk_words(failure.message):
         return masked(failure, redactor)
     kind = error_class(failure.code, failure.context, missing)
-    made = kind(in_sdk_words(failure.message), code=failure.code, **failure.context)
+    made = kind(in_sdk_words(for_program(failure)), code=failure.code, **failure.context)
     return masked(made, redactor)
 
 
@@ -301,7 +302,7 @@ def from_api(error: CursorError, redactor: Redactor, missing: type[NotFoundError
     failure = from_api_error(error)
     own = _api_message(error)
     if own:
-        failure = ToolFailure(failure.code, own, **failure.context)
+        failure = ToolFailure(failure.code, own, advice=failure.advice, **failure.context)
     return rendered(failure, redactor, missing)
 
 

@@ -285,9 +285,9 @@ def message_text(message: object) -> str:
     if not isinstance(text, str):
         raise refused("the message's text is a string: {'text': 'Fix the typos in README.md'}.")
     try:
-        return texts.prompt(text, "the message")
-    except ValueError as bad:
-        raise refused(f"{str(bad)[0].upper()}{str(bad)[1:]}.") from None
+        return texts.prompt(text)
+    except ValueError as bad:  # the rule's own words, as the tool and `run` say them (N-05)
+        raise refused(f"{bad}.") from None
 
 
 _IDEMPOTENT_AGENTS = uuid.UUID("6f1f7a52-3f0c-4c51-9b47-2b1f1c0a4d11")

@@ -15,7 +15,6 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from cursor_cloud_agents.api import CreateAgentRequest, Prompt
 from cursor_cloud_agents.core import (
     MAX_ATTEMPTS,
     MIN_ATTEMPTS,
@@ -24,28 +23,20 @@ from cursor_cloud_agents.core import (
     checked_group_id,
     compare_attempts,
     create_attempts,
-    creation,
     find_group,
     keep,
+    new_agent_request,
     plan_set,
     price_hint,
-    refuse_set_before_asking,
     store_failures,
 )
 from cursor_cloud_agents.terminal import render
+from cursor_cloud_agents.terminal.asking import Person, shown
 from cursor_cloud_agents.terminal.changes import places_for
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
 from cursor_cloud_agents.terminal.ownrepo import prepare_simulated
-from cursor_cloud_agents.terminal.paid import (
-    Order,
-    command_state,
-    confirm,
-    first_line,
-    prompt_images,
-    refuse_unconfirmed,
-    repos_line,
-)
+from cursor_cloud_agents.terminal.paid import Order, command_state, new_agent
 from cursor_cloud_agents.terminal.picking import attempt_agent
 from cursor_cloud_agents.terminal.term import Term
 
@@ -70,20 +61,13 @@ async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], wai
         )
     if not order.prompt.strip():
         raise UsageError("the prompt is empty: say what the agents should do")
-    repos = creation.repos(order.repo, order.ref, None)
-    shared = CreateAgentRequest(
-        prompt=Prompt(text=order.prompt, images=prompt_images(order.images)),
-        repos=repos or None,
-        work_on_current_branch=False,
-    )
-    refuse_unconfirmed(term, order.confirmed, f"Starting {len(models)} agents")
+    person = Person(term, order.confirmed)
+    person.cannot_ask_now("create", "no agent was created")
     async with term.open_session() as session:
         state = command_state(term, session)
-        await prepare_simulated(term.settings.simulated, order.here, repos)
+        shared = await new_agent_request(state, new_agent(order), for_set=True)
+        await prepare_simulated(term.settings.simulated, order.here, shared.repos)
         plan = await plan_set(state, shared, [AttemptModel(model) for model in models], None)
-        await refuse_set_before_asking(state, plan)  # said before the person is asked: a yes would be wasted
-        with store_failures():
-            used, _ = await state.limits.creations()
         price = await price_hint(state)
         each = (
             f"recent agents of this machine cost {render.cents(price.cents_each)} each ({price.known} known): "
@@ -91,25 +75,8 @@ async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], wai
             if price.cents_each is not None
             else "not known before the runs end (no recent agent's cost on this machine)"
         )
-        confirm(
-            term,
-            order.confirmed,
-            [
-                ("prompt", agent_text(first_line(order.prompt))),
-                ("repos", repos_line(repos)),
-                ("models", agent_text(", ".join(plan.models))),
-                ("price", Text(f"{len(models)} paid runs; {each}")),
-                (
-                    "limit",
-                    Text(
-                        f"new agents {used + 1}-{used + len(models)} of {state.limits.max_new} in 24 hours "
-                        "(CURSOR_MCP_MAX_NEW_AGENTS); all or none"
-                    ),
-                ),
-            ],
-            f"Start these {len(models)} paid agents?",
-        )
-        result = await create_attempts(state, plan)
+        shown(term, [("price", Text(f"{len(models)} paid runs; {each}"))])  # a fact, before the door asks
+        result = await create_attempts(state, plan, call=person, asks=person.asks)
     rows = [asdict(outcome) | {"failure": None} for outcome in result.outcomes]
     if term.json:
         term.emit({"group_id": result.group.group_id, "attempts": rows})

@@ -24,6 +24,7 @@ from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.terminal.exits import INTERRUPTED, USAGE, UsageError, exit_code, failure_of
 from cursor_cloud_agents.terminal.pipes import PipeConsole, unwrapped
 from cursor_cloud_agents.terminal.term import OpenSession, Session, Term, say
+from cursor_cloud_agents.terminal.words import for_person, key_problem
 
 ClientFactory = Callable[[Settings], AbstractAsyncContextManager[CursorClient]]
 Command = Callable[[Term], Awaitable[int]]
@@ -45,7 +46,7 @@ def _settings(env: Mapping[str, str], simulated: bool) -> Settings:
     if settings.simulated:
         return settings  # CURSOR_MCP_FIXTURE=1: the CLI's own embedded simulator
     if settings.key_problem is not None:
-        raise UsageError(f"{settings.key_problem} (or try the command with --simulated)")
+        raise UsageError(f"{key_problem(settings.key_problem)} (or try the command with --simulated)")
     return settings
 
 
@@ -79,7 +80,7 @@ async def execute(term: Term, command: Command) -> int:
         return USAGE
     except (CursorError, ToolFailure) as exc:
         failure = failure_of(exc)
-        term.notice(f"cursor-cloud-agents: {failure.code}: {failure.message}", style="red")
+        term.notice(f"cursor-cloud-agents: {failure.code}: {for_person(failure)}", style="red")
         return exit_code(failure)
 
 

@@ -23,6 +23,7 @@ _OURS = frozenset(
         failures.CONFIGURATION_MISSING,
         failures.LIMIT_REACHED,
         failures.READ_ONLY,
+        failures.DECLINED,
     }
 )
 

@@ -8,11 +8,11 @@ list the server keeps: a `core.state.CoreState` per command (in simulated mode t
 memory, as the server's does). A follow-up goes through the server's own continuation
 check (`core.continuation`) and spend limit. None of it loads the MCP SDK.
 
-`CURSOR_MCP_ALLOW_WRITES` is the model's gate; here the person confirms instead. The order keeps every
-refusal free: local checks, then (no `--yes` and no terminal to ask on) a refusal before any request,
-then the reads the checks need and the creation count (`CURSOR_MCP_MAX_NEW_AGENTS`), then what will be
-paid for and the question, then the spend and the agents running (before a new agent only), then the one
-paid request.
+`CURSOR_MCP_ALLOW_WRITES` is the model's gate; here the person confirms instead, through the core's door
+(`terminal/asking.py` answers the question the core words). The order keeps every refusal free: local
+checks, then the reads the checks need, then (no `--yes` and no terminal to ask on) the door's refusal before
+any of its own reads, then the creation count (`CURSOR_MCP_MAX_NEW_AGENTS`), the spend and the agents
+running, then the question with the limits used, then the one paid request.
 """
 
 from __future__ import annotations
@@ -26,31 +26,27 @@ from rich.text import Text
 
 from cursor_cloud_agents.api import (
     AgentSummary,
-    CreateAgentRequest,
     CreatedAgent,
-    CreateRunRequest,
-    Prompt,
     PromptImage,
     RepoSpec,
     Run,
-    ids,
 )
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import (
     MAX_IMAGES,
     Act,
+    AgentAsked,
     CoreState,
     cancel_past_ceiling,
-    continuation_problem,
     create_within_limits,
-    creation,
+    follow_up_request,
     follow_up_within_limits,
+    new_agent_request,
     prompt_image,
 )
-from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core import queue as follow_up_queue
 from cursor_cloud_agents.core.timing import Clock
-from cursor_cloud_agents.terminal.ask import heard, is_yes
+from cursor_cloud_agents.terminal.asking import Person
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, TIMED_OUT, UsageError
 from cursor_cloud_agents.terminal.notify import Notifier
@@ -60,7 +56,6 @@ from cursor_cloud_agents.terminal.term import Session, Term
 from cursor_cloud_agents.terminal.watch import follow_run
 
 Then = Literal["wait", "watch"] | None
-FIRST_LINE_CHARS = 100
 
 
 @dataclass(frozen=True)
@@ -93,35 +88,11 @@ def prompt_images(paths: tuple[str, ...]) -> list[PromptImage] | None:
     return [prompt_image(path, [Path("/")], where=f"--image {path}") for path in paths]
 
 
-def first_line(prompt: str) -> str:
-    """The prompt's first line, clipped: what the confirmation shows of it."""
-    line = prompt.strip().splitlines()[0] if prompt.strip() else ""
-    return line if len(line) <= FIRST_LINE_CHARS else line[: FIRST_LINE_CHARS - 1] + "…"
-
-
 def command_state(term: Term, session: Session) -> CoreState:
     """The core's state for this command, as the server keeps its own: the store of paid acts (in memory in
     simulated mode, as the server keeps it), limits and model list, on the session's clock."""
     settings = session.settings_for(term.settings)
     return CoreState(settings, term.redactor, Clock(now=session.now, sleep=session.sleep), client=session.api)
-
-
-def refuse_unconfirmed(term: Term, confirmed: bool, what: str) -> None:
-    if not confirmed and not term.interactive:
-        raise UsageError(
-            f"{what} is paid and there is no terminal to confirm on: pass --yes to confirm it. Nothing was sent."
-        )
-
-
-def confirm(term: Term, confirmed: bool, lines: list[tuple[str, Text]], question: str) -> None:
-    """Show what will be paid for; ask y/N unless `--yes` was given."""
-    for label, value in lines:
-        term.err.print(Text(f"{label:>10}  ", style="bold").append_text(value))
-    if confirmed:
-        return
-    answer = term.ask(f"{question} [y/N] ")
-    if not is_yes(answer):
-        raise UsageError(f"not confirmed (the answer was {heard(answer)}; only y or yes confirms); nothing was sent")
 
 
 def repos_line(repos: list[RepoSpec]) -> Text:
@@ -132,17 +103,10 @@ def repos_line(repos: list[RepoSpec]) -> Text:
     )
 
 
-def _request(order: Order) -> CreateAgentRequest:
-    """The creation, checked where no request is needed (prompt, repository, ref, images), its id minted;
-    the model is set once it is checked."""
-    if not order.prompt.strip():
-        raise UsageError("the prompt is empty: say what the agent should do")
-    repos = creation.repos(order.repo, order.ref, None)
-    return CreateAgentRequest(
-        prompt=Prompt(text=order.prompt, images=prompt_images(order.images)),
-        agent_id=ids.mint_agent_id(),
-        repos=repos or None,
-        work_on_current_branch=False,
+def new_agent(order: Order) -> AgentAsked:
+    """What `run` was asked for, as the core's one request builder takes it (`core/request/builder.py`)."""
+    return AgentAsked(
+        prompt=order.prompt, images=prompt_images(order.images), repository=order.repo, starting_ref=order.ref
     )
 
 
@@ -172,31 +136,14 @@ async def _then(term: Term, session: Session, agent_id: str, run_id: str | None,
 
 async def run(term: Term, *, order: Order, then: Then) -> int:
     """Start a paid agent after showing what will be paid for, and optionally wait for it or watch it."""
-    request = _request(order)
-    refuse_unconfirmed(term, order.confirmed, "Starting an agent")
+    asked = new_agent(order)
+    person = Person(term, order.confirmed)
+    person.cannot_ask_now("create", "no agent was created")
     async with term.open_session() as session:
         state = command_state(term, session)
-        model = await model_check.selection(session.api, state.models, order.model, None, None)
-        request = request.model_copy(update={"model": model})
-
-        async def ask() -> None:  # after the limits are checked: a yes would be wasted on a refusal
-            used, _ = await state.limits.creations()
-            limit = f"new agent {used + 1} of {state.limits.max_new} in 24 hours (CURSOR_MCP_MAX_NEW_AGENTS)"
-            confirm(
-                term,
-                order.confirmed,
-                [
-                    ("prompt", agent_text(first_line(order.prompt))),
-                    ("repos", repos_line(request.repos or [])),
-                    ("model", agent_text(order.model or "the account's default model")),
-                    ("images", Text(str(len(request.prompt.images or [])))),
-                    ("limit", Text(limit)),
-                ],
-                "Start this paid agent?",
-            )
-
+        request = await new_agent_request(state, asked.with_model(order.model))
         await prepare_simulated(term.settings.simulated, order.here, request.repos)
-        created = await create_within_limits(state, request, ask=ask)
+        created = await create_within_limits(state, request, call=person, asks=person.asks)
         resumed = not isinstance(created, CreatedAgent)  # an earlier identical creation, found again
         agent = created if resumed else created.agent
         run_id = agent.latest_run_id if resumed else created.run.id
@@ -232,23 +179,12 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool, q
     follow-up waits in the queue (`core.queue`) and goes out right after its run ends."""
     if not prompt.strip():
         raise UsageError("the prompt is empty: say what the agent should do next")
-    refuse_unconfirmed(term, confirmed, "A follow-up run")
+    person = Person(term, confirmed)
+    person.cannot_ask_now("followup", "no follow-up was sent")
     async with term.open_session() as session:
         agent = await session.api.get_agent(agent_id)
-        problem = continuation_problem(agent)
-        if problem is not None:
-            raise UsageError(f"no follow-up was sent: {problem}")
-        confirm(
-            term,
-            confirmed,
-            [
-                ("agent", agent_text(f"{agent.name or ''} {agent.id}")),
-                ("prompt", agent_text(first_line(prompt))),
-            ],
-            "Send this paid follow-up?" if not queue else "Send this paid follow-up (now, or once its run ends)?",
-        )
         state = command_state(term, session)
-        request = CreateRunRequest(prompt=Prompt(text=prompt))
+        request = follow_up_request(prompt)
         active = agent.latest_run_id
         if queue and active and not (await session.api.get_run(agent.id, active)).is_terminal:
             if not state.store.on_disk:  # this command ends now: a queue in its memory would end with it
@@ -256,9 +192,10 @@ async def followup(term: Term, *, agent_id: str, prompt: str, confirmed: bool, q
                     "the agent is busy and --queue needs the store on disk (CURSOR_MCP_STATE_DIR, not memory or "
                     "simulated mode) so that another process can send it; nothing was queued or sent"
                 )
-            return _queued(term, await follow_up_queue.enqueue(state, agent, request, active))
+            queued = await follow_up_queue.enqueue(state, agent, request, active, call=person, asks=person.asks)
+            return _queued(term, queued)
         # The spend limit holds here too; an identical follow-up whose answer was lost is this one (resumed).
-        made = await follow_up_within_limits(state, agent, request)
+        made = await follow_up_within_limits(state, agent, request, call=person, asks=person.asks)
         run_ = made.run
         if term.json:
             term.emit({"agent_id": agent.id, "run_id": run_.id, "status": run_.status, "resumed": made.resumed})

@@ -20,6 +20,7 @@ from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.core import Until, Watched, end_line
 from cursor_cloud_agents.terminal import render
 from cursor_cloud_agents.terminal.clean import agent_text
+from cursor_cloud_agents.terminal.words import for_person
 
 RESULT_LINES = 4
 """Lines of each result the report shows."""
@@ -61,7 +62,7 @@ def row_document(row: Watched, now: float) -> dict[str, Any]:
     run = row.run
     if run is None:
         failure = row.failure
-        return where | {"code": failure.code if failure else None, "message": failure.message if failure else None}
+        return where | {"code": failure.code if failure else None, "message": for_person(failure) if failure else None}
     document = where | {"status": run.status, "ended": row.ended, "seconds": _whole(_seconds(run, now))}
     if not row.ended:
         return document
@@ -137,7 +138,7 @@ def _row_lines(row: Watched, now: float) -> Iterator[Text]:
     run = row.run
     if run is None:
         failure = row.failure
-        code, message = (failure.code, failure.message) if failure else ("UNREAD", None)
+        code, message = (failure.code, for_person(failure)) if failure else ("UNREAD", None)
         yield Text(code, style="red").append(f" · {row.agent_id}:{row.run_id or 'latest'}", style="dim")
         if message:
             yield Text("  ").append_text(agent_text(message, "red"))

@@ -18,7 +18,7 @@ import anyio
 from cursor_cloud_agents.api import APIConnectionError, AuthenticationError, CursorClient, CursorError, ReadFailedError
 from cursor_cloud_agents.api.record import Observer, Observers, Recorder
 from cursor_cloud_agents.config import Secret, Settings
-from cursor_cloud_agents.core import CoreState, ToolFailure
+from cursor_cloud_agents.core import CoreState
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.guards.net import is_loopback_host
 from cursor_cloud_agents.redact import Redactor
@@ -124,16 +124,7 @@ async def _spend(ctx: Context, state: CoreState, options: Options, io: Io, repor
     if selection is None:
         return [skipped("--spend", "no model lists its variants, so the cheapest is unknown; nothing was created")]
     request = paid.creation(selection, on_simulator=_loopback(state.settings))
-    try:
-        limits = await paid.check_before_asking(state, request)
-    except ToolFailure as refused:
-        return [skipped("--spend", refused.message)]
-    except CursorError as exc:
-        return [differs("--spend", "the limits to be checked before spending", exc.message)]
-    report.say(f"{paid.COST_WARNING} {limits}")
-    if not options.yes and io.ask("Create it? Type yes to spend: ").strip().lower() != "yes":
-        return [skipped("--spend", "not confirmed; nothing was created")]
-    return await paid.spend(ctx, state, request)
+    return await paid.spend(ctx, state, request, paid.Confirmation(report.say, io.ask, confirmed=options.yes))
 
 
 def _loopback(settings: Settings) -> bool:

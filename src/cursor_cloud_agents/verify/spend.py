@@ -7,13 +7,16 @@ the agent is deleted at the end.
 
 The agent is created like any other (`core.paid.create_within_limits`): it takes its place in the
 store of paid acts, so it counts towards `CURSOR_MCP_MAX_NEW_AGENTS`, is held to the agents running and
-the spend limit, and is never paid twice when its answer is lost. The limits are said, and checked,
-before the person is asked (`check_before_asking`).
+the spend limit, and is never paid twice when its answer is lost. The limits are checked, and said, before
+the person is asked, by that door: the core words the question, `Confirmation` only answers it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import anyio
 
@@ -22,13 +25,12 @@ from cursor_cloud_agents.api import (
     AgentSummary,
     CreateAgentRequest,
     CreatedAgent,
-    CreateRunRequest,
     CursorError,
+    Deadline,
     Model,
     ModelParam,
     ModelSelection,
     NotFoundError,
-    Prompt,
     Run,
     RunNotCancellableError,
     ids,
@@ -37,12 +39,15 @@ from cursor_cloud_agents.core import (
     Code,
     CoreState,
     ToolFailure,
+    agent_request,
     create_within_limits,
     failures,
+    follow_up_request,
     follow_up_within_limits,
-    limits_use_line,
-    refuse_before_asking,
+    prompt_of,
 )
+from cursor_cloud_agents.core.call import Question
+from cursor_cloud_agents.core.timing import CallTime
 from cursor_cloud_agents.verify.facts import Context
 from cursor_cloud_agents.verify.report import Line, differs, new, ok, skipped
 
@@ -56,8 +61,7 @@ COST_WARNING = (
 HEARTBEAT_MAX_SECONDS = 40.0
 FOLLOW_SECONDS = 45.0
 CANCEL_READS = 30
-LIMITS = "CURSOR_MCP_MAX_NEW_AGENTS, CURSOR_MCP_MAX_ACTIVE_AGENTS, CURSOR_MCP_MAX_SPEND_CENTS"
-NOTHING_SENT = frozenset({failures.LIMIT_REACHED, failures.CAPACITY, failures.CONFIGURATION})
+NOTHING_SENT = frozenset({failures.LIMIT_REACHED, failures.CAPACITY, failures.CONFIGURATION, failures.DECLINED})
 """Refusals of a creation that sent nothing (a limit, the store of paid acts, Cursor's count): nothing to delete."""
 # Values ranked from cheapest to dearest; a variant's cost is the sum of its values' ranks.
 _VALUE_RANK = {"false": 0, "none": 0, "minimal": 1, "low": 2, "medium": 3, "high": 4, "xhigh": 5, "true": 6}
@@ -83,21 +87,35 @@ def creation(selection: ModelSelection, *, on_simulator: bool) -> CreateAgentReq
     """The one agent `--spend` creates, its id minted here: the delete finds it even when the creation's
     answer was lost (outcome unknown)."""
     text = PROMPT + (SIMULATOR_MARKER if on_simulator else "")
-    return CreateAgentRequest(agent_id=ids.mint_agent_id(), prompt=Prompt(text=text), model=selection)
+    return agent_request(prompt_of(text), agent_id=ids.mint_agent_id(), model=selection)
 
 
-async def check_before_asking(state: CoreState, request: CreateAgentRequest) -> str:
-    """What the creation takes of each limit, in a line for the person to read before being asked.
+@dataclass
+class Confirmation:
+    """The person at `verify --spend`, as the core's paid door sees them (`core.call.Call`): the core's question
+    is shown after the cost warning, and only `yes` typed (or `--yes` given) answers yes."""
 
-    Raises:
-        ToolFailure: a limit is reached (or the store of paid acts cannot be used): nothing may be created.
-    """
-    await refuse_before_asking(state, request)
-    use = await limits_use_line(state)
-    return f"It counts like any creation against the limits the user set ({LIMITS}): {use} now."
+    say: Callable[[str], object]
+    ask: Callable[[str], str]
+    confirmed: bool
+    time: CallTime = CallTime(Deadline(math.inf))
+    can_ask: bool = True
+
+    async def progress(self, message: str) -> None:
+        del message  # verify's lines report the steps
+
+    async def roots(self) -> list[Path] | None:
+        return None
+
+    async def confirm(self, question: Question, unsent: str) -> None:
+        self.say(f"{COST_WARNING} {question.message}")
+        if not self.confirmed and self.ask("Create it? Type yes to spend: ").strip().lower() != "yes":
+            raise ToolFailure(failures.DECLINED, f"not confirmed; {unsent}")
 
 
-async def spend(ctx: Context, state: CoreState, request: CreateAgentRequest) -> list[Line]:
+async def spend(
+    ctx: Context, state: CoreState, request: CreateAgentRequest, confirmation: Confirmation | None = None
+) -> list[Line]:
     """Create `request`, follow, follow up while busy, cancel, archive, unarchive, delete; the lines of each
     step. A failed step is a DIFFERS line; the delete runs whatever happened, unless nothing was sent."""
     assert request.agent_id is not None
@@ -109,7 +127,8 @@ async def spend(ctx: Context, state: CoreState, request: CreateAgentRequest) -> 
         agent_id = earlier  # an earlier --spend creation whose answer was lost: this one is sent with its id
 
     try:
-        created = await create_within_limits(state, request, on_resend=asked_again)
+        asks = frozenset({"create"}) if confirmation is not None else frozenset[str]()
+        created = await create_within_limits(state, request, call=confirmation, asks=asks, on_resend=asked_again)
     except ToolFailure as refused:
         if refused.code in NOTHING_SENT:
             return [skipped("--spend", f"{refused.message}")]
@@ -158,7 +177,7 @@ async def _busy(state: CoreState, agent_id: str) -> list[Line]:
     makes is a recorded paid act, never paid twice when its answer is lost."""
     try:
         agent = await state.api.get_agent(agent_id)
-        await follow_up_within_limits(state, agent, CreateRunRequest(prompt=Prompt(text=PROMPT)))
+        await follow_up_within_limits(state, agent, follow_up_request(PROMPT))
     except ToolFailure as refused:
         if refused.code == Code.AGENT_BUSY:
             return [ok("follow-up while busy", "409 agent_busy")]

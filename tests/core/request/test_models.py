@@ -63,7 +63,7 @@ def test_an_alias_naming_one_model_resolves_and_one_naming_several_is_refused() 
     assert "opus-a, opus-b" in refusal(several)
     with pytest.raises(ToolFailure) as unknown:
         model_check.find_model(MODELS, "nope")
-    assert "cursor_list_models" in refusal(unknown)
+    assert unknown.value.advice is not None and unknown.value.advice.step == "list_models"
 
 
 def test_the_compact_view_names_the_reasoning_param_defaults_and_restricted_combinations() -> None:

@@ -136,7 +136,9 @@ async def test_a_branch_not_pushed_by_a_running_run_names_the_run_to_wait_for(
     with pytest.raises(ToolFailure) as raised:
         await read_change(remote.places(), running)
     assert raised.value.code == "AGENT_BUSY"
-    assert f"run {target.run_id} is RUNNING" in raised.value.message and "cursor_wait" in raised.value.message
+    advice = raised.value.advice
+    assert f"run {target.run_id} is RUNNING" in raised.value.message and advice is not None
+    assert advice.step == "wait_then_ask_again" and advice.fact("run_id") == target.run_id  # each face says how
 
 
 async def test_a_repository_git_cannot_read_says_how_to_give_access_and_changes_nothing(

@@ -213,7 +213,13 @@ class BusyAgentMock:
 
     def agent(self) -> dict[str, Any]:
         latest = self.NEXT if self.posts else self.RUN
-        return {"id": self.AGENT, "name": "Busy", "status": "ACTIVE", "latestRunId": latest}
+        return {
+            "id": self.AGENT,
+            "name": "Busy",
+            "status": "ACTIVE",
+            "latestRunId": latest,
+            "workOnCurrentBranch": False,  # a follow-up's door checks it (core/spend/continuation.py)
+        }
 
     async def __call__(self, scope: MutableMapping[str, Any], _receive: Any, send: Any) -> None:
         assert scope["type"] == "http"

@@ -18,7 +18,7 @@ an id twice, so no second agent), and only an attempt Cursor refused is created 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -34,22 +34,26 @@ from cursor_cloud_agents.api import (
 )
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.acts import Act, Reading
+from cursor_cloud_agents.core.advice import Step as NextStep
+from cursor_cloud_agents.core.advice import advice
 from cursor_cloud_agents.core.attempts.groups import GroupFacts, acts_of_set, mint_group_id, prompt_digest
+from cursor_cloud_agents.core.call import Call
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.request import models as model_check
+from cursor_cloud_agents.core.request import texts
 from cursor_cloud_agents.core.runs.watch import each_in_flight
 from cursor_cloud_agents.core.spend import consent
 from cursor_cloud_agents.core.spend.journal import fingerprint
 from cursor_cloud_agents.core.spend.ledger import LimitReached, agents_of, use_of
-from cursor_cloud_agents.core.spend.paid import limit_reached, send_decided, store_failures
+from cursor_cloud_agents.core.spend.paid import UNSENT_CREATION, ask_paid, limit_reached, send_decided, store_failures
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.timing import UNSETTLED_SECONDS
 
 MIN_ATTEMPTS = 2
 MAX_ATTEMPTS = 8
 """At most 8 attempts: the API client sends 8 requests at once, so every POST of a set leaves together."""
-GROUP_NAME_CHARS = 94
-"""An attempt's agent is named after its group, with " (k/N)" after: within the API's 100 characters."""
+GROUP_NAME_CHARS = texts.NAME_MAX_CHARS - len(f" ({MAX_ATTEMPTS}/{MAX_ATTEMPTS})")
+"""An attempt's agent is named after its group, with " (k/N)" after: within an agent name's limit."""
 
 
 @dataclass(frozen=True)
@@ -232,11 +236,13 @@ async def create_attempts(
     state: CoreState,
     plan: AttemptSet,
     *,
-    ask: Callable[[], Awaitable[object]] | None = None,
+    call: Call | None = None,
+    asks: frozenset[str] = frozenset(),
     on_ids: Callable[[str, list[str]], None] = lambda _group, _agents: None,
 ) -> SetResult:
     """The one door of a set of attempts, shaped as `core.paid.create_within_limits`: the limits checked for the
-    whole set (before `ask`, the face's one question, when it asks: a yes would be wasted on a refusal), every
+    whole set (before the one question the core words and `call` answers, when `asks` lists `create`: a yes would
+    be wasted on a refusal), every
     place taken in one write, then each attempt sent once (or re-sent, or answered as made by an earlier ask).
     `on_ids` hears the group id and the agent ids before anything is sent (a tool notes them on the call).
 
@@ -245,9 +251,10 @@ async def create_attempts(
             sent); MUTATION_OUTCOME_UNKNOWN or Cursor's refusal when an attempt did not end made, with the
             group and every attempt's id (asking again completes the set, never paying twice).
     """
-    if ask is not None:
+    if "create" in asks:
+        consent.refuse_unanswerable(call, "create", UNSENT_CREATION, asks)
         await refuse_set_before_asking(state, plan)
-        await ask()
+        await ask_paid(state, call, lambda use: attempts_question(plan, use), UNSENT_CREATION, asks)
     return settled(await _create_set(state, plan, on_ids))
 
 
@@ -328,11 +335,12 @@ def settled(result: SetResult) -> SetResult:
         f"{len(lost)} may or may not have been (answer lost) and {len(missing) - len(lost)} were refused "
         f"(first: {first.message}). Ask again with exactly the same arguments within "
         f"{round(UNSETTLED_SECONDS / 60)} minutes: it re-sends the same agent ids (never a second agent) and "
-        "creates only the attempts refused, within the limits. Or read each agent_id with cursor_get_agent."
+        "creates only the attempts refused, within the limits."
     )
     raise ToolFailure(
         first.code,
         message,
+        advice=advice(NextStep.READ_AGENTS),
         group_id=group,
         attempts=[_row(outcome) for outcome in result.outcomes],
     )

@@ -17,17 +17,16 @@ from cursor_cloud_agents.api import (
     APIConnectionError,
     APIStatusError,
     AuthenticationError,
-    CreateRunRequest,
     CursorError,
     MutationOutcomeUnknownError,
     NotFoundError,
     PermissionDeniedError,
-    Prompt,
     UsageLimitExceededError,
 )
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.pr.decide import Event, JudgedComment, PrSeen, decide, event
 from cursor_cloud_agents.core.pr.record import Pending, WatchRecord, load_watch, save_watch, with_told
+from cursor_cloud_agents.core.request.builder import follow_up_request
 from cursor_cloud_agents.core.spend import queue
 from cursor_cloud_agents.core.spend.continuation import refuse_continuation
 from cursor_cloud_agents.core.spend.followups import follow_up_within_limits
@@ -152,7 +151,7 @@ class PrWatch:
 
     async def _send(self, fix: Pending, seen: PrSeen) -> Event:
         trigger = fix.key.split(":")[0]
-        request = CreateRunRequest(prompt=Prompt(text=fix.prompt))
+        request = follow_up_request(fix.prompt)  # the one builder: the rules for text sent upstream
         try:
             agent = await self.state.api.get_agent(self.record.agent_id)
             refuse_continuation(agent)  # as every follow-up: archived, or a record that does not prove it safe

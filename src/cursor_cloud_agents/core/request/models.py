@@ -17,6 +17,7 @@ from typing import Any
 
 from cursor_cloud_agents.api import CursorClient, Model, ModelParam, ModelSelection, ModelVariant
 from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.advice import Step, advice
 from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.failures import ToolFailure
 
@@ -51,7 +52,9 @@ def find_model(models: list[Model], wanted: str) -> Model:
     if named:
         ids = ", ".join(model.id for model in named)
         raise _refuse(f"Alias {wanted!r} names several models ({ids}): pass one of these ids.")
-    raise _refuse(f"Unknown model {wanted!r}: cursor_list_models lists the ids and aliases.")
+    raise ToolFailure(
+        failures.VALIDATION, f"Unknown model {wanted!r}. Nothing was sent.", advice=advice(Step.LIST_MODELS)
+    )
 
 
 def reasoning_param(model: Model) -> str | None:

@@ -17,7 +17,8 @@ another name. A prompt keeps it: prose pasted from a log holds U+FFFD honestly, 
 
 The MCP face checks these in its argument types (`server/pipeline/params.py`) and in
 `core/request/creation.py`; the terminal
-in its argument types (`terminal/options.py`): the same functions, the same messages.
+in its argument types (`terminal/options.py`); and every face's request, the SDK's too, is built through
+`core/request/builder.py`, which applies them again: the same functions, the same messages.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from cursor_cloud_agents.core.advice import Advice, Step, advice
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.network import NETWORK_ADVICE, unreachable
 from cursor_cloud_agents.core.review import git as gitlib
@@ -187,8 +188,8 @@ def not_pushed(agent_id: str, run: Run | None) -> ToolFailure:
     if not run.is_terminal:
         return ToolFailure(
             Code.AGENT_BUSY,
-            f"Agent {agent_id} has not pushed its branch yet: run {run.id} is {run.status}. "
-            + _wait_for(agent_id, run.id),
+            f"Agent {agent_id} has not pushed its branch yet: run {run.id} is {run.status}.",
+            advice=_wait_for(agent_id, run.id),
             agent_id=agent_id,
             run_id=run.id,
             run_status=run.status,
@@ -386,19 +387,16 @@ async def default_branch(place: Place) -> str | None:
     return None
 
 
-def _wait_for(agent_id: str, run_id: str | None) -> str:
-    return (
-        f"Wait for run {run_id} to end (cursor_wait with agent_id and run_id; at a terminal "
-        f"`cursor-cloud-agents wait {agent_id}:{run_id}`), then ask for the changes again."
-    )
+def _wait_for(agent_id: str, run_id: str | None) -> Advice:
+    return advice(Step.WAIT_THEN_ASK_AGAIN, agent_id=agent_id, run_id=run_id)
 
 
 def branch_missing(target: AgentBranch) -> ToolFailure:
     if target.run_active:
         return ToolFailure(
             Code.AGENT_BUSY,
-            f"Agent {target.agent_id} has not pushed {target.branch} yet: run {target.run_id} is {target.run_status}. "
-            + _wait_for(target.agent_id, target.run_id),
+            f"Agent {target.agent_id} has not pushed {target.branch} yet: run {target.run_id} is {target.run_status}.",
+            advice=_wait_for(target.agent_id, target.run_id),
             agent_id=target.agent_id,
             run_id=target.run_id,
             run_status=target.run_status,

@@ -17,6 +17,7 @@ from __future__ import annotations
 from cursor_cloud_agents.api import Agent, Run
 from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.core import failures
+from cursor_cloud_agents.core.advice import Step, advice
 from cursor_cloud_agents.core.call import Call, Question
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.untrusted import clean
@@ -94,7 +95,20 @@ def attempts(prompt: str, repositories: list[str], models: list[str], use: str) 
     )
 
 
-_AFTER_REMOVAL = {
+def follow_up(agent: Agent, prompt: str, use: str) -> Question:
+    """Send a paid follow-up run?"""
+    first_line = next((line for line in prompt.splitlines() if line.strip()), "")
+    return Question(
+        "confirm_followup",
+        f"Send a paid follow-up run to the Cursor agent {_named(agent)}? "
+        f"Prompt: \u201c{_short(first_line, PROMPT_CHARS)}\u201d. Limits: {use}.",
+    )
+
+
+PAID_ACTS = frozenset({"create", "followup"})
+"""The paid acts a face may put to the person: a creation (one agent or a set) and a follow-up run."""
+
+AFTER_REMOVAL = {
     "delete": " (a delete then needs confirm_agent_id equal to agent_id)",
     "create": " (and CURSOR_MCP_CONFIRM_CREATES unset)",
 }
@@ -105,7 +119,7 @@ def how_to_allow(act: str, client_way: str) -> str:
     `client_way`, how the face knows the client can be made to answer (Claude Code's hook)."""
     return (
         f"the user can take `{act}` out of CURSOR_MCP_ASK in this server's environment"
-        f"{_AFTER_REMOVAL.get(act, '')}, or, {client_way}"
+        f"{AFTER_REMOVAL.get(act, '')}, or, {client_way}"
     )
 
 
@@ -125,12 +139,22 @@ async def ask_before(call: Call, question: Question, unsent: str, acts: frozense
     if not call.can_ask:
         if act == "delete":
             return
-        setting = "CURSOR_MCP_ASK" + (" (or CURSOR_MCP_CONFIRM_CREATES=1)" if act == "create" else "")
-        raise ToolFailure(
-            failures.DECLINED,
-            f"{setting} asks the user before this ({act}), and this client cannot ask (it "
-            f"declared no MCP elicitation): {unsent}. The user can take `{act}` out of CURSOR_MCP_ASK"
-            f"{_AFTER_REMOVAL.get(act, '')}, or use a client that can ask.",
-            consent="unanswered",
-        )
+        raise cannot_ask(act, unsent)
     await call.confirm(question, unsent)
+
+
+def cannot_ask(act: str, unsent: str) -> ToolFailure:
+    """DECLINED: the user's settings want a yes for `act`, and nobody can be asked (each face says how to allow it)."""
+    return ToolFailure(
+        failures.DECLINED,
+        f"This needs the user's yes ({act}), and nobody can be asked here: {unsent}.",
+        advice=advice(Step.ALLOW_UNASKED, act=act, unsent=unsent),
+        consent="unanswered",
+    )
+
+
+def refuse_unanswerable(call: Call | None, act: str, unsent: str, acts: frozenset[str]) -> None:
+    """DECLINED before any request when `act` needs the person's yes and this call cannot ask: a refusal that
+    costs nothing, not even a read."""
+    if act in acts and act != "delete" and (call is None or not call.can_ask):
+        raise cannot_ask(act, unsent)

@@ -30,10 +30,13 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.acts import Act, Reading
+from cursor_cloud_agents.core.advice import Step, advice
+from cursor_cloud_agents.core.call import Call
 from cursor_cloud_agents.core.failures import Code, ToolFailure
-from cursor_cloud_agents.core.spend.continuation import CONTINUATION_REFUSED
+from cursor_cloud_agents.core.spend import consent
+from cursor_cloud_agents.core.spend.continuation import CONTINUATION_REFUSED, refuse_continuation
 from cursor_cloud_agents.core.spend.journal import fingerprint, unsettled
-from cursor_cloud_agents.core.spend.paid import store_failures
+from cursor_cloud_agents.core.spend.paid import ask_paid, store_failures
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, Clock
@@ -59,25 +62,43 @@ async def follow_up_within_limits(
     agent: Agent,
     request: CreateRunRequest,
     *,
+    call: Call | None = None,
+    asks: frozenset[str] = frozenset(),
     before_sending: Callable[[], Awaitable[object]] | None = None,
+    checked_when_queued: bool = False,
 ) -> FollowUp:
-    """A follow-up of `agent` paid once: an earlier identical one whose answer was lost is this one's answer
-    (`resumed`); otherwise it is held to the spend limit, `before_sending` runs (`replace_active`'s cancel:
-    never before the earlier run is known, never for a resumed one), and it is sent once.
+    """The one door of a follow-up, paid once: the agent's record must allow one (`core.continuation`); an earlier
+    identical one whose answer was lost is this one's answer (`resumed`); otherwise it is held to the spend limit,
+    put to the person when `asks` lists `followup` (the core words the question, `call` answers it),
+    `before_sending` runs (`replace_active`'s cancel: never before the earlier run is known, never for a resumed
+    one), and it is sent once. A queued follow-up (`checked_when_queued`) had its agent checked when it was queued,
+    and is sent as then: Cursor itself refuses an agent archived since.
 
     Raises:
         ToolFailure: LIMIT_REACHED (the spend), AGENT_BUSY, CONTINUATION_REFUSED, FOLLOWUP_IN_FLIGHT,
             CONFIGURATION: nothing was sent.
         MutationOutcomeUnknownError: it may have been made; asking again reads first.
     """
+    consent.refuse_unanswerable(call, "followup", UNSENT_FOLLOW_UP, asks)
+    if not checked_when_queued:
+        refuse_continuation(agent)
     earlier = await earlier_follow_up(state.api, state.store, state.clock, agent, request)
     if earlier is not None:
         return earlier
     await state.limits.before_spending(state.api)
+    await ask_paid(state, call, follow_up_question(agent, request), UNSENT_FOLLOW_UP, asks)
     if before_sending is not None:
         await before_sending()
     run = await send_once(state.api, state.store, state.clock, agent.id, request, agent.latest_run_id)
     return FollowUp(run, resumed=False)
+
+
+UNSENT_FOLLOW_UP = "no follow-up was sent"
+
+
+def follow_up_question(agent: Agent, request: CreateRunRequest) -> Callable[[str], consent.Question]:
+    """The question of one follow-up, given the limits-used line."""
+    return lambda use: consent.follow_up(agent, request.prompt.text, use)
 
 
 async def earlier_follow_up(
@@ -171,8 +192,8 @@ def busy(run_id: str | None, detail: str) -> ToolFailure:
     """AGENT_BUSY: the API accepts no message while a run is active."""
     return ToolFailure(
         AGENT_BUSY,
-        f"{detail} Nothing was sent. Wait for the run (cursor_get_run with wait_seconds), or follow "
-        "up with replace_active=true to cancel it first.",
+        f"{detail} Nothing was sent.",
+        advice=advice(Step.WAIT_OR_REPLACE, run_id=run_id),
         active_run_id=run_id,
     )
 
@@ -184,8 +205,8 @@ def followup_in_flight(earlier: Act, now: float) -> ToolFailure:
         failures.FOLLOWUP_IN_FLIGHT,
         f"An identical follow-up was sent to {earlier.agent_id} at {iso(earlier.at)} "
         "and its answer never came; Cursor has not shown its run yet, so nothing new was sent (it would be paid "
-        f"twice). Read the agent with cursor_get_agent in a minute; if no new run is there after {iso(safe_at)}, "
-        "asking again sends it.",
+        "twice).",
+        advice=advice(Step.FOLLOW_UP_LATER, agent_id=earlier.agent_id, until=iso(safe_at)),
         agent_id=earlier.agent_id,
         previous_run_id=earlier.before_run_id,
         sent_at=iso(earlier.at),

@@ -33,6 +33,7 @@ from cursor_cloud_agents.api.times import epoch
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.acts import Act, Reading
+from cursor_cloud_agents.core.advice import Step, advice
 from cursor_cloud_agents.core.cache import Cache
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.spend import ledger
@@ -269,8 +270,8 @@ class Limits:
                 failures.CAPACITY,
                 "The key's non-archived agents could not all be listed (more than 5000, or a "
                 "listing that does not end), so the agents running cannot be counted against "
-                f"CURSOR_MCP_MAX_ACTIVE_AGENTS={self.max_active}; nothing was sent. The user can archive idle "
-                "agents (cursor_archive_agent).",
+                f"CURSOR_MCP_MAX_ACTIVE_AGENTS={self.max_active}; nothing was sent.",
+                advice=advice(Step.ARCHIVE_IDLE),
                 limit=self.max_active,
             ) from None
         self._agents.put("", listing)
@@ -340,10 +341,10 @@ class Limits:
     def capacity(self, slots: Slots, why: str) -> ToolFailure:
         """The `CAPACITY` answer: why, and the oldest idle agents the user may archive."""
         listed = ", ".join(map(str, slots.oldest_idle))
-        archive = f" Oldest idle agents the user may archive (cursor_archive_agent): {listed}." if listed else ""
         return ToolFailure(
             failures.CAPACITY,
-            f"{why}; nothing was sent. Wait for a running agent to end (cursor_wait).{archive}",
+            f"{why}; nothing was sent.",
+            advice=advice(Step.WAIT_OR_ARCHIVE, idle=listed or None),
             active=slots.active,
             limit=slots.limit,
             oldest_idle=[asdict(agent) for agent in slots.oldest_idle] or None,

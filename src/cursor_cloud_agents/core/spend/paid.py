@@ -31,8 +31,11 @@ from cursor_cloud_agents.api import (
 from cursor_cloud_agents.api.times import epoch, iso
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.acts import Act
+from cursor_cloud_agents.core.advice import Step, advice
+from cursor_cloud_agents.core.call import Call, Question
 from cursor_cloud_agents.core.failures import Code, ToolFailure
 from cursor_cloud_agents.core.runs import scan
+from cursor_cloud_agents.core.spend import consent
 from cursor_cloud_agents.core.spend.journal import fingerprint, unsettled
 from cursor_cloud_agents.core.spend.ledger import LimitReached, use_of
 from cursor_cloud_agents.core.spend.limits import Limits
@@ -44,6 +47,7 @@ from cursor_cloud_agents.core.timing import API_CREATION_SECONDS, NAME_MATCH_SLA
 async def create_once(
     state: CoreState,
     request: CreateAgentRequest,
+    print_: str,
     on_resend: Callable[[str], None] = lambda _agent_id: None,
     before_new: Callable[[], Awaitable[None]] = anyio.lowlevel.checkpoint,
 ) -> CreatedAgent | Agent | AgentSummary:
@@ -54,7 +58,6 @@ async def create_once(
     possible at a limit, or the agent it created would never be found. `on_resend` hears the earlier id
     when this call asks again (a tool notes it on the call, so that any failure names the id really sent)."""
     api, store, clock = state.api, state.store, state.clock
-    print_ = fingerprint(request.wire())
     async with state.deciding:  # an identical call alongside finds this one written as sent, never absent
         decided = await _new_or_again(state, request, print_, before_new)
         if not isinstance(decided, _Decided):
@@ -87,7 +90,8 @@ async def send_decided(
         raise ToolFailure(
             Code.CONFLICT,
             f"Agent {request.agent_id} already exists: an earlier call with this agent_id created "
-            "it, so nothing new was created. Read it with cursor_get_agent.",
+            "it, so nothing new was created.",
+            advice=advice(Step.READ_AGENT, agent_id=request.agent_id),
             agent_id=request.agent_id,
             http_status=exc.status_code,
         ) from None
@@ -184,13 +188,14 @@ async def count_in(limits: Limits, act: Act) -> None:
         raise limit_reached(full) from None
 
 
-async def refuse_before_asking(state: CoreState, request: CreateAgentRequest) -> None:
-    """The limits a new creation would meet, said before the person is asked to confirm it (a yes would be
-    wasted on a refusal). A creation asked again after a lost answer is not held to them, as in `create_once`."""
+async def refuse_before_asking(state: CoreState, print_: str) -> None:
+    """The limits a new creation (its fingerprint `print_`) would meet, said before the person is asked to confirm
+    it (a yes would be wasted on a refusal). A creation asked again after a lost answer is not held to them, as in
+    `create_once`."""
     now = state.clock.now()
     with store_failures():
         reading = await state.store.read(now)
-        if unsettled(reading, "create", fingerprint(request.wire()), now) is not None:
+        if unsettled(reading, "create", print_, now) is not None:
             return
         used, frees_at = use_of(reading, now)
     if used >= state.limits.max_new:  # said without taking a place
@@ -202,6 +207,28 @@ async def limits_use_line(state: CoreState) -> str:
     """Each limit's use in a few words, for the person asked to confirm a paid act."""
     with store_failures():
         return await state.limits.use_line(state.api)
+
+
+async def ask_paid(
+    state: CoreState, call: Call | None, question_of: Callable[[str], Question], unsent: str, acts: frozenset[str]
+) -> None:
+    """The door's question, once the limits were checked: the core words it (`question_of` the limits-used line)
+    and the face only answers yes, no, or cannot ask (`call`). Nothing is asked when `acts`, the face's list of
+    acts put to the person (the server's CURSOR_MCP_ASK, every paid act at the terminal unless `--yes`), leaves
+    this one out."""
+    act = question_of("").act
+    if act not in acts:
+        return
+    if call is None:
+        raise consent.cannot_ask(act, unsent)
+    await consent.ask_before(call, question_of(await limits_use_line(state)), unsent, acts)
+
+
+def creation_question(request: CreateAgentRequest) -> Callable[[str], Question]:
+    """The question of one creation, given the limits-used line."""
+    repos = [repo.url for repo in request.repos or []]
+    model = request.model.id if request.model else None
+    return lambda use: consent.creation(request.prompt.text, repos, model, use)
 
 
 def limit_reached(full: LimitReached) -> ToolFailure:
@@ -228,7 +255,8 @@ async def create_within_limits(
     state: CoreState,
     request: CreateAgentRequest,
     *,
-    ask: Callable[[], Awaitable[object]] | None = None,
+    call: Call | None = None,
+    asks: frozenset[str] = frozenset(),
     on_resend: Callable[[str], None] = lambda _agent_id: None,
 ) -> CreatedAgent | Agent | AgentSummary:
     """The one door of a paid creation, shaped as `core.followups.follow_up_within_limits`: the limits checked
@@ -236,36 +264,39 @@ async def create_within_limits(
     paid once (`create_once`: an earlier identical creation whose answer was lost is this one's answer),
     settled. The user's limits on agents running and on spend hold a new agent only (whose slot the store
     holds from then on, as sent), and Cursor's own refusal of one agent too many is answered as ours is
-    (`CAPACITY`). The faces pass what differs: how to ask, and `on_resend` to hear an earlier id sent again."""
-    if ask is not None:
-        await refuse_before_asking(state, request)
-        await ask()
+    (`CAPACITY`). The faces pass what differs: the call that answers the core's question and which acts it puts
+    to the person (`asks`), and `on_resend` to hear an earlier id sent again. The request is serialised once."""
+    print_ = fingerprint(request.wire())
+    if "create" in asks:
+        consent.refuse_unanswerable(call, "create", UNSENT_CREATION, asks)
+        await refuse_before_asking(state, print_)
+        await ask_paid(state, call, creation_question(request), UNSENT_CREATION, asks)
     api, limits = state.api, state.limits
     try:
         with store_failures():
-            return await create_once(state, request, on_resend=on_resend, before_new=lambda: limits.before_create(api))
+            return await create_once(
+                state, request, print_, on_resend=on_resend, before_new=lambda: limits.before_create(api)
+            )
     except ConcurrencyLimitError as refusal:
         raise await limits.refused(api, refusal) from None
+
+
+UNSENT_CREATION = "no agent was created"
 
 
 def in_flight(attempt: Act, now: float) -> ToolFailure:
     """The answer while an identical creation sent earlier may still be landing at Cursor."""
     safe_at = attempt.at + API_CREATION_SECONDS
     retry_after = None if attempt.agent_id is not None else max(0, round(safe_at - now))  # an id is safe anytime
-    if attempt.agent_id is not None:
-        advice = (
-            f"Cursor has taken agent_id {attempt.agent_id} and is still creating it: read it with "
-            "cursor_get_agent in a minute (asking for the same creation again is safe: it re-sends this id)."
-        )
-    else:
-        advice = (
-            f"Look for it with cursor_list_agents(name={attempt.name!r}); if it is not there after {iso(safe_at)}, "
-            "asking again creates it."
-        )
+    step = (
+        advice(Step.READ_AGENT_LATER, agent_id=attempt.agent_id)
+        if attempt.agent_id is not None
+        else advice(Step.FIND_BY_NAME_LATER, name=attempt.name, until=iso(safe_at))
+    )
     return ToolFailure(
         failures.CREATION_IN_FLIGHT,
-        f"An identical creation sent at {iso(attempt.at)} may still be in progress "
-        f"at Cursor; nothing new was sent. {advice}",
+        f"An identical creation sent at {iso(attempt.at)} may still be in progress at Cursor; nothing new was sent.",
+        advice=step,
         agent_id=attempt.agent_id,
         name=attempt.name,
         sent_at=iso(attempt.at),
@@ -284,9 +315,8 @@ async def _by_name(api: CursorClient, earlier: Act) -> AgentSummary | None:
     if len(page.items) > 1:
         raise ToolFailure(
             failures.MUTATION_OUTCOME_UNKNOWN,
-            f"An identical creation sent earlier may have gone through, and "
-            f"several agents are named {earlier.name!r}: read them with cursor_list_agents(name=...) before "
-            "creating again.",
+            f"An identical creation sent earlier may have gone through, and several agents are named {earlier.name!r}",
+            advice=advice(Step.FIND_BY_NAME, name=earlier.name),
             name=earlier.name,
         )
     return page.items[0] if page.items else None

@@ -34,10 +34,14 @@ import anyio
 from cursor_cloud_agents.api import Agent, CreateRunRequest, CursorError, MutationOutcomeUnknownError, Run
 from cursor_cloud_agents.core import failures
 from cursor_cloud_agents.core.acts import Act, Reading
+from cursor_cloud_agents.core.advice import Step, advice
+from cursor_cloud_agents.core.call import Call
 from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.core.runs.watch import Watched, watch
-from cursor_cloud_agents.core.spend.followups import follow_up_within_limits
-from cursor_cloud_agents.core.spend.paid import store_failures
+from cursor_cloud_agents.core.spend import consent
+from cursor_cloud_agents.core.spend.continuation import refuse_continuation
+from cursor_cloud_agents.core.spend.followups import UNSENT_FOLLOW_UP, follow_up_question, follow_up_within_limits
+from cursor_cloud_agents.core.spend.paid import ask_paid, store_failures
 from cursor_cloud_agents.core.state import CoreState, QueueBell
 from cursor_cloud_agents.core.store import StoreUnusable
 from cursor_cloud_agents.core.timing import QUEUE_STORE_SECONDS, QUEUED_FOLLOWUP_SECONDS, CallTime
@@ -75,8 +79,17 @@ def expires_at(act: Act) -> float:
     return act.at + QUEUED_FOLLOWUP_SECONDS
 
 
-async def enqueue(state: CoreState, agent: Agent, request: CreateRunRequest, active_run_id: str) -> Act:
-    """Write a follow-up for `agent` to be sent once `active_run_id` ends; nothing is sent now.
+async def enqueue(
+    state: CoreState,
+    agent: Agent,
+    request: CreateRunRequest,
+    active_run_id: str,
+    *,
+    call: Call | None = None,
+    asks: frozenset[str] = frozenset(),
+) -> Act:
+    """Write a follow-up for `agent` to be sent once `active_run_id` ends, after the person's yes when `asks` lists
+    `followup` (the same question as a follow-up sent now); nothing is sent now.
 
     Raises:
         ToolFailure: VALIDATION (images, or one already queued for this agent), LIMIT_REACHED (the spend limit
@@ -84,7 +97,10 @@ async def enqueue(state: CoreState, agent: Agent, request: CreateRunRequest, act
     """
     if request.prompt.images:
         raise ToolFailure(failures.VALIDATION, "Images cannot be queued: send them once the run has ended.")
+    consent.refuse_unanswerable(call, "followup", UNSENT_FOLLOW_UP, asks)
+    refuse_continuation(agent)
     await state.limits.before_spending(state.api)
+    await ask_paid(state, call, follow_up_question(agent, request), UNSENT_FOLLOW_UP, asks)
     now = state.clock.now()
     act = Act(
         Act.new_id(),
@@ -101,8 +117,8 @@ async def enqueue(state: CoreState, agent: Agent, request: CreateRunRequest, act
             if earlier.agent_id == agent.id:
                 raise ToolFailure(
                     failures.VALIDATION,
-                    f"A follow-up is already queued for {agent.id} (queue id {earlier.id}); drop it first "
-                    "(cursor_supervise drop_queued, or the `queue drop` command) or wait until it is sent.",
+                    f"A follow-up is already queued for {agent.id} (queue id {earlier.id}); nothing was queued.",
+                    advice=advice(Step.DROP_QUEUED, queue_id=earlier.id),
                     queue_id=earlier.id,
                 )
         return [act]
@@ -201,7 +217,7 @@ async def _take(state: CoreState, act: Act) -> bool:
 async def _send(state: CoreState, act: Act, agent: Agent) -> QueueNews:
     request = CreateRunRequest.model_validate((act.detail or {}).get("request", {}))
     try:
-        made = await follow_up_within_limits(state, agent, request)
+        made = await follow_up_within_limits(state, agent, request, checked_when_queued=True)
     except MutationOutcomeUnknownError:
         note = "sent, but its answer was lost: read the agent to see the run it made"
         await _note(state, replace(act, state="sent"), note)

@@ -18,6 +18,7 @@ from cursor_cloud_agents.core import ToolFailure, failures
 from cursor_cloud_agents.server.pipeline.answers import Answers
 from cursor_cloud_agents.server.pipeline.answers import size as answer_size
 from cursor_cloud_agents.server.pipeline.declaration import CHANGES_NOTHING_AT_CURSOR, ToolSpec
+from cursor_cloud_agents.server.pipeline.words import for_model
 
 logger = logging.getLogger("cursor_cloud_agents.tools")
 
@@ -58,8 +59,8 @@ class Results:
 
     def of_failure(self, failure: ToolFailure) -> CallToolResult:
         """The error result: the failure's payload, its message masked whole, then clipped, then fitted."""
-        payload = failure.payload()
-        message = self.answers.redactor.mask(failure.message)  # whole: a cut secret would not be recognised
+        payload = failure.payload() | {"message": for_model(failure)}  # the next step in the model's words
+        message = self.answers.redactor.mask(payload["message"])  # whole: a cut secret would not be recognised
         if len(message) > MAX_MESSAGE_CHARS:
             payload["message"] = message[:MAX_MESSAGE_CHARS] + " [clipped]"
         data, text = self.answers.fit_failure(payload)

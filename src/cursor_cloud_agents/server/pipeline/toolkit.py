@@ -39,7 +39,7 @@ from mcp_types import CallToolResult, InputRequiredResult, Tool
 
 from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
-from cursor_cloud_agents.core import ToolFailure, failures
+from cursor_cloud_agents.core import Advice, Step, ToolFailure, failures
 from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, CallTime
 from cursor_cloud_agents.server.pipeline.arguments import Judged
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue, ToolSpec
@@ -187,7 +187,7 @@ class Toolkit:
         gate(self.state.settings, spec, judged.values, peer)
         settings = self.state.settings
         if settings.key_problem is not None and not settings.simulated:
-            raise ToolFailure(failures.CONFIGURATION_MISSING, settings.key_problem)
+            raise ToolFailure(failures.CONFIGURATION_MISSING, settings.key_problem, advice=Advice(Step.SET_KEY))
         return judged
 
     def _provided(self, spec: ToolSpec, call: ToolCall) -> dict[str, Any]:

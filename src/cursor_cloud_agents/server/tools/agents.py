@@ -22,26 +22,23 @@ from cursor_cloud_agents.api import (
     CursorClient,
     MutationOutcomeUnknownError,
     NotFoundError,
-    Prompt,
-    ids,
 )
 from cursor_cloud_agents.core import (
     MAX_ATTEMPTS,
     MIN_ATTEMPTS,
+    AgentAsked,
     AttemptModel,
     RepoInput,
-    attempts_question,
     consent,
     create_attempts,
     create_within_limits,
-    creation,
     images_of,
     journal,
-    limits_use_line,
+    new_agent_request,
     plan_set,
     scan,
+    texts,
 )
-from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.timing import CREATE_BUDGET_SECONDS as CREATE_BUDGET
 from cursor_cloud_agents.server.pipeline.answers import Answers
 from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue
@@ -183,7 +180,9 @@ async def cursor_create_agent(
     repositories: Annotated[list[RepoInput] | None, Field(max_length=20, description="Up to 20.")] = None,
     env_type: Literal["cloud", "pool", "machine"] | None = None,
     env_name: Annotated[str | None, Field(description="Cloud environment or pool name.")] = None,
-    name: Annotated[str | None, Field(max_length=100, description="At most 100 characters.")] = None,
+    name: Annotated[
+        str | None, Field(max_length=texts.NAME_MAX_CHARS, description=f"At most {texts.NAME_MAX_CHARS} characters.")
+    ] = None,
     agent_id: Annotated[AgentId | None, Field(description="Your bc-<uuid>, to retry safely.")] = None,
     auto_create_pr: bool = False,
     env_vars: Annotated[dict[str, str] | None, Field(description="Variables for the agent.")] = None,
@@ -198,45 +197,32 @@ async def cursor_create_agent(
     With env_vars/forward_env, name is required (agent_id is not allowed). On MUTATION_OUTCOME_UNKNOWN never
     resend: read the returned agent_id. attempts: the same task on several models, all or none (a group).
     """
-    for value in (env_vars or {}).values():
-        state.redactor.add(value, permanent=False)  # masked before anything can echo it
-    repos = creation.repos(repository, starting_ref, repositories)
-    env = creation.environment(env_type, env_name, len(repos))
-    variables = creation.variables(env_vars, forward_env, state.settings.forward_env)
-    creation.identity(agent_id, creation.agent_name(name), variables)
-    attached = await images_of(call, images)
-    model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
-
-    def request_as(agent_id: str | None, name: str | None) -> CreateAgentRequest:
-        return CreateAgentRequest(
-            prompt=Prompt(text=prompt, images=attached),
-            agent_id=agent_id,
-            name=name,
-            model=model,
-            env=env,
-            repos=repos or None,
-            work_on_current_branch=False,
-            auto_create_pr=auto_create_pr,
-            env_vars=variables.values or None,
-        )
-
+    asked = AgentAsked(
+        prompt=prompt,
+        images=await images_of(call, images),
+        model_id=model_id,
+        reasoning_level=reasoning_level,
+        model_params=model_params,
+        repository=repository,
+        starting_ref=starting_ref,
+        repositories=repositories,
+        env_type=env_type,
+        env_name=env_name,
+        name=name,
+        agent_id=agent_id,
+        auto_create_pr=auto_create_pr,
+        env_vars=env_vars,
+        forward_env=forward_env,
+    )
     if attempts is not None:  # the set's plan names each attempt after `name` and gives it an id
-        return await _create_attempts(state, call, request_as(agent_id, None), attempts, name)
-    minted = None if variables.given else (agent_id or ids.mint_agent_id())
-    call.note(agent_id=minted, name=name)
-    request = request_as(minted, name)
-
-    async def ask() -> None:  # the limits are checked before, so that a yes is never wasted on a refusal
-        use = await limits_use_line(state)
-        question = consent.creation(prompt, [repo.url for repo in repos], model and model.id, use)
-        await consent.ask_before(call, question, "no agent was created", state.settings.ask)
-
-    asking = ask if "create" in state.settings.ask else None
+        return await _create_attempts(state, call, await new_agent_request(state, asked, for_set=True), attempts, name)
+    request = await new_agent_request(state, asked)
+    call.note(agent_id=request.agent_id, name=name)
     created = await create_within_limits(
-        state, request, ask=asking, on_resend=lambda agent_id: call.note(agent_id=agent_id)
+        state, request, call=call, asks=state.settings.ask, on_resend=lambda agent_id: call.note(agent_id=agent_id)
     )
     if isinstance(created, CreatedAgent):
-        return CreatedAgentView.of(created, model)
+        return CreatedAgentView.of(created, request.model)
     return ResumedAgentView.of(created)
 
 
@@ -247,15 +233,10 @@ async def _create_attempts(
     choices = [AttemptModel(item.model_id, item.reasoning_level, item.model_params) for item in attempts]
     plan = await plan_set(state, shared, choices, name)
 
-    async def ask() -> None:  # the limits are checked before, for the whole set: a yes is never wasted
-        question = attempts_question(plan, await limits_use_line(state))
-        await consent.ask_before(call, question, "no agent was created", state.settings.ask)
-
     def note(group_id: str, agent_ids: list[str]) -> None:
         call.note(group_id=group_id, agent_ids=",".join(agent_ids))
 
-    asking = ask if "create" in state.settings.ask else None
-    return AttemptsView.of(await create_attempts(state, plan, ask=asking, on_ids=note))
+    return AttemptsView.of(await create_attempts(state, plan, call=call, asks=state.settings.ask, on_ids=note))
 
 
 @catalogue.tool(title="Archive agent", access=Access.DESTRUCTIVE, idempotent=True)

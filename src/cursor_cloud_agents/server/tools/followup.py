@@ -19,10 +19,8 @@ from pydantic import Field
 
 from cursor_cloud_agents.api import (
     Agent,
-    CreateRunRequest,
     CursorClient,
     MutationOutcomeUnknownError,
-    Prompt,
     Run,
     RunNotCancellableError,
 )
@@ -31,9 +29,9 @@ from cursor_cloud_agents.core import (
     ToolFailure,
     busy,
     consent,
+    follow_up_request,
     follow_up_within_limits,
     images_of,
-    refuse_continuation,
 )
 from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core import queue as follow_up_queue
@@ -112,14 +110,13 @@ async def cursor_create_run(
         raise ToolFailure(Code.VALIDATION, "Give queue or replace_active, not both.")
     attached = await images_of(call, images)
     agent = await state.api.get_agent(agent_id)
-    refuse_continuation(agent)
     model = await model_check.selection(state.api, state.models, model_id, reasoning_level, model_params)
     previous = agent.latest_run_id
     call.note(agent_id=agent.id, previous_run_id=previous)
-    request = CreateRunRequest(prompt=Prompt(text=prompt, images=attached), model=model)
+    request = follow_up_request(prompt, attached, model)
     replaced: Run | None = None
     if queue and previous and not (await state.api.get_run(agent.id, previous)).is_terminal:
-        queued = await follow_up_queue.enqueue(state, agent, request, previous)
+        queued = await follow_up_queue.enqueue(state, agent, request, previous, call=call, asks=state.settings.ask)
         return FollowUpView.queued_for(agent.id, queued.id, previous, follow_up_queue.expires_at(queued))
 
     async def replace_the_active_run() -> None:  # only once no earlier identical follow-up made a run
@@ -127,5 +124,7 @@ async def cursor_create_run(
         if replace_active and previous:
             replaced = await replace(call, state.api, agent, previous, state.settings.ask)
 
-    made = await follow_up_within_limits(state, agent, request, before_sending=replace_the_active_run)
+    made = await follow_up_within_limits(
+        state, agent, request, call=call, asks=state.settings.ask, before_sending=replace_the_active_run
+    )
     return FollowUpView.of(agent.id, made.run, replaced, model, resumed=made.resumed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from cursor_cloud_agents.core import Until, Watched
 from cursor_cloud_agents.server.pipeline.hints import READ_THE_CHANGES
+from cursor_cloud_agents.server.pipeline.words import for_model
 from cursor_cloud_agents.server.views.runs import RunOutcome, pushed
 from cursor_cloud_agents.server.views.view import View
 
@@ -64,7 +65,7 @@ class WaitView(View):
             if row.run is not None and row.run_id is not None and not row.ended
         ]
         unread = [
-            UnreadRun(agent_id=row.agent_id, run_id=row.run_id, code=row.failure.code, message=row.failure.message)
+            UnreadRun(agent_id=row.agent_id, run_id=row.run_id, code=row.failure.code, message=for_model(row.failure))
             for row in rows
             if row.failure is not None and row.run is None
         ]
