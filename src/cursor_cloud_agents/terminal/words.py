@@ -27,8 +27,8 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
         "again."
     ),
     Step.LIST_MODELS: lambda _: (
-        " Pass a model id or alias the account lists (Cursor's dashboard shows them), or leave --model out for "
-        "the account's default."
+        " Pass a model id or alias the account lists (`cursor-cloud-agents models` shows them), or leave --model "
+        "out for the account's default."
     ),
     Step.SET_KEY: lambda _: (
         ": run `cursor-cloud-agents login` (it stores the key), or export CURSOR_API_KEY=... in this shell"
@@ -63,7 +63,10 @@ _AFTER: Mapping[Step, Callable[[Advice], str]] = {
         f" Follow the agent with `{ME} watch {_agent(a)}` in a minute; if no new run is there after "
         f"{a.fact('until')}, running the command again sends it."
     ),
-    Step.DROP_QUEUED: lambda _: " Wait until it is sent, right after the agent's run ends.",
+    Step.DROP_QUEUED: lambda a: (
+        f" Drop it first (`cursor-cloud-agents followup {a.fact('agent_id') or 'AGENT'} --drop`) or wait until it is "
+        "sent, right after the agent's run ends."
+    ),
     Step.UNARCHIVE: lambda _: ": unarchive it first (in Cursor's web app).",
     Step.ALLOW_UNASKED: lambda _: " There is no terminal to confirm on: pass --yes to confirm it.",
 }
