@@ -5,8 +5,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.tools import CATALOGUE
 
 TOOLS = Path(__file__).parent.parent.parent / "src" / "cursor_cloud_agents" / "server" / "tools"
