@@ -9,7 +9,7 @@ from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.tools import CATALOGUE
 
-TOOLS = Path(__file__).parent.parent.parent / "src" / "cursor_cloud_agents" / "server" / "tools"
+TOOLS = Path(__file__).parents[3] / "src" / "cursor_cloud_agents" / "server" / "tools"
 TASKS = TOOLS.parent / "protocol" / "tasks.py"
 
 
