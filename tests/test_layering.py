@@ -9,7 +9,10 @@
 - the faces (`server`, `terminal`, `verify`, `sdk`) use the core through its front (`core/__init__.py`, its
   `__all__`), besides `core.call` (the protocol a face implements) and `core.timing` (every time and budget);
 - `simulator` never imports `api`, `core` or `server`;
-- only `config` (and `cli` and `launch`, which hand `os.environ` to it) touch `os.environ` or `os.getenv`.
+- only `config` (and `cli` and `launch`, which hand `os.environ` to it) touch `os.environ` or `os.getenv`;
+- every import goes down (`PACKAGE_FLOORS`, and in the MCP face its rooms, `SERVER_ROOMS`: protocol below
+  pipeline below views below tools below `app.py`), and no two modules, packages or rooms import each other,
+  counting imports only the type checker sees and relative ones.
 """
 
 from __future__ import annotations
