@@ -10,7 +10,7 @@ import anyio
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import build_toolkit, listing
-from cursor_cloud_agents.server.protocol import schemacache
+from cursor_cloud_agents.server.pipeline import schemacache
 from devkit.catalogue import list_tools
 
 SNAPSHOT = Path(__file__).resolve().parent.parent / "tests" / "snapshots" / "tools_list.json"

@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from cursor_cloud_agents import front_homes
+
 FRONTS = [
     "cursor_cloud_agents.api",
     "cursor_cloud_agents.core",
     "cursor_cloud_agents.github",
     "cursor_cloud_agents.server",
+    "cursor_cloud_agents.verify",
 ]
 
 
@@ -39,8 +42,8 @@ def typed_imports(package: str) -> dict[str, str]:
 def test_a_front_loads_each_name_from_the_module_its_typed_import_names(package: str) -> None:
     module = importlib.import_module(package)
     typed = typed_imports(package)
-    assert typed == module._HOMES  # pyright: ignore[reportPrivateUsage] -- the map under test
-    assert set(typed) == set(module.__all__)
+    assert typed == module._front.homes  # pyright: ignore[reportPrivateUsage] -- the reading under test
+    assert list(typed) == module.__all__
     for name, home in typed.items():
         found = getattr(module, name)
         if home == package:
@@ -70,3 +73,28 @@ def test_importing_a_small_module_of_a_front_loads_no_client_and_no_core() -> No
     )
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True)
     assert ran.stdout.strip() == "[]"
+
+
+def test_a_fronts_names_are_read_from_its_typed_imports_whatever_their_layout_n_46() -> None:
+    """N-46: one name a line, a parenthesised list with a comment, a submodule of the front's own: each name once,
+    with its home, in the order written; code after the block is not read."""
+    source = (
+        '"""A front."""\n\nimport typing as _typing\n\nif _typing.TYPE_CHECKING:\n'
+        "    from pkg import failures\n"
+        "    from pkg.a import (\n        One,  # the first\n        two,\n    )\n"
+        "    from pkg.b import Three\n\n"
+        "from pkg.c import NotExported\n"
+    )
+    assert front_homes(source) == {"failures": "pkg", "One": "pkg.a", "two": "pkg.a", "Three": "pkg.b"}
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["import typing\n", "if TYPE_CHECKING:\n    from pkg.a import One as Two\n"],
+    ids=["no typed imports", "a name exported under another"],
+)
+def test_a_front_that_cannot_state_its_names_once_fails_at_import_n_47(source: str) -> None:
+    """N-47: a front without typed imports, or one importing a name under another (pyright would see `Two`, the
+    loader could only find `One`), is refused when it loads, not at a first lookup in production."""
+    with pytest.raises(ImportError):
+        front_homes(source)

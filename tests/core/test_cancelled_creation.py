@@ -18,7 +18,7 @@ from mcp_types import jsonrpc_message_adapter
 
 from cursor_cloud_agents.core.store import FILE_NAME
 from cursor_cloud_agents.simulator import ManualClock, Quirks, World
-from tests.server.test_tasks import Raw, meta, raw_client
+from tests.server.protocol.test_tasks import Raw, meta, raw_client
 
 pytestmark = pytest.mark.anyio
 

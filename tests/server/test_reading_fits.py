@@ -13,8 +13,8 @@ from cursor_cloud_agents.api import RawEvent
 from cursor_cloud_agents.core import scan
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.pipeline.answers import Answers, size
-from cursor_cloud_agents.server.pipeline.excerpts import Excerpt, TextEventView
 from cursor_cloud_agents.server.tools import run_events as events_tool
+from cursor_cloud_agents.server.views.excerpts import Excerpt, TextEventView
 from cursor_cloud_agents.simulator import ArtifactSpec, ManualClock, RunScript, World
 from tests.clock import while_time_passes
 from tests.tool_harness import Harness, OpenHarness, Reply

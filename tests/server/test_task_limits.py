@@ -16,7 +16,7 @@ from mcp_types import CallToolResult
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.server.protocol.tasks import WORKING_MAX, TaskStore
 from cursor_cloud_agents.simulator import ManualClock, RunScript, World
-from tests.server.test_tasks import long_run, raw_client
+from tests.server.protocol.test_tasks import long_run, raw_client
 
 pytestmark = pytest.mark.anyio
 

@@ -14,7 +14,7 @@ import pytest
 
 from cursor_cloud_agents.server.protocol.tasks import KEEP_SECONDS, TASK_NOT_FOUND
 from cursor_cloud_agents.simulator import ManualClock
-from tests.server.test_tasks import long_run, raw_client
+from tests.server.protocol.test_tasks import long_run, raw_client
 
 pytestmark = pytest.mark.anyio
 

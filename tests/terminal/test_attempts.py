@@ -14,7 +14,7 @@ from cursor_cloud_agents.terminal.exits import OK, USAGE
 from cursor_cloud_agents.terminal.fleet import fleet
 from tests.stand_in import make_remote
 from tests.terminal.conftest import RigFactory
-from tests.terminal.test_commands import order
+from tests.terminal.test_actions import order
 
 pytestmark = pytest.mark.anyio
 

@@ -22,7 +22,7 @@ from cursor_cloud_agents.terminal.picking import attempt_agent
 from cursor_cloud_agents.terminal.queued import drop_followup
 from cursor_cloud_agents.terminal.wait import Target, wait
 from tests.terminal.conftest import Rig, RigFactory
-from tests.terminal.test_commands import order
+from tests.terminal.test_actions import order
 
 pytestmark = pytest.mark.anyio
 

@@ -5,9 +5,14 @@ Start with `CursorClient`; every error it raises is a `CursorError` (tree in `er
 The names below load on first use (PEP 562), each from its module: importing one module of the package (its
 ids, its times) does not load the client, httpx2 and every model, which the server's start-up does not need."""
 
-import importlib as _importlib
 import typing as _typing
 
+from cursor_cloud_agents import Front as _Front
+
+# The typed imports below are the front's exports, each name written once: pyright reads them, `Front` reads
+# them at run time (`__all__` and where each name loads from), so they are used though nothing here uses them.
+# ruff: noqa: F401
+# pyright: reportUnusedImport=false
 if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.api._retry import parse_retry_after
     from cursor_cloud_agents.api._slots import LISTENING_STREAMS
@@ -114,233 +119,10 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.api.stream import RunStream
     from cursor_cloud_agents.api.walk import BlockConsumer, Evidence, ReplayConsumer, ReplayOutcome, TailCollector
 
-__all__ = [
-    "ACTIVE_RUN_STATUSES",
-    "AGENT_STATUSES",
-    "LISTENING_STREAMS",
-    "RUN_STATUSES",
-    "TERMINAL_RUN_STATUSES",
-    "APIConnectionError",
-    "APIStatusError",
-    "APITimeoutError",
-    "AccountSetupError",
-    "ActivityFold",
-    "Agent",
-    "AgentArchivedError",
-    "AgentBusyError",
-    "AgentEnv",
-    "AgentIdConflictError",
-    "AgentSummary",
-    "Artifact",
-    "ArtifactDownload",
-    "ArtifactURLRefusedError",
-    "AssistantEvent",
-    "AuthenticationError",
-    "BackgroundTaskSeen",
-    "BadRequestError",
-    "BlockConsumer",
-    "ConcurrencyLimitError",
-    "ConfigurationMissingError",
-    "ConflictError",
-    "Conversation",
-    "ConversationMessage",
-    "Cost",
-    "CreateAgentRequest",
-    "CreateRunRequest",
-    "CreatedAgent",
-    "CursorClient",
-    "CursorError",
-    "CursorExpiredError",
-    "CustomSubagent",
-    "Deadline",
-    "DeadlineTooShortError",
-    "DoneEvent",
-    "EnvSpec",
-    "Environment",
-    "EnvironmentRepo",
-    "ErrorEvent",
-    "Evidence",
-    "GenericEvent",
-    "GitBranch",
-    "Heard",
-    "HeartbeatEvent",
-    "ImageDimension",
-    "ImageType",
-    "IncompatibleResponseError",
-    "InteractionUpdateEvent",
-    "InvalidLastEventIdError",
-    "McpServerSpec",
-    "Me",
-    "Model",
-    "ModelParam",
-    "ModelParameter",
-    "ModelParameterValue",
-    "ModelSelection",
-    "ModelVariant",
-    "MutationContext",
-    "MutationOutcomeUnknownError",
-    "NotFoundError",
-    "Page",
-    "PermissionDeniedError",
-    "Prompt",
-    "PromptImage",
-    "RateLimitError",
-    "RawEvent",
-    "ReadFailedError",
-    "ReplayConsumer",
-    "ReplayOutcome",
-    "RepoRef",
-    "RepoSpec",
-    "Repository",
-    "ResponseTooLargeError",
-    "ResultEvent",
-    "Run",
-    "RunError",
-    "RunGit",
-    "RunNotCancellableError",
-    "RunStream",
-    "RunUsage",
-    "ServerError",
-    "StatusEvent",
-    "StreamError",
-    "StreamEvent",
-    "StreamExpiredError",
-    "StreamMarks",
-    "StreamUnavailableError",
-    "TailCollector",
-    "ThinkingEvent",
-    "TokenUsage",
-    "ToolCallEvent",
-    "ToolCallTruncated",
-    "Usage",
-    "UsageLimitExceededError",
-    "VariantParam",
-    "agent_id",
-    "current_deadline",
-    "deadline_after",
-    "environment_id",
-    "error_from_response",
-    "listen_for_end",
-    "parse_event",
-    "parse_event_id",
-    "parse_retry_after",
-    "run_id",
-    "time_left",
-]
-
-_HOMES: dict[str, str] = {
-    **dict.fromkeys(["parse_retry_after"], "cursor_cloud_agents.api._retry"),
-    **dict.fromkeys(["LISTENING_STREAMS"], "cursor_cloud_agents.api._slots"),
-    **dict.fromkeys(["ActivityFold", "BackgroundTaskSeen", "StreamMarks"], "cursor_cloud_agents.api.activity"),
-    **dict.fromkeys(["CursorClient"], "cursor_cloud_agents.api.client"),
-    **dict.fromkeys(
-        ["Deadline", "current_deadline", "deadline_after", "time_left"], "cursor_cloud_agents.api.deadline"
-    ),
-    **dict.fromkeys(["Heard", "listen_for_end"], "cursor_cloud_agents.api.ending"),
-    **dict.fromkeys(
-        [
-            "APIConnectionError",
-            "APIStatusError",
-            "APITimeoutError",
-            "AccountSetupError",
-            "AgentArchivedError",
-            "AgentBusyError",
-            "AgentIdConflictError",
-            "ArtifactURLRefusedError",
-            "AuthenticationError",
-            "BadRequestError",
-            "ConcurrencyLimitError",
-            "ConfigurationMissingError",
-            "ConflictError",
-            "CursorError",
-            "CursorExpiredError",
-            "DeadlineTooShortError",
-            "IncompatibleResponseError",
-            "InvalidLastEventIdError",
-            "MutationContext",
-            "MutationOutcomeUnknownError",
-            "NotFoundError",
-            "PermissionDeniedError",
-            "RateLimitError",
-            "ReadFailedError",
-            "ResponseTooLargeError",
-            "RunNotCancellableError",
-            "ServerError",
-            "StreamError",
-            "StreamExpiredError",
-            "StreamUnavailableError",
-            "UsageLimitExceededError",
-            "error_from_response",
-        ],
-        "cursor_cloud_agents.api.errors",
-    ),
-    **dict.fromkeys(
-        [
-            "AssistantEvent",
-            "DoneEvent",
-            "ErrorEvent",
-            "GenericEvent",
-            "HeartbeatEvent",
-            "InteractionUpdateEvent",
-            "RawEvent",
-            "ResultEvent",
-            "StatusEvent",
-            "StreamEvent",
-            "ThinkingEvent",
-            "ToolCallEvent",
-            "ToolCallTruncated",
-            "parse_event",
-        ],
-        "cursor_cloud_agents.api.events",
-    ),
-    **dict.fromkeys(["agent_id", "environment_id", "parse_event_id", "run_id"], "cursor_cloud_agents.api.ids"),
-    **dict.fromkeys(
-        ["Me", "Model", "ModelParameter", "ModelParameterValue", "ModelVariant", "Repository", "VariantParam"],
-        "cursor_cloud_agents.api.models.account",
-    ),
-    **dict.fromkeys(
-        ["AGENT_STATUSES", "Agent", "AgentEnv", "AgentSummary", "CreatedAgent", "RepoRef"],
-        "cursor_cloud_agents.api.models.agents",
-    ),
-    **dict.fromkeys(["Artifact", "ArtifactDownload"], "cursor_cloud_agents.api.models.artifacts"),
-    **dict.fromkeys(["Page"], "cursor_cloud_agents.api.models.common"),
-    **dict.fromkeys(["Conversation", "ConversationMessage"], "cursor_cloud_agents.api.models.conversation"),
-    **dict.fromkeys(["Environment", "EnvironmentRepo"], "cursor_cloud_agents.api.models.environments"),
-    **dict.fromkeys(
-        [
-            "CreateAgentRequest",
-            "CreateRunRequest",
-            "CustomSubagent",
-            "EnvSpec",
-            "ImageDimension",
-            "ImageType",
-            "McpServerSpec",
-            "ModelParam",
-            "ModelSelection",
-            "Prompt",
-            "PromptImage",
-            "RepoSpec",
-        ],
-        "cursor_cloud_agents.api.models.requests",
-    ),
-    **dict.fromkeys(
-        ["ACTIVE_RUN_STATUSES", "RUN_STATUSES", "TERMINAL_RUN_STATUSES", "GitBranch", "Run", "RunError", "RunGit"],
-        "cursor_cloud_agents.api.models.runs",
-    ),
-    **dict.fromkeys(["Cost", "RunUsage", "TokenUsage", "Usage"], "cursor_cloud_agents.api.models.usage"),
-    **dict.fromkeys(["RunStream"], "cursor_cloud_agents.api.stream"),
-    **dict.fromkeys(
-        ["BlockConsumer", "Evidence", "ReplayConsumer", "ReplayOutcome", "TailCollector"],
-        "cursor_cloud_agents.api.walk",
-    ),
-}
-"""The module each name of `__all__` is defined in."""
+_front = _Front(__name__, __file__, globals())
+"""The names above, each loaded from its module when first asked for; `__all__` is derived from them."""
 
 
 def __getattr__(name: str) -> _typing.Any:
-    module = _HOMES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value  # the next lookup is a plain attribute
-    return value
+    """A name of the front, imported from its module when first asked for (PEP 562)."""
+    return _front.load(name)

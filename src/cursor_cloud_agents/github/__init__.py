@@ -4,9 +4,14 @@ reader of the REST API over the project's one HTTP layer. Knows nothing of Curso
 Each name loads on first use (PEP 562), as the other fronts do: the parser checks a PR reference with
 `pull_ref` at every start, and must not load the HTTP stack for it."""
 
-import importlib as _importlib
 import typing as _typing
 
+from cursor_cloud_agents import Front as _Front
+
+# The typed imports below are the front's exports, each name written once: pyright reads them, `Front` reads
+# them at run time (`__all__` and where each name loads from), so they are used though nothing here uses them.
+# ruff: noqa: F401
+# pyright: reportUnusedImport=false
 if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.github.access import NO_ACCESS, GitHubAccessMissing, github_token
     from cursor_cloud_agents.github.models import Author, Check, Comment, PullRequest
@@ -20,47 +25,10 @@ if _typing.TYPE_CHECKING:
     )
     from cursor_cloud_agents.github.refs import PullRef, pull_ref
 
-__all__ = [
-    "NO_ACCESS",
-    "Author",
-    "Check",
-    "Comment",
-    "GitHubAccessMissing",
-    "GitHubAccessRefused",
-    "GitHubError",
-    "GitHubNotFound",
-    "GitHubRateLimited",
-    "GitHubReader",
-    "GitHubUnavailable",
-    "PullRef",
-    "PullRequest",
-    "github_token",
-    "pull_ref",
-]
-
-_HOMES: dict[str, str] = {
-    **dict.fromkeys(["NO_ACCESS", "GitHubAccessMissing", "github_token"], "cursor_cloud_agents.github.access"),
-    **dict.fromkeys(["Author", "Check", "Comment", "PullRequest"], "cursor_cloud_agents.github.models"),
-    **dict.fromkeys(
-        [
-            "GitHubAccessRefused",
-            "GitHubError",
-            "GitHubNotFound",
-            "GitHubRateLimited",
-            "GitHubReader",
-            "GitHubUnavailable",
-        ],
-        "cursor_cloud_agents.github.reader",
-    ),
-    **dict.fromkeys(["PullRef", "pull_ref"], "cursor_cloud_agents.github.refs"),
-}
+_front = _Front(__name__, __file__, globals())
+"""The names above, each loaded from its module when first asked for; `__all__` is derived from them."""
 
 
 def __getattr__(name: str) -> _typing.Any:
     """A name of the front, imported from its module when first asked for (PEP 562)."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+    return _front.load(name)

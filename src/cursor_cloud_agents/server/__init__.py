@@ -7,26 +7,22 @@ only by a process that serves (`cli.py` starts the server; a terminal command ne
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from cursor_cloud_agents import Front as _Front
+
+# The typed imports below are the front's exports, each name written once: pyright reads them, `Front` reads
+# them at run time (`__all__` and where each name loads from), so they are used though nothing here uses them.
+# ruff: noqa: F401
+# pyright: reportUnusedImport=false
 if TYPE_CHECKING:
     from cursor_cloud_agents.server.app import build_server, build_toolkit, run_stdio, serve_toolkit
     from cursor_cloud_agents.server.pipeline.toolkit import Toolkit
 
-__all__ = ["Toolkit", "build_server", "build_toolkit", "run_stdio", "serve_toolkit"]
-
-_HOMES = {
-    "Toolkit": "cursor_cloud_agents.server.pipeline.toolkit",
-    "build_server": "cursor_cloud_agents.server.app",
-    "build_toolkit": "cursor_cloud_agents.server.app",
-    "run_stdio": "cursor_cloud_agents.server.app",
-    "serve_toolkit": "cursor_cloud_agents.server.app",
-}
+_front = _Front(__name__, __file__, globals())
+"""The names above, each loaded from its module when first asked for; `__all__` is derived from them."""
 
 
 def __getattr__(name: str) -> Any:
     """A name of the front, imported from its module when first asked for (PEP 562)."""
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOMES[name]), name)
+    return _front.load(name)

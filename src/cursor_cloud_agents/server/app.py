@@ -47,6 +47,7 @@ from cursor_cloud_agents.core import Store, StoreUnusable
 from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, WAIT_POLL_SECONDS, WARM_UP_AFTER_LIST_SECONDS
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import listing as precomputed
+from cursor_cloud_agents.server.pipeline.hints import TASK_CANCELLED
 from cursor_cloud_agents.server.pipeline.pages import client_name
 from cursor_cloud_agents.server.protocol import tasks
 from cursor_cloud_agents.server.protocol.asking import Seal, peer_for
@@ -83,8 +84,8 @@ def build_toolkit(
     # that a client's start-up (initialize, tools/list) costs about the SDK's own import.
     from cursor_cloud_agents.core.timing import Clock
     from cursor_cloud_agents.server.pipeline.declaration import Catalogue
+    from cursor_cloud_agents.server.pipeline.state import ServerState
     from cursor_cloud_agents.server.pipeline.toolkit import Toolkit
-    from cursor_cloud_agents.server.state import ServerState
     from cursor_cloud_agents.server.tools import CATALOGUE
 
     state = ServerState(settings, redactor, Clock(clock, sleep), git_places=git_places)
@@ -147,6 +148,7 @@ class _Deferred:
                     max_seconds=settings.task_max_seconds,
                     poll_seconds=WAIT_POLL_SECONDS,
                     records=kit.state.store,
+                    cancelled=TASK_CANCELLED,
                 )
                 store.group = self.group
                 self._serving = _Serving(kit, store)

@@ -9,18 +9,21 @@ asked, so the report is safe to paste in an issue. The API layer (and the model 
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from cursor_cloud_agents import Front as _Front
+
+# The typed imports below are the front's exports, each name written once: pyright reads them, `Front` reads
+# them at run time (`__all__` and where each name loads from), so they are used though nothing here uses them.
+# ruff: noqa: F401
+# pyright: reportUnusedImport=false
 if TYPE_CHECKING:
     from cursor_cloud_agents.verify.command import Io, Options, run_verify
 
-__all__ = ["Io", "Options", "run_verify"]
-"""The front, loaded on first use: `cursor-cloud-agents verify` alone loads the facts and their checks."""
+_front = _Front(__name__, __file__, globals())
+"""The names above, each loaded from its module when first asked for; `__all__` is derived from them."""
 
 
 def __getattr__(name: str) -> Any:
-    """A name of the front, imported from `verify.command` when first asked for (PEP 562)."""
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module("cursor_cloud_agents.verify.command"), name)
+    """A name of the front, imported from its module when first asked for (PEP 562)."""
+    return _front.load(name)

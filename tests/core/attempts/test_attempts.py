@@ -11,7 +11,7 @@ from cursor_cloud_agents.core import find_group
 from cursor_cloud_agents.core.spend.ledger import use_of
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import Fault, Faults, ManualClock, World
-from tests.server.test_asking import Person, asking
+from tests.server.protocol.test_asking import Person, asking
 from tests.tool_harness import Harness, OpenHarness
 
 pytestmark = pytest.mark.anyio

@@ -22,7 +22,7 @@ from cursor_cloud_agents.terminal import paid
 from cursor_cloud_agents.terminal.dispatch import execute
 from cursor_cloud_agents.terminal.exits import USAGE
 from tests.sdk.rig import sdk_rig
-from tests.server.test_asking import ERAS, Person
+from tests.server.protocol.test_asking import ERAS, Person
 from tests.terminal.conftest import open_rig
 from tests.tool_harness import open_harness
 

@@ -14,9 +14,9 @@ from cursor_cloud_agents.core.runs.activity import ActivitySummary
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import serve_toolkit
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.pipeline.toolkit import Toolkit
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.tools import runs
 from cursor_cloud_agents.simulator import (
     SIMULATED_API_KEY,

@@ -12,7 +12,7 @@ from mcp.client.context import ClientRequestContext
 from mcp_types import ElicitRequestParams, ElicitResult, InputRequiredResult
 
 from cursor_cloud_agents.server.protocol.asking import Seal
-from tests.server.test_asking import Person, asking, finished_agent
+from tests.server.protocol.test_asking import Person, asking, finished_agent
 from tests.tool_harness import OpenHarness
 
 pytestmark = pytest.mark.anyio

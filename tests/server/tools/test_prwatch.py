@@ -8,7 +8,7 @@ from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.core import ToolFailure, load_watch
 from cursor_cloud_agents.core.timing import Clock
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.tools.prwatch import cursor_watch_pr
 from tests.pr_stand_ins import AGENT, PR_URL, CursorStandIn, FakeClock
 

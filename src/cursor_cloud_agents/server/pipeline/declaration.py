@@ -21,8 +21,8 @@ from typing import Any
 from mcp_types import Tool, ToolAnnotations
 
 from cursor_cloud_agents.server.pipeline.arguments import StrictArguments
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 
 ToolFn = Callable[..., Awaitable[Any]]
 PROVIDED: tuple[type, ...] = (ServerState, ToolCall)

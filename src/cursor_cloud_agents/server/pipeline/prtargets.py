@@ -12,7 +12,7 @@ from typing import Any
 
 from cursor_cloud_agents.core import names_a_pr, resolve_agent
 from cursor_cloud_agents.server.pipeline.declaration import Access, ToolSpec
-from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.pipeline.state import ServerState
 
 STAND_IN_ID = "bc-00000000-0000-4000-8000-000000000000"
 """What the arguments are judged with while the PR is not resolved yet (never sent)."""

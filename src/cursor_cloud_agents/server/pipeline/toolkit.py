@@ -41,16 +41,16 @@ from cursor_cloud_agents.api import errors as api_errors
 from cursor_cloud_agents.api.deadline import deadline_after
 from cursor_cloud_agents.core import Advice, Step, ToolFailure, failures
 from cursor_cloud_agents.core.timing import HARD_STOP_GRACE, CallTime
+from cursor_cloud_agents.server.pipeline import schemacache
 from cursor_cloud_agents.server.pipeline.arguments import Judged
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue, ToolSpec
 from cursor_cloud_agents.server.pipeline.gates import gate, hard_stop
 from cursor_cloud_agents.server.pipeline.heartbeat import beating
 from cursor_cloud_agents.server.pipeline.prtargets import judged_with_stand_in, pr_named, with_agent_of
 from cursor_cloud_agents.server.pipeline.results import Results, Success, with_images
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import Report, ToolCall
-from cursor_cloud_agents.server.protocol import schemacache
 from cursor_cloud_agents.server.protocol.asking import InputNeeded, NoPeer, Peer
-from cursor_cloud_agents.server.state import ServerState
 
 logger = logging.getLogger("cursor_cloud_agents.tools")
 

@@ -36,7 +36,6 @@ from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import Act, Store, StoreUnusable
 from cursor_cloud_agents.core.timing import FINISHED_TASK_SECONDS as KEEP_SECONDS
 from cursor_cloud_agents.core.timing import Clock
-from cursor_cloud_agents.server.pipeline.hints import TASK_CANCELLED
 
 logger = logging.getLogger("cursor_cloud_agents.tasks")
 
@@ -46,6 +45,9 @@ MISSING_CAPABILITY = -32021
 WORKING_MAX = 10
 """Tasks waiting at once; a further wait is answered inline (the server decides per request): each task re-reads
 Cursor until its runs end, so a model calling in a loop must not start pollers without end."""
+CANCELLED = "Cancelled by the client."
+"""A cancelled task's status unless the server hands in its own words (`TaskStore(cancelled=...)`): the task
+machinery names no tool, so what to read next is the pipeline's hint, handed down."""
 FINISHED_KEPT = 100
 """Finished tasks kept for `tasks/get`; beyond that the oldest is dropped (memory stays bounded)."""
 
@@ -87,9 +89,17 @@ class TaskStore:
     """The tasks of this server process, run in the server's task group."""
 
     def __init__(
-        self, run_tool: RunTool, clock: Clock, *, max_seconds: float, poll_seconds: float, records: Store | None = None
+        self,
+        run_tool: RunTool,
+        clock: Clock,
+        *,
+        max_seconds: float,
+        poll_seconds: float,
+        records: Store | None = None,
+        cancelled: str = CANCELLED,
     ) -> None:
         self._run_tool = run_tool
+        self._cancelled = cancelled
         self._clock = clock
         self._records = records
         """Where each task's record is kept to outlive this process (None: in this process only)."""
@@ -130,7 +140,7 @@ class TaskStore:
         task = await self._find(task_id)
         if task.ended_at is None:
             task.scope.cancel()
-            await self._end(task, "cancelled", TASK_CANCELLED)
+            await self._end(task, "cancelled", self._cancelled)
         return {"resultType": "complete"}
 
     def _run(self, task: Task) -> None:

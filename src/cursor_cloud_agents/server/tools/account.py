@@ -6,7 +6,7 @@ from cursor_cloud_agents.api.times import iso
 from cursor_cloud_agents.core import StoreUnusable, ToolFailure
 from cursor_cloud_agents.core.timing import CREATION_WINDOW_SECONDS as WINDOW_SECONDS
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue
-from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.views.account import AccountView, LimitView
 
 WINDOW_HOURS = round(WINDOW_SECONDS / 3600)

@@ -55,8 +55,8 @@ from cursor_cloud_agents.server.pipeline.params import (
     Reasoning,
     Text,
 )
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.views.agents import (
     AgentRow,
     AgentsPage,

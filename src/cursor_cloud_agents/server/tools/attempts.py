@@ -9,8 +9,8 @@ from __future__ import annotations
 from cursor_cloud_agents.core import compare_attempts, find_group, keep, store_failures
 from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue
 from cursor_cloud_agents.server.pipeline.params import AgentId, GroupId
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.views.attempts import CompareView, KeptView
 
 catalogue = Catalogue()

@@ -33,8 +33,8 @@ from cursor_cloud_agents.core.timing import ANSWER_MARGIN_SECONDS, ANSWER_RESERV
 from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue
 from cursor_cloud_agents.server.pipeline.pages import PageBytes, paged
 from cursor_cloud_agents.server.pipeline.params import AgentId, RunId
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.views.changes import APPLY_HINT, CHECK_HINT, ChangesView, CheckView, FileRow
 
 PATH_MAX_CHARS = 500

@@ -11,7 +11,7 @@ from cursor_cloud_agents.core import models as model_check
 from cursor_cloud_agents.core.timing import REPOSITORIES_BUDGET_SECONDS as REPOSITORIES_BUDGET
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue
 from cursor_cloud_agents.server.pipeline.params import ModelLookup, PageCursor, PageLimit, UrlFilter
-from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.views.choices import (
     EnvironmentsPage,
     ModelCatalogue,

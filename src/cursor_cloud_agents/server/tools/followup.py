@@ -40,8 +40,8 @@ from cursor_cloud_agents.core.timing import CANCEL_POLL_SECONDS, SEND_RESERVE
 from cursor_cloud_agents.core.timing import FOLLOWUP_BUDGET_SECONDS as FOLLOWUP_BUDGET
 from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue
 from cursor_cloud_agents.server.pipeline.params import AgentId, Images, ModelId, ModelParams, Reasoning, Text
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.views.followup import FollowUpView
 
 catalogue = Catalogue()

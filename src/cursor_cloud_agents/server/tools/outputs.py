@@ -28,8 +28,8 @@ from cursor_cloud_agents.server.pipeline.answers import MIN_TEXT_BYTES, ROW_SEPA
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue
 from cursor_cloud_agents.server.pipeline.pages import paged
 from cursor_cloud_agents.server.pipeline.params import AgentId, ArtifactPath, RunId, SliceLimit
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.views.outputs import (
     CLIPPED_NOTE,
     RUNS_HINT,

@@ -13,7 +13,7 @@ from pydantic import AfterValidator, Field
 from cursor_cloud_agents.core import read_watch, start_watch, stop_watch
 from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue
 from cursor_cloud_agents.server.pipeline.params import visible_ascii
-from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.views.prwatch import WatchView
 
 catalogue = Catalogue()

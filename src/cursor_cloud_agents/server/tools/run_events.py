@@ -22,10 +22,10 @@ from cursor_cloud_agents.core.timing import EXCERPT_SECONDS, MAX_WAIT_SECONDS, S
 from cursor_cloud_agents.server.pipeline.answers import Answers, size
 from cursor_cloud_agents.server.pipeline.arguments import Clamped
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue, TaskRule
-from cursor_cloud_agents.server.pipeline.excerpts import Excerpt, Measure, Tail, stream_error_of
 from cursor_cloud_agents.server.pipeline.params import AgentId, EventId, RunId
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
+from cursor_cloud_agents.server.views.excerpts import Excerpt, Measure, Tail, stream_error_of
 from cursor_cloud_agents.server.views.run_events import EventView, ExcerptView, TailView
 
 MAX_EVENTS = 100

@@ -40,8 +40,8 @@ from cursor_cloud_agents.core.timing import (
 from cursor_cloud_agents.server.pipeline.declaration import Access, Catalogue, TaskRule
 from cursor_cloud_agents.server.pipeline.pages import paged
 from cursor_cloud_agents.server.pipeline.params import AgentId, PageCursor, PageLimit, RunId, RunWait, SliceLimit
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.views.runs import RUN_ITEM_MAX_BYTES, CancelView, RunList, RunView
 
 RUNS_ENVELOPE_BYTES = 600

@@ -27,8 +27,8 @@ from cursor_cloud_agents.core import (
 from cursor_cloud_agents.core.timing import SUPERVISE_ACTIVITY_SECONDS, SUPERVISE_SECONDS
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue
 from cursor_cloud_agents.server.pipeline.params import NameFilter, PageCursor, PrUrl
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.views.fleet import FleetView, QueuedRow, WatchRow, queued_row
 
 StatusFilter = Literal["active", "all"]

@@ -29,8 +29,8 @@ from cursor_cloud_agents.server.pipeline.answers import Answers
 from cursor_cloud_agents.server.pipeline.declaration import Catalogue, TaskRule
 from cursor_cloud_agents.server.pipeline.hints import suggest
 from cursor_cloud_agents.server.pipeline.params import AgentId, GroupId, RunId, RunWait
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.views.wait import EndedRun, WaitView
 
 WAIT_AGAIN = suggest("cursor_wait", "runs", until="any") + " again with the runs still running"

@@ -1,6 +1,6 @@
 """Run event answers: compact event rows (one class per event type), an excerpt of the stream, a replay's tail.
 
-The rows are built from the raw frames in one place, `Entry.view()` of `server/pipeline/excerpts.py`,
+The rows are built from the raw frames in one place, `Entry.view()` of `server/views/excerpts.py`,
 which also measures them while it reads; the two answers are built by `cursor_read_run_events`.
 """
 

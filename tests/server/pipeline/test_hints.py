@@ -22,7 +22,7 @@ from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_toolkit
 from cursor_cloud_agents.server.protocol.instructions import instructions
 
-PACKAGE = Path(__file__).resolve().parents[2] / "src" / "cursor_cloud_agents"
+PACKAGE = Path(__file__).resolve().parents[3] / "src" / "cursor_cloud_agents"
 FACES = (PACKAGE / "server", PACKAGE / "core")
 """Where hints are written: the MCP face, and the core whose failures carry them."""
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
-from cursor_cloud_agents.server.state import ServerState
 from cursor_cloud_agents.server.tools import CATALOGUE
 
-TOOLS = Path(__file__).parent.parent.parent / "src" / "cursor_cloud_agents" / "server" / "tools"
+TOOLS = Path(__file__).parents[3] / "src" / "cursor_cloud_agents" / "server" / "tools"
 TASKS = TOOLS.parent / "protocol" / "tasks.py"
 
 

@@ -17,7 +17,7 @@ from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import build_toolkit
 from cursor_cloud_agents.server.pipeline.arguments import StrictArguments, enforced_schema
 
-SNAPSHOT = Path(__file__).parent.parent / "snapshots" / "tools_list.json"
+SNAPSHOT = Path(__file__).parents[2] / "snapshots" / "tools_list.json"
 AGENT = "bc-00000000-0000-4000-8000-000000000000"
 VALID_ITEMS: dict[str, Any] = {"repositories": "https://github.com/org/repo", "runs": {"agent_id": AGENT}}
 """A valid element of each array parameter, so that only the number of elements is wrong."""

@@ -14,9 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server import build_toolkit
+from cursor_cloud_agents.server.pipeline import schemacache
 from cursor_cloud_agents.server.pipeline.declaration import ToolSpec
-from cursor_cloud_agents.server.protocol import schemacache
-from cursor_cloud_agents.server.protocol.schemacache import signature_shape
+from cursor_cloud_agents.server.pipeline.schemacache import signature_shape
 from devkit.catalogue import list_tools
 
 
@@ -81,7 +81,7 @@ def test_the_stamp_is_the_same_in_every_process() -> None:
         "from cursor_cloud_agents.config import Settings\n"
         "from cursor_cloud_agents.redact import Redactor\n"
         "from cursor_cloud_agents.server import build_toolkit\n"
-        "from cursor_cloud_agents.server.protocol import schemacache\n"
+        "from cursor_cloud_agents.server.pipeline import schemacache\n"
         "print(schemacache.stamp(build_toolkit(Settings(), Redactor()).catalogue.specs))\n"
     )
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)

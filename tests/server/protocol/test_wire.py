@@ -1,11 +1,10 @@
-"""The stdio wire, line by line (issue 23): every line answered whatever its shape, lines split on CR, LF and
-CRLF, depth judged without recursion. `admit` and `read_lines` are called directly; `tests/e2e/` spawns the
-server for the same rules over real pipes.
+"""The stdio wire, line by line (issue 23): every line answered whatever its shape, a message too deep refused for
+its id. `admit` is called directly (lines in `test_framing.py`, depth in `test_nesting.py`); `tests/e2e/` spawns
+the server for the same rules over real pipes.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import time
 from typing import Any
@@ -13,8 +12,7 @@ from typing import Any
 import pytest
 from mcp_types import jsonrpc_message_adapter
 
-from cursor_cloud_agents.server.protocol.framing import read_lines
-from cursor_cloud_agents.server.protocol.nesting import MAX_DEPTH, NESTED, too_deep, top_level_members
+from cursor_cloud_agents.server.protocol.nesting import MAX_DEPTH
 from cursor_cloud_agents.server.protocol.wire import PARSE_ERROR, admit
 
 INVALID_REQUEST = -32600
@@ -182,23 +180,6 @@ def test_a_message_exactly_at_the_depth_limit_is_handed_on_as_the_sdk_reads_it()
     jsonrpc_message_adapter.validate_json(admitted, by_name=False)
 
 
-def test_brackets_inside_strings_do_not_count_as_depth() -> None:
-    """B-14: a prompt full of brackets is text, not nesting."""
-    text = json.dumps({"prompt": "[" * 10_000 + "{" * 10_000 + '\\"['})
-    assert not too_deep(text)
-    assert too_deep("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
-    assert not too_deep("[" * MAX_DEPTH + "]" * MAX_DEPTH)
-
-
-def test_the_top_level_members_of_a_deep_object_are_read_without_descending() -> None:
-    """B-14: the id, method and shape of a message too deep to parse are read from its top level only."""
-    deep = nested(100_000, "[")
-    text = '{"a": ' + deep + ', "method": "tools/call", "params": {"id": 7}, "id": 12, "b": "x,}"}'
-    assert top_level_members(text) == {"a": NESTED, "method": "tools/call", "params": NESTED, "id": 12, "b": "x,}"}
-    assert top_level_members("[1]") == {}
-    assert top_level_members('{"id": 3, "x": [[1]], "y": [') == {"id": 3, "x": NESTED}
-
-
 @pytest.mark.parametrize(
     "arguments",
     [
@@ -217,50 +198,3 @@ def test_a_lone_surrogate_in_any_string_becomes_a_replacement_character(argument
     admitted.encode("utf-8")  # raises on a lone surrogate
     assert "\N{REPLACEMENT CHARACTER}" in admitted and "\N{GRINNING FACE}" in admitted
     jsonrpc_message_adapter.validate_json(admitted, by_name=False)
-
-
-class Trickle(io.RawIOBase):
-    """A stream that gives at most `step` bytes per read, as a pipe written in small pieces does."""
-
-    def __init__(self, data: bytes, step: int) -> None:
-        self._data = data
-        self._step = step
-
-    def readable(self) -> bool:
-        return True
-
-    def read1(self, size: int = -1, /) -> bytes:
-        piece, self._data = self._data[: min(size, self._step)], self._data[min(size, self._step) :]
-        return piece
-
-
-def lines_of(data: bytes, *, step: int = 1 << 20, max_bytes: int = 1 << 20, keep: int = 16) -> list[tuple[str, bytes]]:
-    delivered: list[tuple[str, bytes]] = []
-    read_lines(Trickle(data, step), delivered.append, max_bytes=max_bytes, keep=keep)
-    return delivered
-
-
-@pytest.mark.parametrize("step", [1, 2, 3, 7, 1 << 20], ids=["1-byte", "2-bytes", "3-bytes", "7-bytes", "whole"])
-def test_cr_lf_and_crlf_each_end_a_line_however_the_bytes_arrive(step: int) -> None:
-    """B-11: a bare CR separates two messages as LF and CRLF do (the SDK's own reader splits on all three;
-    two pings separated by a CR were both lost), whatever the reads cut, and empty lines give nothing."""
-    data = b"one\rtwo\nthree\r\nfour\r\r\n\nfive"
-    assert lines_of(data, step=step) == [
-        ("line", b"one"),
-        ("line", b"two"),
-        ("line", b"three"),
-        ("line", b"four"),
-        ("line", b"five"),
-        ("eof", b""),
-    ]
-
-
-@pytest.mark.parametrize("step", [1, 5, 1 << 20])
-def test_a_line_over_the_cap_is_delivered_as_its_two_ends_whatever_ends_it(step: int) -> None:
-    """B-04 with a CR: an over-long line is cut at a CR as at an LF, kept as its head and tail only."""
-    data = b"H" * 8 + b"m" * 100 + b"T" * 8 + b"\rnext\n"
-    assert lines_of(data, step=step, max_bytes=50, keep=8) == [
-        ("long", b"H" * 8 + b"\n" + b"T" * 8),
-        ("line", b"next"),
-        ("eof", b""),
-    ]

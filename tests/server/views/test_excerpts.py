@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from cursor_cloud_agents.api import RawEvent
-from cursor_cloud_agents.server.pipeline.excerpts import Tail
+from cursor_cloud_agents.server.views.excerpts import Tail
 
 
 def walked(*frames: RawEvent) -> Tail:

@@ -19,7 +19,7 @@ from cursor_cloud_agents.core.spend.origins import acts_directory
 from cursor_cloud_agents.core.store import Store
 from cursor_cloud_agents.simulator import SIMULATED_API_KEY, ManualClock, RunningSimulator
 from cursor_cloud_agents.verify.command import Io, Options, run_verify
-from tests.verify.test_verify import opener, pump_world, simulator
+from tests.verify.test_command import opener, pump_world, simulator
 
 pytestmark = pytest.mark.anyio
 

@@ -22,9 +22,9 @@ from cursor_cloud_agents.core.failures import ToolFailure
 from cursor_cloud_agents.redact import Redactor
 from cursor_cloud_agents.server.app import serve_toolkit
 from cursor_cloud_agents.server.pipeline.declaration import Access
+from cursor_cloud_agents.server.pipeline.state import ServerState
 from cursor_cloud_agents.server.pipeline.toolcall import ToolCall
 from cursor_cloud_agents.server.pipeline.toolkit import Toolkit
-from cursor_cloud_agents.server.state import ServerState
 
 pytestmark = pytest.mark.anyio
 
