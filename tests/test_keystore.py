@@ -122,9 +122,16 @@ def test_simulated_mode_never_reads_the_stored_key(tmp_path: Path) -> None:
 
 
 def test_no_key_anywhere_says_how_to_log_in(tmp_path: Path) -> None:
-    """The problem every face shows (a call's CONFIGURATION_MISSING, doctor's FAIL line) names `login`."""
-    settings = Settings.from_env(home(tmp_path))
-    assert settings.key_problem is not None and "cursor-cloud-agents login" in settings.key_problem
+    """The problem as the model reads it (a call's CONFIGURATION_MISSING) and as the person does (doctor's FAIL
+    line, a command's refusal) names `login`; the settings say only what is missing, each face where to fix it."""
+    from cursor_cloud_agents.core import Advice, Code, Step, ToolFailure
+    from cursor_cloud_agents.server.pipeline.words import for_model
+    from cursor_cloud_agents.terminal.words import key_problem
+
+    problem = Settings.from_env(home(tmp_path)).key_problem
+    assert problem == "CURSOR_API_KEY is not set and no key is stored"
+    to_model = for_model(ToolFailure(Code.CONFIGURATION_MISSING, problem, advice=Advice(Step.SET_KEY)))
+    assert "cursor-cloud-agents login" in to_model and "cursor-cloud-agents login" in key_problem(problem)
 
 
 def test_with_a_keychain_the_key_goes_there_and_no_file_is_left_i_05(tmp_path: Path, keychain: MemoryKeychain) -> None:
