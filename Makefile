@@ -13,7 +13,7 @@ export UV_COMPILE_BYTECODE := 1
 demo: .venv/.synced
 	.venv/bin/cursor-cloud-agents demo
 	@echo "--- babysit: the simulated README agent's PR, its CI failing, one fix sent, then merged (docs/pr-loop.md)"
-	.venv/bin/cursor-cloud-agents babysit --simulated --speed 30 --interval 5 your-org/your-repo#530
+	CURSOR_MCP_STATE_DIR=memory .venv/bin/cursor-cloud-agents babysit --simulated --speed 30 --interval 5 your-org/your-repo#530
 
 # Across the machine's cores, one worker more than them (tests/conftest.py says why);
 # `.venv/bin/pytest -p no:xdist` runs it in one process.

@@ -69,6 +69,7 @@ async def lasting_session(
             git_config=stand_in_git_config(folder),
             git_cache=folder / "cache",
             base_url=world.base_url,
+            github_url=f"{world.base_url}/github",  # the lasting world's GitHub stand-in (docs/pr-loop.md §8)
         )
 
 
