@@ -37,7 +37,7 @@ def _help(argv: list[str]) -> str:
 
 def every_help() -> str:
     """The program's help, then each command's in the parser's order, each under a header line."""
-    pages = [("cursor-cloud-agents", [])] + [(name, [name]) for name in _subcommands()]
+    pages: list[tuple[str, list[str]]] = [("cursor-cloud-agents", []), *((name, [name]) for name in _subcommands())]
     return "".join(f"===== {title}\n{_help(argv)}" for title, argv in pages)
 
 
@@ -51,3 +51,34 @@ def test_every_commands_help_is_the_recorded_one(monkeypatch: pytest.MonkeyPatch
     """N-60: the top-level `--help` and each command's (usage, arguments, defaults, help, example) as recorded."""
     monkeypatch.setenv("COLUMNS", WIDTH)
     assert every_help() == SNAPSHOT.read_text(encoding="utf-8")
+
+
+def test_the_table_of_runs_and_the_parser_derive_from_one_list_of_declarations_n_61() -> None:
+    """N-61: each command is declared once; the parser's commands, in `--help`'s order, and the runs are the
+    declarations', so no two can share a name and none can be parsed without its code."""
+    from cursor_cloud_agents.cli.commands import COMMANDS, DECLARATIONS
+
+    names = [declared.name for declared in DECLARATIONS]
+    assert len(set(names)) == len(names)
+    assert _subcommands() == names == list(COMMANDS)
+    assert all(COMMANDS[declared.name] is declared.run for declared in DECLARATIONS)
+
+
+def test_building_the_parser_loads_no_command_code_nor_rich_n_62() -> None:
+    """N-62: the declarations are light: `--help` and the bare server's start load none of the terminal's
+    command modules, rich, the client or the MCP SDK."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from cursor_cloud_agents.cli import main\n"
+        "main._parser()\n"
+        "heavy = [name for name in sys.modules if name.split('.')[0] in ('rich', 'mcp', 'httpx2')\n"
+        "         or name in ('cursor_cloud_agents.terminal.dispatch', 'cursor_cloud_agents.terminal.agents',\n"
+        "                     'cursor_cloud_agents.terminal.paid', 'cursor_cloud_agents.terminal.pr',\n"
+        "                     'cursor_cloud_agents.api.client')]\n"
+        "print(heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
