@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from cursor_cloud_agents.cli.commands import COMMANDS
 from cursor_cloud_agents.cli.main import main
 from cursor_cloud_agents.simulator.images import png
-from cursor_cloud_agents.terminal import COMMANDS
 
 PROBE = """
 import sys
@@ -36,7 +36,7 @@ def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
     )
 
 
-@pytest.mark.parametrize("command", [None, *COMMANDS, "demo", "doctor", "config", "simulate", "verify"])
+@pytest.mark.parametrize("command", [None, *COMMANDS])
 def test_the_help_of_the_program_and_of_each_command_shows_an_example(
     command: str | None, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -23,6 +23,7 @@ from cursor_cloud_agents.cli import main as cli
 from cursor_cloud_agents.config import Secret, Settings
 from cursor_cloud_agents.github import GitHubReader
 from cursor_cloud_agents.redact import Redactor
+from cursor_cloud_agents.terminal.commands import pr as declared
 from cursor_cloud_agents.terminal.dispatch import Command, execute
 from cursor_cloud_agents.terminal.exits import OK, USAGE
 from cursor_cloud_agents.terminal.notify import Notifier
@@ -113,7 +114,7 @@ def bound(argv: list[str], env: dict[str, str], github: GitHubStandIn, notified:
     """The command as the command line binds it, its GitHub transport and notifier the test's."""
     args = cli._parser().parse_args(argv)  # pyright: ignore[reportPrivateUsage]  # the real parser and row
     assert argv[0] in commands.COMMANDS
-    made = commands._babysit(args, env)  # pyright: ignore[reportPrivateUsage]
+    made = declared._babysit(args, env)  # pyright: ignore[reportPrivateUsage]
     assert isinstance(made, partial)
     made = cast("partial[Awaitable[int]]", made)
 
@@ -219,7 +220,7 @@ async def test_pr_shows_the_heads_checks_mergeability_comments_and_fixes_sent_wi
     written: list[str] = []
     term = term_for(ENV, clock, cursor, written)
     args = cli._parser().parse_args(["pr", "your-org/your-repo#7", "--json"])  # pyright: ignore[reportPrivateUsage]
-    made = commands._pr(args, ENV)  # pyright: ignore[reportPrivateUsage]
+    made = declared._pr(args, ENV)  # pyright: ignore[reportPrivateUsage]
     assert isinstance(made, partial)
     made = cast("partial[Awaitable[int]]", made)
 

@@ -1,52 +1,42 @@
-"""Every command of `cursor-cloud-agents` in one table: its name and the function that runs it.
+"""Every command of `cursor-cloud-agents` in one list of declarations; the parser and the table of runs derive from it.
 
-`cli.main` runs the row of the chosen command (no command: it serves MCP on stdio). A terminal command's
-row binds its coroutine to its arguments and hands it to `terminal/dispatch.run_command`, which builds
-the terminal and turns failures into exit codes. Each row imports only what its command needs, so that
-the bare server starts without rich, the simulator, the MCP client or the commands.
+Each command is a `terminal.declaration.Declaration` beside its code: the terminal's in `terminal/commands/`,
+the command line's own (`demo`, `doctor`, `config`, `login`, `logout`, `simulate`, `verify`) here. `cli.main`
+adds every declaration to its parser (`add_commands`, in the order of `DECLARATIONS`, the order of `--help`)
+and runs the chosen command's `COMMANDS` row (no command: it serves MCP on stdio). Each row imports only what
+its command needs, so that the bare server starts without rich, the simulator, the MCP client or the commands.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Mapping
-from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
 
 import anyio
 
 from cursor_cloud_agents.cli.logs import setup_logging
+from cursor_cloud_agents.clients import CLIENTS
 from cursor_cloud_agents.config import Settings
 from cursor_cloud_agents.redact import Redactor
-
-if TYPE_CHECKING:
-    from cursor_cloud_agents.api import CursorClient
-    from cursor_cloud_agents.api.record import Observer
-    from cursor_cloud_agents.terminal.dispatch import Command
-
-
-class OpenClient(Protocol):
-    """How a command opens the API for its settings, every exchange also shown to `observer`: `embedded.open_client`."""
-
-    def __call__(
-        self, settings: Settings, observer: Observer | None = None, /
-    ) -> AbstractAsyncContextManager[CursorClient]: ...
-
-
-@dataclass(frozen=True)
-class Root:
-    """What the composition root hands every command: the environment and how to open the API."""
-
-    env: Mapping[str, str]
-    open_client: OpenClient
-
-
-Run = Callable[[argparse.Namespace, Root], int]
-"""A command: its parsed arguments and the root in, its exit code out."""
+from cursor_cloud_agents.terminal.commands import (
+    actions,
+    agents,
+    attempts,
+    changes,
+    checkout,
+    events,
+    fleet,
+    models,
+    paid,
+    pr,
+    status,
+    tidy,
+    wait,
+    watch,
+)
+from cursor_cloud_agents.terminal.declaration import Declaration, Root, Run, Subparsers
+from cursor_cloud_agents.terminal.options import shared_options
 
 
 def _demo(args: argparse.Namespace, _: Root) -> int:
@@ -128,217 +118,123 @@ def _simulate(args: argparse.Namespace, root: Root) -> int:
     return 0
 
 
-def _agents(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal.agents import agents
-
-    return partial(agents, limit=args.limit, name=args.name, archived=args.all)
-
-
-def _watch(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal.watch import watch
-
-    return partial(watch, agent_id=args.agent, run_id=args.run)
+def _demo_arguments(demo: argparse.ArgumentParser) -> None:
+    demo.add_argument("--base-url", help="walk against this loopback simulator (`simulate`) instead of an embedded one")
+    demo.add_argument("--record", type=Path, metavar="DIR", help="record the server's exchanges (text kept) into DIR")
+    demo.add_argument("--agent-id", help="create the demo's agent with this id (bc-<uuid>), e.g. to replay a trace")
 
 
-def _fleet(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal.fleet import fleet
-
-    return partial(fleet, interval=args.interval)
+def _config_arguments(config: argparse.ArgumentParser) -> None:
+    config.add_argument("client", choices=CLIENTS, help="the client to register the server in")
 
 
-def _run(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
-    from cursor_cloud_agents.terminal import paid
-    from cursor_cloud_agents.terminal.ownrepo import Here
+def _login_arguments(login: argparse.ArgumentParser) -> None:
+    login.add_argument("--stdin", action="store_true", help="read the key from stdin (the default when not a terminal)")
 
-    here = Here(Path.cwd(), env)
-    repo = here.default_repository(args.repo)  # inside a repository: its origin
-    order = paid.Order(
-        args.prompt, repo, args.ref, args.model, tuple(args.images), args.yes, here=here, max_minutes=args.max_minutes
+
+def _simulate_arguments(simulate: argparse.ArgumentParser) -> None:
+    simulate.add_argument("--port", type=int, default=0, help="port to listen on (default: any free port)")
+    simulate.add_argument(
+        "--scenario", default="demo", help="world to start from: demo, fleet, long-run, huge, failing, images"
     )
-    if args.models is not None:
-        from cursor_cloud_agents.terminal import attempts
-
-        return partial(attempts.run_attempts, order=order, models=args.models, waits=args.wait or args.watch)
-    return partial(paid.run, order=order, then="watch" if args.watch else "wait" if args.wait else None)
-
-
-def _compare(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
-    from cursor_cloud_agents.terminal import attempts
-
-    return partial(attempts.compare_group, group=args.group, cwd=Path.cwd(), env=env)
-
-
-def _keep(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal import attempts
-
-    return partial(attempts.keep_attempt, group=args.group, agent_id=args.agent)
-
-
-def _followup(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal import paid, queued
-
-    if args.drop:
-        return partial(queued.drop_followup, agent_id=args.agent, prompt=args.prompt)
-    return partial(paid.followup, agent_id=args.agent, prompt=args.prompt or "", confirmed=args.yes, queue=args.queue)
-
-
-def _models(_: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal.models import models
-
-    return models
-
-
-def _cancel(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal import actions
-
-    return partial(actions.cancel, agent_id=args.agent, run_id=args.run)
-
-
-def _archive(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal import actions
-
-    return partial(actions.archive, agent_id=args.agent)
-
-
-def _usage(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal import actions
-
-    return partial(actions.usage, agent_id=args.agent)
-
-
-def _artifacts(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal import actions
-
-    return partial(actions.artifacts, agent_id=args.agent, path=args.get, output=args.output)
-
-
-def _wait(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal.wait import Target, wait
-
-    targets = [Target(agent, run) for agent, run in args.targets]
-    return partial(
-        wait, targets=targets, active=args.active, until=args.until, timeout=args.timeout, notify=args.notify
-    )
-
-
-def _events(args: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal.events import events
-
-    return partial(events, agent_ids=args.agents, name=args.name, until=args.until, notify=args.notify)
-
-
-def _checkout(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
-    from cursor_cloud_agents.core import git_environment
-    from cursor_cloud_agents.terminal.checkout import Where, checkout
-
-    where = Where(args.worktree, args.branch, args.remote)
-    git_env = git_environment(env, interactive=sys.stdin.isatty())  # git's own environment, without the key
-    return partial(
-        checkout, agent_id=args.agent, where=where, cwd=Path.cwd(), env=git_env, check=args.check, anyway=args.anyway
-    )
-
-
-def _diff(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
-    from cursor_cloud_agents.terminal.changes import diff_command
-
-    agent, run = args.agent
-    return partial(diff_command, agent_id=agent, run_id=run, paths=args.paths, cwd=Path.cwd(), env=env)
-
-
-def _apply(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
-    from cursor_cloud_agents.terminal.changes import apply_command
-
-    return partial(
-        apply_command,
-        agent_id=args.agent,
-        mode=args.mode,
-        remote=args.remote,
-        cwd=Path.cwd(),
-        env=env,
-        commit=args.commit,
-        confirmed=args.yes,
-    )
-
-
-def _status(_: argparse.Namespace) -> Command:
-    from cursor_cloud_agents.terminal.status import status
-
-    return status
-
-
-def _pr(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
-    from cursor_cloud_agents.terminal.pr import pr
-
-    return partial(pr, target=args.agent, env=env)
-
-
-def _babysit(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
-    from cursor_cloud_agents.terminal.pr import Watching, babysit
-
-    watching = Watching(args.max_fixes, args.interval, args.resolve_conflicts)
-    return partial(babysit, target=args.agent, watching=watching, env=env)
-
-
-def _tidy(args: argparse.Namespace, env: Mapping[str, str]) -> Command:
-    from cursor_cloud_agents.terminal.tidy import tidy
-
-    return partial(tidy, dry_run=args.dry_run, confirmed=args.yes, idle_days=args.idle_days, env=env)
-
-
-def _on_terminal(bind: Callable[[argparse.Namespace], Command]) -> Run:
-    """The row of a terminal command: its coroutine, bound by `bind`, run on this process's terminal."""
-
-    def run(args: argparse.Namespace, root: Root) -> int:
-        from cursor_cloud_agents.terminal.dispatch import run_command  # rich and the commands load only here
-        from cursor_cloud_agents.terminal.targets import resolving  # an agent named by its PR: resolved first
-
-        return run_command(args, root.env, root.open_client, resolving(args, bind))
-
-    return run
-
-
-def _on_terminal_with(bind: Callable[[argparse.Namespace, Mapping[str, str]], Command], *, own_pr: bool = False) -> Run:
-    """The row of a terminal command whose coroutine also needs the environment (git's, for `checkout`);
-    `own_pr`: the command resolves a PR itself (`pr`, `babysit`: after checking GitHub access, before any request)."""
-
-    def run(args: argparse.Namespace, root: Root) -> int:
-        from cursor_cloud_agents.terminal.dispatch import run_command
-        from cursor_cloud_agents.terminal.targets import resolving
-
-        command = bind(args, root.env) if own_pr else resolving(args, lambda parsed: bind(parsed, root.env))
-        return run_command(args, root.env, root.open_client, command)
-
-    return run
-
-
-COMMANDS: dict[str, Run] = {
-    "demo": _demo,
-    "doctor": _doctor,
-    "config": _config,
-    "login": _login,
-    "logout": _logout,
-    "simulate": _simulate,
-    "verify": _verify,
-    "agents": _on_terminal(_agents),
-    "watch": _on_terminal(_watch),
-    "fleet": _on_terminal(_fleet),
-    "run": _on_terminal_with(_run),
-    "followup": _on_terminal(_followup),
-    "compare": _on_terminal_with(_compare),
-    "keep": _on_terminal(_keep),
-    "cancel": _on_terminal(_cancel),
-    "archive": _on_terminal(_archive),
-    "usage": _on_terminal(_usage),
-    "artifacts": _on_terminal(_artifacts),
-    "wait": _on_terminal(_wait),
-    "events": _on_terminal(_events),
-    "checkout": _on_terminal_with(_checkout),
-    "diff": _on_terminal_with(_diff),
-    "apply": _on_terminal_with(_apply),
-    "status": _on_terminal(_status),
-    "pr": _on_terminal_with(_pr, own_pr=True),
-    "babysit": _on_terminal_with(_babysit, own_pr=True),
-    "tidy": _on_terminal_with(_tidy),
-    "models": _on_terminal(_models),
-}
-"""Every command by name; the parser (`cli._parser`, `terminal/options.py`) declares their arguments."""
+    simulate.add_argument("--speed", type=float, default=1.0, help="how many times faster than real time runs move")
+    simulate.add_argument("--replay", type=Path, metavar="DIR", help="serve a trace recorded with --record instead")
+    simulate.add_argument("--stop", action="store_true", help="end the lasting world that --simulated commands share")
+
+
+def _verify_arguments(verify: argparse.ArgumentParser) -> None:
+    verify.add_argument("--spend", action="store_true", help="also create, follow, cancel and delete one small agent")
+    verify.add_argument("--yes", action="store_true", help="with --spend: do not ask before spending")
+    verify.add_argument("--record", type=Path, metavar="DIR", help="write every exchange, redacted, into DIR")
+    verify.add_argument("--keep-text", action="store_true", help="with --record: keep prompts and agent text")
+    verify.add_argument("--show-identities", action="store_true", help="do not mask e-mail, names and repository URLs")
+
+
+DEMO = Declaration(
+    "demo",
+    "walk the tools through a real MCP client against the embedded simulator",
+    ("cursor-cloud-agents demo",),
+    _demo,
+    _demo_arguments,
+)
+DOCTOR = Declaration(
+    "doctor",
+    "check the settings and one call to Cursor; prints no secret",
+    ("CURSOR_API_KEY=... cursor-cloud-agents doctor",),
+    _doctor,
+)
+CONFIG = Declaration(
+    "config",
+    "print the registration of this server for an MCP client",
+    ("cursor-cloud-agents config claude",),
+    _config,
+    _config_arguments,
+)
+LOGIN = Declaration(
+    "login",
+    "check your Cursor API key and store it for every client (the system keychain, or a file only you read)",
+    ("cursor-cloud-agents login", "cursor-cloud-agents login --stdin < key.txt"),
+    _login,
+    _login_arguments,
+)
+LOGOUT = Declaration("logout", "remove the key `login` stored", ("cursor-cloud-agents logout",), _logout)
+SIMULATE = Declaration(
+    "simulate",
+    "serve the Cursor API simulator on 127.0.0.1 until interrupted",
+    (
+        "cursor-cloud-agents simulate --scenario fleet --speed 20",
+        "cursor-cloud-agents simulate --replay traces/",
+        "cursor-cloud-agents simulate --stop",
+    ),
+    _simulate,
+    _simulate_arguments,
+)
+VERIFY = Declaration(
+    "verify",
+    "check the Cursor API contract with your key (read-only unless --spend)",
+    ("CURSOR_API_KEY=... cursor-cloud-agents verify --record traces/",),
+    _verify,
+    _verify_arguments,
+)
+
+DECLARATIONS: tuple[Declaration, ...] = (
+    DEMO,
+    DOCTOR,
+    CONFIG,
+    LOGIN,
+    LOGOUT,
+    SIMULATE,
+    VERIFY,
+    agents.AGENTS,
+    watch.WATCH,
+    fleet.FLEET,
+    paid.RUN,
+    paid.FOLLOWUP,
+    attempts.COMPARE,
+    attempts.KEEP,
+    actions.CANCEL,
+    actions.ARCHIVE,
+    actions.USAGE,
+    actions.ARTIFACTS,
+    wait.WAIT,
+    events.EVENTS,
+    checkout.CHECKOUT,
+    changes.DIFF,
+    changes.APPLY,
+    status.STATUS,
+    models.MODELS,
+    pr.PR,
+    pr.BABYSIT,
+    tidy.TIDY,
+)
+"""Every command, in the order `--help` lists them."""
+
+COMMANDS: dict[str, Run] = {declared.name: declared.run for declared in DECLARATIONS}
+"""Every command's code by name, derived from `DECLARATIONS` (as the parser is)."""
+
+
+def add_commands(commands: Subparsers) -> None:
+    """Add every declared command to the program's subparsers, the terminal's with their shared options."""
+    shared = shared_options()
+    for declared in DECLARATIONS:
+        declared.add_to(commands, shared)

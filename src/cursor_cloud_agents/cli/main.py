@@ -15,19 +15,17 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import anyio
 
 from cursor_cloud_agents import __version__
-from cursor_cloud_agents.cli.commands import COMMANDS, Root
+from cursor_cloud_agents.cli.commands import COMMANDS, add_commands
 from cursor_cloud_agents.cli.logs import setup_logging
-from cursor_cloud_agents.clients import CLIENTS
 from cursor_cloud_agents.config import ConfigError, Settings
 from cursor_cloud_agents.embedded import open_client, stand_in_git_config
 from cursor_cloud_agents.redact import Redactor
-from cursor_cloud_agents.terminal import add_commands as add_terminal_commands
-from cursor_cloud_agents.terminal.options import subcommand as _command
+from cursor_cloud_agents.terminal.declaration import Root
 
 if TYPE_CHECKING:
     from cursor_cloud_agents.core import GitPlaces
@@ -49,53 +47,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    demo = _command(
-        commands,
-        "demo",
-        "walk the tools through a real MCP client against the embedded simulator",
-        "cursor-cloud-agents demo",
-    )
-    _demo_arguments(demo)
-    _command(
-        commands,
-        "doctor",
-        "check the settings and one call to Cursor; prints no secret",
-        "CURSOR_API_KEY=... cursor-cloud-agents doctor",
-    )
-    config = _command(
-        commands,
-        "config",
-        "print the registration of this server for an MCP client",
-        "cursor-cloud-agents config claude",
-    )
-    config.add_argument("client", choices=CLIENTS, help="the client to register the server in")
-    login = _command(
-        commands,
-        "login",
-        "check your Cursor API key and store it for every client (the system keychain, or a file only you read)",
-        "cursor-cloud-agents login",
-        "cursor-cloud-agents login --stdin < key.txt",
-    )
-    login.add_argument("--stdin", action="store_true", help="read the key from stdin (the default when not a terminal)")
-    _command(commands, "logout", "remove the key `login` stored", "cursor-cloud-agents logout")
-    simulate = _command(
-        commands,
-        "simulate",
-        "serve the Cursor API simulator on 127.0.0.1 until interrupted",
-        "cursor-cloud-agents simulate --scenario fleet --speed 20",
-        "cursor-cloud-agents simulate --replay traces/",
-        "cursor-cloud-agents simulate --stop",
-    )
-    simulate.add_argument("--port", type=int, default=0, help="port to listen on (default: any free port)")
-    simulate.add_argument(
-        "--scenario", default="demo", help="world to start from: demo, fleet, long-run, huge, failing, images"
-    )
-    simulate.add_argument("--speed", type=float, default=1.0, help="how many times faster than real time runs move")
-    simulate.add_argument("--replay", type=Path, metavar="DIR", help="serve a trace recorded with --record instead")
-    simulate.add_argument("--stop", action="store_true", help="end the lasting world that --simulated commands share")
-    _verify_parser(commands)
-    add_terminal_commands(commands)
+    add_commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
     return parser
 
 
@@ -168,23 +120,3 @@ def _announce(settings: Settings) -> None:
     for problem in settings.forward_problems.values():
         if problem and not settings.simulated:
             logger.warning("configuration: %s", problem)
-
-
-def _demo_arguments(demo: argparse.ArgumentParser) -> None:
-    demo.add_argument("--base-url", help="walk against this loopback simulator (`simulate`) instead of an embedded one")
-    demo.add_argument("--record", type=Path, metavar="DIR", help="record the server's exchanges (text kept) into DIR")
-    demo.add_argument("--agent-id", help="create the demo's agent with this id (bc-<uuid>), e.g. to replay a trace")
-
-
-def _verify_parser(commands: Any) -> None:  # argparse's subparsers type is private
-    verify = _command(
-        commands,
-        "verify",
-        "check the Cursor API contract with your key (read-only unless --spend)",
-        "CURSOR_API_KEY=... cursor-cloud-agents verify --record traces/",
-    )
-    verify.add_argument("--spend", action="store_true", help="also create, follow, cancel and delete one small agent")
-    verify.add_argument("--yes", action="store_true", help="with --spend: do not ask before spending")
-    verify.add_argument("--record", type=Path, metavar="DIR", help="write every exchange, redacted, into DIR")
-    verify.add_argument("--keep-text", action="store_true", help="with --record: keep prompts and agent text")
-    verify.add_argument("--show-identities", action="store_true", help="do not mask e-mail, names and repository URLs")

@@ -1,11 +1,7 @@
-"""The commands for the person at the terminal: `agents`, `watch`, `fleet`, `run`, `followup`, `cancel`,
-`archive`, `usage` and `artifacts`.
+"""The commands for the person at the terminal: `agents`, `watch`, `fleet`, `run`, `followup`, `wait`, `pr`...
 
 They use the same typed client, the same creation journal, ledger and checks as the MCP server, and
-render with rich. `cli.py` adds them with `add_commands` and runs one with `dispatch.run_command`,
-imported only then: the bare server never loads rich or the commands.
+render with rich. Each is declared beside its code (`declaration.py`; the light declarations in `commands/`):
+`cli/commands.py` lists them, adds them to the parser and runs one with `dispatch.run_command`, imported only
+then: the bare server never loads rich or the commands.
 """
-
-from cursor_cloud_agents.terminal.options import COMMANDS, add_commands
-
-__all__ = ["COMMANDS", "add_commands"]

@@ -1,6 +1,6 @@
 """Running one terminal command: its `Term` from the real process, its coroutine, and its exit code.
 
-`cli/commands.py` binds the coroutine of a command of `options.COMMANDS` and hands it to `run_command`. The
+A command declared with `declaration.on_terminal` binds its coroutine and hands it to `run_command`. The
 key comes only from `CURSOR_API_KEY` (through `Settings.from_env`), never from an argument. Every failure
 ends here as a line on stderr (masked) and an exit code (`exits.py`); Ctrl-C leaves what runs at Cursor
 running and says how to come back to it.

@@ -1,6 +1,6 @@
 """Agents named by their pull request: every terminal command that takes an agent id also takes its PR.
 
-The parser lets a PR through where an agent id goes (`options._agent`: `https://github.com/o/r/pull/7` or
+The parser lets a PR through where an agent id goes (`options.agent`: `https://github.com/o/r/pull/7` or
 `o/r#7`); before the command runs, each is resolved by the core (`resolve_agent`: the API's `prUrl` filter; two
 agents on one PR is an error listing both) on one session, which the command then reuses (in simulated mode
 the session is the world: a second one would be another world).
