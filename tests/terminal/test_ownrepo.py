@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cursor_cloud_agents.core import ToolFailure, creation
-from cursor_cloud_agents.terminal.ownrepo import origin_repository
+from cursor_cloud_agents.terminal.ownrepo import Here, no_repository_note, origin_repository
 
 
 def repository(root: Path, origin: str | None) -> Path:
@@ -61,3 +61,20 @@ def test_run_inside_a_repository_defaults_repo_to_its_origin_k_19(
     env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1"}
     assert origin_repository(here, env) == default
     assert origin_repository(tmp_path, env) is None  # not inside a repository
+
+
+@pytest.mark.parametrize(
+    ("origin", "said"),
+    [("/srv/git/service", True), ("git@github.com:acme/service.git", False), (None, False)],
+    ids=["local path", "github", "none"],
+)
+def test_run_says_why_its_agent_has_no_repository_when_the_origin_is_not_one_the_api_takes_k_19(
+    tmp_path: Path, origin: str | None, said: bool
+) -> None:
+    """K-19: a clone whose origin is a local path (a fresh clone of a clone) gives no default repository: `run` says
+    so and names `--repo`, instead of an agent that silently pushes no branch to diff, check or apply."""
+    env = {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1"}
+    here = Here(repository(tmp_path, origin), env)
+    note = no_repository_note(here, here.default_repository(None))
+    assert (note is not None and "--repo" in note) is said
+    assert no_repository_note(here, "https://github.com/acme/given") is None  # --repo given: nothing to say

@@ -35,7 +35,7 @@ from cursor_cloud_agents.terminal.asking import Person, shown
 from cursor_cloud_agents.terminal.changes import places_for
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, UsageError
-from cursor_cloud_agents.terminal.ownrepo import prepare_simulated
+from cursor_cloud_agents.terminal.ownrepo import no_repository_note, prepare_simulated
 from cursor_cloud_agents.terminal.paid import Order, command_state, new_agent
 from cursor_cloud_agents.terminal.picking import attempt_agent
 from cursor_cloud_agents.terminal.term import Term
@@ -63,6 +63,9 @@ async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], wai
         raise UsageError("the prompt is empty: say what the agents should do")
     person = Person(term, order.confirmed)
     person.cannot_ask_now("create", "no agent was created")
+    note = no_repository_note(order.here, order.repo)
+    if note is not None:
+        term.notice(note)
     async with term.open_session() as session:
         state = command_state(term, session)
         shared = await new_agent_request(state, new_agent(order), for_set=True)

@@ -43,6 +43,26 @@ class Here:
         """`--repo` as given, else this repository's `origin` (when the API takes it)."""
         return given if given is not None else origin_repository(self.folder, self.env)
 
+    def origin_not_taken(self) -> str | None:
+        """This repository's `origin` when there is one the API would refuse (a local path, a host of its own),
+        so that `run` can say why its agent starts without a repository; None otherwise."""
+        url = _git(self.folder, git_environment(self.env, interactive=False), "config", "--get", "remote.origin.url")
+        return url if url and origin_repository(self.folder, self.env) is None else None
+
+
+def no_repository_note(here: Here | None, repo: str | None) -> str | None:
+    """What `run` says when it was typed in a repository whose `origin` is no repository the API takes: the agent
+    starts without one (no branch to diff, check or apply), and `--repo` gives one."""
+    if repo is not None or here is None:
+        return None
+    origin = here.origin_not_taken()
+    if origin is None:
+        return None
+    return (
+        "this repository's origin is not a GitHub repository the API takes, so the agent starts without a "
+        "repository and pushes no branch; pass --repo https://github.com/OWNER/REPO to work on one"
+    )
+
 
 async def prepare_simulated(simulated: bool, here: Here | None, repos: list[RepoSpec] | None) -> None:
     """Simulated, the person's own repository among `repos` is seeded into the stand-in remote (`seed_stand_in`)."""

@@ -50,7 +50,7 @@ from cursor_cloud_agents.terminal.asking import Person
 from cursor_cloud_agents.terminal.clean import agent_text
 from cursor_cloud_agents.terminal.exits import OK, REFUSED, TIMED_OUT, UsageError
 from cursor_cloud_agents.terminal.notify import Notifier
-from cursor_cloud_agents.terminal.ownrepo import Here, prepare_simulated
+from cursor_cloud_agents.terminal.ownrepo import Here, no_repository_note, prepare_simulated
 from cursor_cloud_agents.terminal.progress import wait_for_end
 from cursor_cloud_agents.terminal.term import Session, Term
 from cursor_cloud_agents.terminal.watch import follow_run
@@ -139,6 +139,9 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
     asked = new_agent(order)
     person = Person(term, order.confirmed)
     person.cannot_ask_now("create", "no agent was created")
+    note = no_repository_note(order.here, order.repo)
+    if note is not None:
+        term.notice(note)
     async with term.open_session() as session:
         state = command_state(term, session)
         request = await new_agent_request(state, asked.with_model(order.model))
