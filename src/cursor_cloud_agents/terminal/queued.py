@@ -22,7 +22,7 @@ async def last_pass(term: Term, state: CoreState) -> list[queue.QueueNews]:
     """One pass over the queue, each follow-up that moved said on stderr; a failure is said, never raised (the
     wait itself went well)."""
     try:
-        news = await queue.send_due(state)
+        news = await queue.send_due_after_an_end(state)
     except (ToolFailure, CursorError) as failed:
         term.notice(f"the follow-up queue could not be kept: {failed}", style="yellow")
         return []

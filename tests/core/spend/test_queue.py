@@ -282,3 +282,36 @@ async def test_against_an_independent_mock_a_queued_follow_up_is_sent_once_withi
                 group.cancel_scope.cancel()
     assert len(mock.posts) == 1
     assert 0 <= mock.posts[0] - mock.ends_at <= 3.0
+
+
+async def test_a_commands_last_pass_looks_again_when_the_run_record_has_not_caught_up_with_its_end_f_65(
+    tmp_path: Path,
+) -> None:
+    """F-65: `wait` and `events --until` end the moment they hear the run end; the run's record can still say
+    RUNNING then (a stream heard before the record, seen under load), so their last pass looks again a second
+    later instead of leaving the follow-up for a process that may never come."""
+    world, agent = busy_world()
+    clock = clock_of(world)
+    async with serve(world) as sim, process(sim, clock, tmp_path) as state:
+        await queued_on(state, agent)
+        clock.set(agent.runs[0].ended_at - 0.5)  # heard ended; its record still RUNNING
+        paused = anyio.Event()
+        pause = state.clock.sleep
+
+        async def sleep(seconds: float) -> None:
+            paused.set()  # the first pass read RUNNING and now waits a second
+            await pause(seconds)
+
+        state.clock = Clock(now=state.clock.now, sleep=sleep)
+        news: list[queue.QueueNews] = []
+
+        async def last_pass() -> None:
+            news.extend(await queue.send_due_after_an_end(state))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(last_pass)
+            with anyio.fail_after(5):
+                await paused.wait()
+            assert follow_ups(sim, agent) == 0
+            clock.advance(1.0)
+    assert [item.outcome for item in news] == ["sent"] and follow_ups(sim, agent) == 1

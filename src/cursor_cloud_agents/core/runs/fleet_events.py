@@ -34,7 +34,7 @@ from cursor_cloud_agents.core.runs.elapsed import end_line, run_seconds
 from cursor_cloud_agents.core.runs.ends import EndEars
 from cursor_cloud_agents.core.runs.liveness import STALE_AFTER_MINUTES, read_liveness
 from cursor_cloud_agents.core.runs.watch import each_in_flight
-from cursor_cloud_agents.core.spend.queue import QueueNews, keep_going, send_due
+from cursor_cloud_agents.core.spend.queue import QueueNews, keep_going, send_due_after_an_end
 from cursor_cloud_agents.core.state import CoreState
 from cursor_cloud_agents.core.store import StoreUnusable
 from cursor_cloud_agents.core.timing import EVENTS_LOOK_SECONDS, STUCK_LOOK_SECONDS, WATCH_RECONNECT_SECONDS, CallTime
@@ -306,7 +306,7 @@ async def follow_events(
         # The run that met `until` is the run a queued follow-up may wait for: the keeper cancelled above may not
         # have looked yet, so one last pass sends what that end made due before the follower ends.
         try:
-            for news in await send_due(state):
+            for news in await send_due_after_an_end(state):
                 await follower.queue_news(news)
         except (ToolFailure, CursorError, StoreUnusable) as failed:  # `until` was met: said, never the follower's end
             say(f"the follow-up queue could not be kept: {failed}")
