@@ -283,9 +283,13 @@ async def keep(
     `bell`, or the store read each QUEUE_STORE_SECONDS of real time for other processes'). With nothing
     queued, it only reads the store."""
     while True:
-        for item in await send_due(state):
-            if on_news is not None:
-                await on_news(item)
+        # A pass is never cut in the middle by the caller's cancel (`wait` and `events` cancel their keeper the
+        # moment the run they waited for ends): a follow-up begun is sent, recorded and told, never left half-way
+        # for the next process to settle. Each request of the pass is bounded by its own timeout.
+        with anyio.CancelScope(shield=True):
+            for item in await send_due(state):
+                if on_news is not None:
+                    await on_news(item)
         pending = await listed(state)
         rows = [Watched(act.agent_id or "", act.before_run_id) for act in pending if act.agent_id]
         async with anyio.create_task_group() as group:
