@@ -96,3 +96,43 @@ def test_the_prompt_rule_names_what_is_wrong(value: str, problem: str) -> None:
     """P-85: one function for every prompt (the tools' and the terminal's), each refusal saying why."""
     with pytest.raises(ValueError, match=re.escape(problem)):
         texts.prompt(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "passes"),
+    [
+        ("a" * texts.PROMPT_MAX_BYTES, True),
+        ("a" * (texts.PROMPT_MAX_BYTES + 1), False),
+        ("\u00e9" * (texts.PROMPT_MAX_BYTES // 2), True),  # two bytes each: the cap is bytes, not characters
+        ("\u00e9" * (texts.PROMPT_MAX_BYTES // 2) + "a", False),
+        ("line\r\n\tindented", True),
+        ("a\x7f", False),  # DEL is a control character too
+        ("a\x1b[2J", False),
+        ("a\x85", False),  # C1 controls as well
+    ],
+    ids=["at the cap", "one over", "multi-byte at the cap", "multi-byte one over", "cr lf tab", "del", "esc", "c1"],
+)
+def test_the_prompt_cap_is_in_utf8_bytes_and_only_tab_and_line_breaks_pass_among_controls_p_85(
+    value: str, passes: bool
+) -> None:
+    """P-85 at its edges: exactly PROMPT_MAX_BYTES of UTF-8 passes and one byte more does not, counted in bytes
+    for any script; tab, CR and LF are the only control characters a prompt may hold."""
+    if passes:
+        assert texts.prompt(value) == value
+    else:
+        with pytest.raises(ValueError, match="bytes|control character"):
+            texts.prompt(value)
+
+
+@pytest.mark.parametrize(("length", "passes"), [(100, True), (101, False)])
+def test_a_one_line_text_at_its_limit_passes_and_one_character_more_does_not_p_85(length: int, passes: bool) -> None:
+    """P-85: `one_line`'s limit counts characters and includes the limit itself; U+FFFD (a character lost on the
+    way) is refused whatever the length."""
+    value = "\u65e5" * length
+    if passes:
+        assert texts.one_line(value, "the name", 100) == value
+    else:
+        with pytest.raises(ValueError, match="over 100 characters"):
+            texts.one_line(value, "the name", 100)
+    with pytest.raises(ValueError, match="U\\+FFFD"):
+        texts.one_line("caf\ufffd", "the name", 100)

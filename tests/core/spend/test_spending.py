@@ -87,3 +87,42 @@ def test_a_follow_up_not_reported_yet_counts_at_the_estimate_and_its_cost_replac
     after = tally(paid, {"bc-new": later, "bc-old": old})
     assert (before.cents, before.unreported, before.counted) == (37.0, 1, 67.0)
     assert (after.cents, after.unreported, after.counted) == (49.0, 0, 49.0)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("cents", "unreported", "runs", "refused"),
+    [
+        (75.0, 0, 1, False),  # 75 counted: one more may go (the limit is reached by sending, then refuses)
+        (100.0, 0, 1, True),  # at the limit exactly: refused
+        (50.0, 1, 1, False),  # 50 + one unreported at 25 = 75
+        (50.0, 2, 1, True),  # 50 + two unreported at 25 = 100: refused
+        (25.0, 0, 4, True),  # a set of 4: 25 + 3 more at 25 = 100 before its last: refused whole
+        (25.0, 0, 3, False),  # a set of 3: 25 + 2 more at 25 = 75
+    ],
+)
+async def test_the_spend_limit_refuses_at_the_limit_counting_estimates_and_a_set_whole_k_30(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cents: float, unreported: int, runs: int, refused: bool
+) -> None:
+    """K-30 at its edges (limit 100 cents, estimate 25): a call is refused once what is counted (reported charges,
+    each unreported run at its estimate, and the runs of the same set sent before it) reaches the limit, not
+    one run after; under it, it goes."""
+    from cursor_cloud_agents.config import Settings
+    from cursor_cloud_agents.core.failures import ToolFailure
+    from cursor_cloud_agents.core.spend.limits import Limits
+    from cursor_cloud_agents.core.spend.spending import Spend
+    from cursor_cloud_agents.core.store import Store
+    from cursor_cloud_agents.core.timing import Clock
+
+    limits = Limits(Settings(max_spend_cents=100), Store(tmp_path), Clock())
+
+    async def spend(_api: object) -> Spend:
+        return Spend(cents=cents, unknown=unreported, unreported=unreported, estimate_cents=25.0)
+
+    monkeypatch.setattr(limits, "spend", spend)
+    if refused:
+        with pytest.raises(ToolFailure) as failure:
+            await limits.before_spending(None, runs)  # pyright: ignore[reportArgumentType]  # the API is not read
+        assert failure.value.code == "LIMIT_REACHED"
+    else:
+        await limits.before_spending(None, runs)  # pyright: ignore[reportArgumentType]
