@@ -154,6 +154,11 @@ def stop(state_dir: Path) -> str | None:
     return world.described() if world is not None else f"pid {pid}"
 
 
+_STARTED: dict[int, subprocess.Popen[bytes]] = {}
+"""The worlds this process started, by pid: a world outlives the command by design, so its handle is kept (a
+dropped handle of a running child is a ResourceWarning) and, when this process ends it, reaped (no zombie)."""
+
+
 def _end(pid: int, state_dir: Path) -> bool:
     """End the lasting world `pid` of `state_dir` (TERM, then KILL after STOP_SECONDS); False when it is none."""
     if not _ours(pid, state_dir):
@@ -164,6 +169,10 @@ def _end(pid: int, state_dir: Path) -> bool:
         time.sleep(0.05)
     if _ours(pid, state_dir):
         os.kill(pid, signal.SIGKILL)
+    started = _STARTED.pop(pid, None)
+    if started is not None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            started.wait(STOP_SECONDS)
     return True
 
 
@@ -198,6 +207,7 @@ def _start(state_dir: Path, scenario: str, speed: float, env: Mapping[str, str])
             close_fds=True,
             env={name: value for name, value in env.items() if not name.startswith("CURSOR_")},  # never a key
         )
+    _STARTED[child.pid] = child
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         world = _read(state_dir / RECORD_NAME)
@@ -208,6 +218,9 @@ def _start(state_dir: Path, scenario: str, speed: float, env: Mapping[str, str])
         time.sleep(0.02)
     if child.poll() is None:
         child.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(STOP_SECONDS)
+    _STARTED.pop(child.pid, None)
     tail = log.read_text(errors="replace")[-400:].strip()
     raise WorldProblem(f"the simulated world could not be started ({tail or 'it said nothing'}; log: {log})")
 
