@@ -7,6 +7,8 @@ anything is opened, with the rule in the message.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cursor_cloud_agents.cli.main import main
@@ -31,9 +33,11 @@ REPO = "https://github.com/acme/service"
     ids=["prompt-surrogate", "prompt-nul", "prompt-size", "repo", "ref", "ref-lost", "followup", "name", "name-size"],
 )
 def test_a_terminal_text_argument_breaking_the_rule_set_is_refused_before_anything_opens(
-    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """P-86 (issue 34): exit 2, the rule said on stderr, nothing started."""
+    """P-86 (issue 34): exit 2, the rule said on stderr, nothing started: not even the lasting simulated world
+    (a refused `--repo` had started one, left running in the person's state folder)."""
+    monkeypatch.setenv("CURSOR_MCP_STATE_DIR", str(tmp_path))
     try:
         code = main(args)
     except SystemExit as exited:
@@ -41,3 +45,4 @@ def test_a_terminal_text_argument_breaking_the_rule_set_is_refused_before_anythi
     captured = capsys.readouterr()
     assert code == 2 and said in captured.err, captured.err[-500:]
     assert "started" not in captured.out
+    assert not list(tmp_path.glob("simulated-world*")), "a simulated world was started for a refused command"

@@ -69,6 +69,7 @@ if _typing.TYPE_CHECKING:
     from cursor_cloud_agents.core.request.builder import (
         AgentAsked,
         agent_request,
+        check_before_opening,
         follow_up_request,
         new_agent_request,
         prompt_of,

@@ -20,6 +20,7 @@ from cursor_cloud_agents.core import (
     MIN_ATTEMPTS,
     AttemptModel,
     Comparison,
+    check_before_opening,
     checked_group_id,
     compare_attempts,
     create_attempts,
@@ -63,6 +64,7 @@ async def run_attempts(term: Term, *, order: Order, models: tuple[str, ...], wai
         raise UsageError("the prompt is empty: say what the agents should do")
     person = Person(term, order.confirmed)
     person.cannot_ask_now("create", "no agent was created")
+    check_before_opening(new_agent(order))  # refused before any world starts or connection opens
     note = no_repository_note(order.here, order.repo)
     if note is not None:
         term.notice(note)

@@ -38,6 +38,7 @@ from cursor_cloud_agents.core import (
     AgentAsked,
     CoreState,
     cancel_past_ceiling,
+    check_before_opening,
     create_within_limits,
     follow_up_request,
     follow_up_within_limits,
@@ -139,6 +140,7 @@ async def run(term: Term, *, order: Order, then: Then) -> int:
     asked = new_agent(order)
     person = Person(term, order.confirmed)
     person.cannot_ask_now("create", "no agent was created")
+    check_before_opening(asked)  # refused before any world starts or connection opens
     note = no_repository_note(order.here, order.repo)
     if note is not None:
         term.notice(note)

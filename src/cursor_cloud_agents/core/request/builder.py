@@ -106,6 +106,20 @@ class AgentAsked:
         return replace(self, model_id=model_id)
 
 
+def check_before_opening(asked: AgentAsked) -> None:
+    """The checks of `new_agent_request` that need no API and no state (the prompt, the name, the repositories
+    and the environment), for a face to make before it opens anything: a refused `run` starts no simulated world
+    and opens no connection. `new_agent_request` makes them again, with the rest.
+
+    Raises:
+        ToolFailure: VALIDATION naming what to change; nothing was sent.
+    """
+    prompt_of(asked.prompt, asked.images)
+    creation.agent_name(asked.name)
+    repos = creation.repos(asked.repository, asked.starting_ref, asked.repositories)
+    creation.environment(asked.env_type, asked.env_name, len(repos))
+
+
 async def new_agent_request(state: CoreState, asked: AgentAsked, *, for_set: bool = False) -> CreateAgentRequest:
     """The request `asked` makes, checked whole before anything is sent: the prompt and name, the repositories,
     environment and variables, then the model (a read of the published list). A single agent gets its id
